@@ -1,0 +1,42 @@
+"""The ``llm`` agent: a model plus a scaffold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stratbench.core.agent import AgentContext
+from stratbench.core.types import Action, HarnessError, Observation
+from stratbench.llm.session import ModelSession
+from stratbench.scaffolds.base import Scaffold
+
+
+class LLMAgent:
+    """Acts by running its scaffold against its model.
+
+    Args:
+        context: The agent context; needs ``context.llm`` and ``context.spec.model``.
+        scaffold: The scaffold instance for this agent.
+    """
+
+    def __init__(self, context: AgentContext, scaffold: Scaffold) -> None:
+        if context.llm is None or context.spec.model is None:
+            raise HarnessError("an LLM agent needs a model and an LLM client")
+        settings: dict[str, Any] = {
+            key: context.options[key]
+            for key in ("temperature", "max_tokens")
+            if context.options.get(key) is not None
+        }
+        if context.options.get("seed") is not None:
+            settings["seed"] = int(context.options["seed"])
+        self.scaffold = scaffold
+        self.session = ModelSession(
+            client=context.llm,
+            model=context.spec.model,
+            player=context.player,
+            transcript=context.transcript,
+            settings=settings,
+        )
+
+    async def act(self, observation: Observation) -> Action:
+        """Delegates to the scaffold."""
+        return await self.scaffold.decide(observation, self.session)

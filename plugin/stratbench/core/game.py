@@ -1,0 +1,217 @@
+"""The Game and State contracts every rules engine implements.
+
+A :class:`Game` is a stateless factory with static :class:`GameInfo`; all
+mutable data lives in its :class:`State`. Engines write only the underscored
+methods (``_current_players``, ``_legal_actions``, ``_apply``, ``_is_terminal``,
+``_scores``); the public methods here add what every game shares: legality
+checks on ``apply``, forfeits, the action history and the turn counter.
+
+Scores are per *side*: a side is a team of one or more players (Sea Battle has
+two sides of three players; Hanabi one side of all players).
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from stratbench.core.types import Action, IllegalActionError, Observation, Rules
+
+CHANCE = -1
+"""The pseudo-player id for chance nodes; the runner samples ``chance_outcomes()``."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about a game.
+
+    Attributes:
+        name: The registered name (``"tictactoe"``).
+        num_players: Players in a match.
+        sides: The players of each side; scores are reported per side.
+        simultaneous: Whether several players may act at once.
+        chance: Whether the game has chance nodes.
+        hidden_information: Whether observations hide part of the state.
+        score_range: The lowest and highest score a side can get.
+        score_sum: What the side scores always sum to, or None.
+        max_turns: An upper bound on decisions in one match (a safety net).
+        family: The benchmark the game comes from (``"spin"``, ``"gamebench"``).
+    """
+
+    name: str
+    num_players: int
+    sides: tuple[tuple[int, ...], ...]
+    max_turns: int
+    simultaneous: bool = False
+    chance: bool = False
+    hidden_information: bool = False
+    score_range: tuple[float, float] = (0.0, 1.0)
+    score_sum: float | None = 1.0
+    family: str = ""
+
+    def side_of(self, player: int) -> int:
+        """Returns the side a player belongs to."""
+        for index, players in enumerate(self.sides):
+            if player in players:
+                return index
+        raise ValueError(f"player {player} is on no side of {self.name}")
+
+
+class State(ABC):
+    """The mutable state of one match of a game.
+
+    Only :meth:`Game.new_initial_state` should construct states.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.turn = 0
+        """Decisions applied so far (one per ``apply`` call)."""
+        self.history: list[dict[int, str]] = []
+        """The applied joint actions, as ``{player: action text}``."""
+        self.forfeited_by: int | None = None
+
+    # -- what engines implement ---------------------------------------------------
+
+    @abstractmethod
+    def _current_players(self) -> list[int]:
+        """Returns the players to act now (``[CHANCE]`` at a chance node)."""
+
+    @abstractmethod
+    def _legal_actions(self, player: int) -> list[str]:
+        """Returns the predefined legal actions of ``player``, sorted."""
+
+    def _open_ended(self, player: int) -> dict[str, str]:
+        """Returns open-ended action ids and their prompts (none by default)."""
+        return {}
+
+    @abstractmethod
+    def _apply(self, actions: dict[int, Action]) -> None:
+        """Applies a joint action already checked to be legal."""
+
+    @abstractmethod
+    def _is_terminal(self) -> bool:
+        """Tells whether the game is over by its own rules."""
+
+    @abstractmethod
+    def _scores(self) -> list[float]:
+        """Returns one score per side for a terminal state."""
+
+    def _terminal_reason(self) -> str:
+        """Describes how the game ended (``"win"``, ``"draw"``, ...)."""
+        return "end"
+
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        """Returns ``(outcome, probability)`` pairs at a chance node."""
+        raise NotImplementedError(f"{self.game.info.name} has no chance nodes")
+
+    # -- the public, shared surface -------------------------------------------------
+
+    def current_players(self) -> list[int]:
+        """Returns the players to act now; empty when the game is over."""
+        return [] if self.is_terminal() else self._current_players()
+
+    def legal_actions(self, player: int) -> list[str]:
+        """Returns ``player``'s legal predefined actions; empty when not to act."""
+        if self.is_terminal() or player not in self._current_players():
+            return []
+        return self._legal_actions(player)
+
+    def open_ended(self, player: int) -> dict[str, str]:
+        """Returns ``player``'s open-ended actions; empty when not to act."""
+        if self.is_terminal() or player not in self._current_players():
+            return {}
+        return self._open_ended(player)
+
+    def is_legal(self, player: int, action: Action) -> bool:
+        """Tells whether ``player`` may take ``action`` now."""
+        if player == CHANCE:
+            return action.id in {o for o, _ in self.chance_outcomes()}
+        if action.response is None and action.id in self.legal_actions(player):
+            return True
+        return action.id in self.open_ended(player) and bool(action.response)
+
+    def apply(self, actions: dict[int, Action]) -> None:
+        """Applies one joint action: one action for each player to act.
+
+        Raises:
+            IllegalActionError: if a player is missing, extra, or its action is
+                not legal. The state is unchanged then.
+        """
+        if self.is_terminal():
+            raise IllegalActionError("the game is over")
+        expected = set(self._current_players())
+        if set(actions) != expected:
+            raise IllegalActionError(f"expected actions from players {sorted(expected)}, got {sorted(actions)}")
+        for player, action in actions.items():
+            if not self.is_legal(player, action):
+                raise IllegalActionError(f"{action.to_text()!r} is not legal for player {player}")
+        self._apply(actions)
+        self.history.append({p: a.to_text() for p, a in sorted(actions.items())})
+        self.turn += 1
+
+    def forfeit(self, player: int) -> None:
+        """Ends the game with ``player``'s side losing."""
+        self.forfeited_by = player
+
+    def is_terminal(self) -> bool:
+        """Tells whether the game is over (by the rules or by a forfeit)."""
+        return self.forfeited_by is not None or self._is_terminal()
+
+    def scores(self) -> list[float]:
+        """Returns one score per side; only meaningful once terminal."""
+        if self.forfeited_by is None:
+            return [float(s) for s in self._scores()]
+        info = self.game.info
+        low, high = info.score_range
+        loser = info.side_of(self.forfeited_by)
+        others = len(info.sides) - 1
+        share = high if info.score_sum is None or others == 0 else (info.score_sum - low) / others
+        return [low if side == loser else share for side in range(len(info.sides))]
+
+    def terminal_reason(self) -> str:
+        """Describes how the game ended."""
+        if self.forfeited_by is not None:
+            return f"forfeit by player {self.forfeited_by}"
+        return self._terminal_reason()
+
+    def clone(self) -> State:
+        """Returns an independent deep copy."""
+        return copy.deepcopy(self)
+
+
+class Game(ABC):
+    """A stateless factory for states of one game.
+
+    Subclasses set :attr:`info` and :attr:`rules` and implement
+    :meth:`new_initial_state` and :meth:`observe`.
+    """
+
+    info: GameInfo
+    rules: Rules
+
+    @abstractmethod
+    def new_initial_state(self, seed: int) -> State:
+        """Returns the start state; any randomness derives from ``seed``."""
+
+    @abstractmethod
+    def observe(self, state: State, player: int) -> Observation:
+        """Returns what ``player`` may see of ``state``, with its legal actions."""
+
+    def role(self, player: int) -> str:
+        """Returns a short name for a player's seat (``"X"``, ``"White"``)."""
+        return f"player {player}"
+
+    def canonical_action(self, state: State, player: int, text: str) -> str | None:
+        """Maps an answer to a legal action's canonical text, or None.
+
+        The default matches legal actions case-insensitively; games with several
+        notations (chess SAN and UCI) override this.
+        """
+        wanted = text.strip().lower()
+        for action in state.legal_actions(player):
+            if action.lower() == wanted:
+                return action
+        return None
+

@@ -1,0 +1,195 @@
+"""The match runner: observation → act → validate → apply, until the game ends.
+
+The loop is game-agnostic. Players who move at the same time act
+concurrently. An unreadable or illegal answer is fed back to the agent with
+the reason, up to ``illegal_tolerance`` attempts per decision; after that the
+suite's fallback applies (``"forfeit"``: the player's side loses; ``"random"``:
+a random legal action is played). Both are counted in the outcome.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from stratbench.core.agent import Agent
+from stratbench.core.game import CHANCE, Game, State
+from stratbench.core.transcript import Transcript
+from stratbench.core.types import Action, ActionParseError, HarnessError, IllegalActionError
+
+FALLBACKS = ("forfeit", "random")
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """How the runner treats bad answers.
+
+    Attributes:
+        illegal_tolerance: Attempts per decision before the fallback (SPIN-Bench: 10).
+        fallback: ``"forfeit"`` or ``"random"`` (GameBench plays a random legal action).
+    """
+
+    illegal_tolerance: int = 10
+    fallback: str = "forfeit"
+
+    def __post_init__(self) -> None:
+        if self.illegal_tolerance < 1:
+            raise ValueError(f"illegal_tolerance must be at least 1, got {self.illegal_tolerance}")
+        if self.fallback not in FALLBACKS:
+            raise ValueError(f"fallback must be one of {FALLBACKS}, got {self.fallback!r}")
+
+
+@dataclass
+class MatchOutcome:
+    """What a finished match produced.
+
+    Attributes:
+        scores: One score per side.
+        terminal: How the game ended.
+        turns: Decisions applied (joint actions).
+        decisions: Decisions taken per player.
+        illegal: Rejected attempts per player (parse errors and illegal actions).
+        fallbacks: Decisions decided by the fallback, per player.
+        forfeited_by: The player whose side forfeited, or None.
+        history: The applied joint actions, ``{player: action}`` as strings.
+        duration_s: Wall time of the match.
+    """
+
+    scores: list[float]
+    terminal: str
+    turns: int
+    decisions: dict[int, int]
+    illegal: dict[int, int]
+    fallbacks: dict[int, int]
+    forfeited_by: int | None
+    history: list[dict[int, str]]
+    duration_s: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+async def run_match(
+    game: Game,
+    state: State,
+    agents: dict[int, Agent],
+    *,
+    rng: random.Random,
+    rules: MatchRules = MatchRules(),
+    transcript: Transcript | None = None,
+) -> MatchOutcome:
+    """Plays ``state`` to the end with one agent per player.
+
+    Args:
+        game: The game (for observations and action canonicalisation).
+        state: The start state; it is advanced in place.
+        agents: The agent of every player.
+        rng: The match's seeded generator (chance nodes, random fallback).
+        rules: Retry and fallback policy.
+        transcript: Where events are logged; a fresh one if None.
+
+    Returns:
+        The outcome. Agent exceptions other than parse/illegal errors propagate.
+    """
+    transcript = transcript if transcript is not None else Transcript()
+    missing = set(range(game.info.num_players)) - set(agents)
+    if missing:
+        raise HarnessError(f"no agent for players {sorted(missing)}")
+    start = time.perf_counter()
+    stats = _Stats(game.info.num_players)
+    while not state.is_terminal():
+        if state.turn >= game.info.max_turns:
+            raise HarnessError(f"{game.info.name} exceeded its max_turns={game.info.max_turns}")
+        players = state.current_players()
+        if players == [CHANCE]:
+            outcomes = state.chance_outcomes()
+            picked = rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
+            transcript.add("chance", turn=state.turn, outcome=picked)
+            state.apply({CHANCE: Action(picked)})
+            continue
+        decided = await asyncio.gather(
+            *(_decide(game, state, p, agents[p], rng, rules, transcript, stats) for p in players)
+        )
+        forfeits = [p for p, action in zip(players, decided) if action is None]
+        if forfeits:
+            state.forfeit(forfeits[0])
+            break
+        state.apply(dict(zip(players, decided)))
+    outcome = MatchOutcome(
+        scores=state.scores(),
+        terminal=state.terminal_reason(),
+        turns=state.turn,
+        decisions=stats.decisions,
+        illegal=stats.illegal,
+        fallbacks=stats.fallbacks,
+        forfeited_by=state.forfeited_by,
+        history=list(state.history),
+        duration_s=time.perf_counter() - start,
+    )
+    transcript.add("end", scores=outcome.scores, terminal=outcome.terminal, turns=outcome.turns)
+    return outcome
+
+
+class _Stats:
+    def __init__(self, num_players: int) -> None:
+        self.decisions = {p: 0 for p in range(num_players)}
+        self.illegal = {p: 0 for p in range(num_players)}
+        self.fallbacks = {p: 0 for p in range(num_players)}
+
+
+async def _decide(
+    game: Game,
+    state: State,
+    player: int,
+    agent: Agent,
+    rng: random.Random,
+    rules: MatchRules,
+    transcript: Transcript,
+    stats: _Stats,
+) -> Action | None:
+    """Gets one legal action from ``agent``, or None when it forfeits."""
+    observation = game.observe(state, player)
+    transcript.add(
+        "observation",
+        turn=state.turn,
+        player=player,
+        text=observation.text,
+        legal=list(observation.legal_actions),
+        open_ended=dict(observation.open_ended),
+        has_image=observation.image_png is not None,
+    )
+    stats.decisions[player] += 1
+    current = observation
+    for attempt in range(1, rules.illegal_tolerance + 1):
+        try:
+            action = await agent.act(current)
+            action = _canonical(game, state, player, action)
+        except (ActionParseError, IllegalActionError) as error:
+            stats.illegal[player] += 1
+            reason = str(error)
+            transcript.add("rejected", turn=state.turn, player=player, attempt=attempt, error=reason)
+            current = observation.with_feedback(reason, attempt + 1)
+            continue
+        transcript.add("action", turn=state.turn, player=player, attempt=attempt, action=action.to_text())
+        return action
+    stats.fallbacks[player] += 1
+    if rules.fallback == "random" and observation.legal_actions:
+        action = Action(rng.choice(observation.legal_actions))
+        transcript.add("fallback", turn=state.turn, player=player, policy="random", action=action.to_text())
+        return action
+    transcript.add("fallback", turn=state.turn, player=player, policy="forfeit")
+    return None
+
+
+def _canonical(game: Game, state: State, player: int, action: Action) -> Action:
+    """Checks ``action`` and returns it in the game's canonical form."""
+    if action.id in state.open_ended(player):
+        if not action.response:
+            raise ActionParseError(f"{action.id} is open-ended: give your answer after the action id")
+        return action
+    canonical = game.canonical_action(state, player, action.id)
+    if canonical is None:
+        legal = ", ".join(state.legal_actions(player))
+        raise IllegalActionError(f"{action.id!r} is not a legal action. Legal actions: {legal}")
+    return Action(canonical)

@@ -1,0 +1,161 @@
+"""Match schedules: which matches a suite test expands into.
+
+A suite declares its game, its fixed opponents, its baselines and how seats
+rotate; the command line says which models and scaffolds are under test. The
+schedule is a sorted, seeded, deterministic list of :class:`MatchSpec` so
+every xdist worker collects the same items.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from stratbench.core.agent import AgentSpec
+
+SEAT_POLICIES = ("alternate", "half")
+
+
+@dataclass(frozen=True)
+class SuiteSpec:
+    """What a suite test declares with ``@pytest.mark.stratbench(...)``.
+
+    Attributes:
+        game: The registered game name.
+        opponents: Agent names the subjects play against (empty: round robin only,
+            or solo games).
+        baselines: Agents that are subjects too (always run; the only subjects
+            when no model is given).
+        matches: Matches per pairing (``--matches`` overrides).
+        seats: ``"alternate"`` (subject seat flips every seed) or ``"half"``
+            (the opponent takes the first seat in the first half: SPIN-Bench).
+        round_robin: Whether LLM subjects also play each other.
+        illegal_tolerance: Attempts per decision before the fallback.
+        fallback: ``"forfeit"`` or ``"random"``.
+        options: Extra game or suite settings.
+    """
+
+    game: str
+    opponents: tuple[str, ...] = ()
+    baselines: tuple[str, ...] = ("random",)
+    matches: int = 10
+    seats: str = "alternate"
+    round_robin: bool = True
+    illegal_tolerance: int = 10
+    fallback: str = "forfeit"
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_marker(cls, kwargs: dict[str, Any]) -> SuiteSpec:
+        """Builds a spec from a marker's keyword arguments, checking them."""
+        known = set(cls.__dataclass_fields__)
+        unknown = set(kwargs) - known
+        if unknown:
+            raise ValueError(f"unknown stratbench marker arguments {sorted(unknown)}; known: {sorted(known)}")
+        if "game" not in kwargs:
+            raise ValueError("the stratbench marker needs game=<name>")
+        values = dict(kwargs)
+        for name in ("opponents", "baselines"):
+            if name in values:
+                raw = values[name]
+                values[name] = (raw,) if isinstance(raw, str) else tuple(raw)
+        spec = cls(**values)
+        if spec.seats not in SEAT_POLICIES:
+            raise ValueError(f"seats must be one of {SEAT_POLICIES}, got {spec.seats!r}")
+        return spec
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One match: who plays which side, with which seed.
+
+    Attributes:
+        game: The registered game name.
+        sides: The agent of each side, in seat order.
+        subject: The index of the side under test.
+        seed: The match seed.
+        id: The pytest parameter id (``gpt-4o+cot-vs-minimax-s3``).
+    """
+
+    game: str
+    sides: tuple[AgentSpec, ...]
+    subject: int
+    seed: int
+    id: str
+
+    @property
+    def uses_llm(self) -> bool:
+        """Tells whether any side calls a model."""
+        return any(side.uses_llm for side in self.sides)
+
+
+def build_schedule(
+    suite: SuiteSpec,
+    subjects: list[AgentSpec],
+    *,
+    num_sides: int,
+    matches: int | None = None,
+    base_seed: int = 0,
+) -> list[MatchSpec]:
+    """Expands a suite into its matches.
+
+    Args:
+        suite: The suite's declaration.
+        subjects: The agents under test (models × scaffolds, extra agents),
+            the suite's baselines included.
+        num_sides: Sides in the game (1: a subject plays every seat).
+        matches: Matches per pairing; the suite's default if None.
+        base_seed: The first seed; match ``i`` of a pairing uses ``base_seed + i``.
+
+    Returns:
+        The matches, sorted by id.
+    """
+    count = suite.matches if matches is None else matches
+    if count < 1:
+        raise ValueError(f"matches must be at least 1, got {count}")
+    labels = [s.label for s in subjects]
+    duplicated = sorted({label for label in labels if labels.count(label) > 1})
+    if duplicated:
+        raise ValueError(f"agent given twice: {', '.join(duplicated)}")
+    specs: list[MatchSpec] = []
+    if num_sides == 1:
+        for subject in subjects:
+            for i in range(count):
+                seed = base_seed + i
+                specs.append(MatchSpec(suite.game, (subject,), 0, seed, f"{subject.label}-s{seed}"))
+        return sorted(specs, key=_order)
+    if num_sides != 2:
+        raise ValueError(f"schedules for {num_sides}-sided games need a suite-specific seating")
+    pairings: list[tuple[AgentSpec, AgentSpec]] = []
+    for subject in subjects:
+        for name in suite.opponents:
+            pairings.append((subject, AgentSpec(kind=name)))
+    if suite.round_robin:
+        llm_subjects = [s for s in subjects if s.uses_llm]
+        pairings.extend(combinations(llm_subjects, 2))
+    for subject, opponent in pairings:
+        for i in range(count):
+            seed = base_seed + i
+            subject_first = _subject_first(suite.seats, i, count)
+            sides = (subject, opponent) if subject_first else (opponent, subject)
+            specs.append(
+                MatchSpec(
+                    game=suite.game,
+                    sides=sides,
+                    subject=0 if subject_first else 1,
+                    seed=seed,
+                    id=f"{subject.label}-vs-{opponent.label}-s{seed}",
+                )
+            )
+    return sorted(specs, key=_order)
+
+
+def _order(spec: MatchSpec) -> tuple[str, int]:
+    return (spec.id.rsplit("-s", 1)[0], spec.seed)
+
+
+def _subject_first(policy: str, index: int, count: int) -> bool:
+    if policy == "half":
+        return index >= count // 2
+    return index % 2 == 0

@@ -1,0 +1,140 @@
+"""Value types every part of stratbench shares: rules, observations, actions, errors.
+
+These are plain frozen dataclasses so they can be logged, compared and turned
+into JSON. Games produce :class:`Observation` objects; agents answer with an
+:class:`Action`; the runner validates the action against the observation.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+
+class ActionParseError(ValueError):
+    """Raised when a reply cannot be read as an action.
+
+    The message is shown to the agent on its next attempt, so it explains what
+    was wrong and what a valid answer looks like.
+    """
+
+
+class IllegalActionError(ValueError):
+    """Raised when a well-formed action is not legal in the current state."""
+
+
+class HarnessError(RuntimeError):
+    """Raised for faults of the harness, never of an agent; the match is not scored."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules text shown to agents.
+
+    Attributes:
+        title: The game's display name.
+        summary: Rules every agent always sees.
+        topics: Extra rule sections, by heading, that an agent may ask to
+            expand (GameBench's ``Explain(<heading>)``).
+    """
+
+    title: str
+    summary: str
+    topics: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action an agent takes.
+
+    Attributes:
+        id: The action's canonical text, one of the observation's legal actions
+            (``"4"``, ``"e2e4"``) or an open-ended action id.
+        response: The free-text answer for an open-ended action, else None.
+    """
+
+    id: str
+    response: str | None = None
+
+    @classmethod
+    def from_text(cls, text: str) -> Action:
+        """Parses ``"id"`` or ``"id: response"`` (the form :meth:`to_text` writes)."""
+        action_id, sep, response = text.partition(": ")
+        return cls(action_id.strip(), response if sep else None)
+
+    def to_text(self) -> str:
+        """Renders the action as ``id`` or ``id: response``."""
+        return self.id if self.response is None else f"{self.id}: {self.response}"
+
+    def __repr__(self) -> str:
+        if self.response is None:
+            return f"Action({self.id!r})"
+        return f"Action({self.id!r}, {self.response!r})"
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one player sees when it must act.
+
+    Attributes:
+        game: The registered game name.
+        player: The acting player's index.
+        text: The state as this player may see it.
+        legal_actions: The predefined actions, sorted and deterministic.
+        open_ended: Open-ended action ids mapped to the prompt for their free text.
+        instructions: How to answer, game-specific (may be empty).
+        rules: The rules text.
+        role: A short description of who the player is (``"X"``, ``"White"``).
+        turn: The number of decisions taken in the match so far.
+        image_png: An optional rendered image of the state.
+        feedback: Why the previous attempt at this decision was rejected, on a retry.
+        attempt: The attempt number for this decision, from 1.
+        data: The same view as structured builtins, for programmatic agents
+            (solvers, engines); never more than the player may see.
+    """
+
+    game: str
+    player: int
+    text: str
+    legal_actions: tuple[str, ...]
+    rules: Rules
+    open_ended: dict[str, str] = field(default_factory=dict)
+    instructions: str = ""
+    role: str = ""
+    turn: int = 0
+    image_png: bytes | None = None
+    feedback: str | None = None
+    attempt: int = 1
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def with_feedback(self, feedback: str, attempt: int) -> Observation:
+        """Returns a copy carrying the rejection reason for a retry."""
+        return replace(self, feedback=feedback, attempt=attempt)
+
+    def is_legal(self, action: Action) -> bool:
+        """Tells whether ``action`` is one of this observation's legal actions."""
+        if action.id in self.legal_actions and action.response is None:
+            return True
+        return action.id in self.open_ended and bool(action.response)
+
+
+def to_builtin(value: Any) -> Any:
+    """Converts numpy scalars, tuples and dataclass-like values to JSON-safe builtins.
+
+    Values crossing the xdist boundary must be builtin types (execnet dispatches
+    on the exact type), so everything in an outcome passes through here.
+    """
+    return json.loads(json.dumps(value, default=_default))
+
+
+def _default(value: Any) -> Any:
+    if hasattr(value, "item"):
+        return value.item()
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if isinstance(value, bytes):
+        return value.decode("ascii", "replace")
+    raise TypeError(f"cannot serialise {type(value).__name__}")

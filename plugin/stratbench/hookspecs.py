@@ -1,0 +1,91 @@
+"""Hook specifications: how games, agents, scaffolds and metrics plug in.
+
+Implement these in any pytest plugin (a ``conftest.py``, or a package with a
+``pytest11`` entry point) with ``@pytest.hookimpl``. stratbench registers its
+own components through the same hooks, from :mod:`stratbench.builtins`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from stratbench.registry import Registry
+
+hookspec = pytest.hookspec
+
+# -------------------------------------------------------------------------
+# registration
+# -------------------------------------------------------------------------
+
+
+@hookspec
+def pytest_stratbench_add_games(registry: Registry) -> None:
+    """Registers games.
+
+    Args:
+        registry: Call ``registry.add_game(name, factory)``; ``factory()``
+            returns a :class:`stratbench.core.game.Game`.
+
+    Example:
+        .. code-block:: python
+
+            @pytest.hookimpl
+            def pytest_stratbench_add_games(registry):
+                registry.add_game("mypkg/nim", NimGame)
+    """
+
+
+@hookspec
+def pytest_stratbench_add_agents(registry: Registry) -> None:
+    """Registers agents (baselines, solvers, engines, humans).
+
+    Args:
+        registry: Call ``registry.add_agent(name, factory)``; ``factory(context)``
+            gets a :class:`stratbench.core.agent.AgentContext` and returns an
+            object with ``async act(observation) -> Action``.
+
+    Example:
+        .. code-block:: python
+
+            @pytest.hookimpl
+            def pytest_stratbench_add_agents(registry):
+                registry.add_agent("mypkg/first", FirstLegalAgent)
+    """
+
+
+@hookspec
+def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
+    """Registers scaffolds (how a model is prompted: direct, cot, ...).
+
+    Args:
+        registry: Call ``registry.add_scaffold(name, factory)``;
+            ``factory(**settings)`` returns an object with
+            ``async decide(observation, session) -> Action``.
+    """
+
+
+@hookspec
+def pytest_stratbench_add_metrics(registry: Registry) -> None:
+    """Registers per-match metrics for a game.
+
+    Args:
+        registry: Call ``registry.add_metric(game, name, metric)``;
+            ``metric(game, outcome, seed)`` returns ``{player: {name: value}}``.
+    """
+
+
+# -------------------------------------------------------------------------
+# per match
+# -------------------------------------------------------------------------
+
+
+@hookspec
+def pytest_stratbench_match_recorded(record: dict[str, Any]) -> None:
+    """Called on the controller after a match's result record is stored.
+
+    Args:
+        record: The result record (builtin types only). Do not modify it.
+    """

@@ -1,0 +1,252 @@
+"""Cassettes: one vcrpy recording of LLM traffic per match.
+
+* The path comes from the test id: ``cassettes/<suite path>/<test>/<param id>.yaml``.
+* Requests match on method + URL path + a canonical hash of the JSON body, so
+  concurrent agents replay correctly in any order, and a replay needs neither
+  the recording's host and port nor its key.
+* Every header is dropped before writing except ``content-type``; credential
+  query parameters are filtered. No key or cookie reaches the file.
+* The file carries a sha256 of its interactions; an edited cassette fails to
+  load with :class:`CassetteIntegrityError` instead of replaying wrong data.
+* Record modes are pytest-recording's: ``none``, ``once``, ``new_episodes``, ``all``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from stratbench.core.types import HarnessError
+
+RECORD_MODES = ("none", "once", "new_episodes", "all")
+_KEEP_HEADERS = {"content-type"}
+_CREDENTIAL_QUERY = ["key", "api-key", "api_key", "apikey", "access_token", "token"]
+_BODY_FIELDS_IGNORED = {"user", "metadata", "request_id", "stream_options"}
+_log = logging.getLogger(__name__)
+
+
+class CassetteError(HarnessError):
+    """Base class for cassette problems; the message names the file."""
+
+
+class CassetteMissError(CassetteError):
+    """Raised when replay meets a request the cassette does not hold."""
+
+
+class CassetteIntegrityError(CassetteError):
+    """Raised when a cassette file is malformed or was edited after recording."""
+
+
+def cassette_path(root: Path, nodeid: str) -> Path:
+    """Derives a match's cassette path from its pytest node id.
+
+    ``suites/spin/test_tictactoe.py::test_tictactoe[gpt-4o+cot-vs-minimax-s3]``
+    becomes ``<root>/spin/test_tictactoe/test_tictactoe/gpt-4o+cot-vs-minimax-s3.yaml``.
+    """
+    file_part, _, test_part = nodeid.partition("::")
+    parts = Path(file_part).with_suffix("").parts
+    if parts and parts[0] == "suites":
+        parts = parts[1:]
+    name, _, param = test_part.partition("[")
+    param = param.rstrip("]") or "default"
+    pieces = [*parts, *name.split("::"), param]
+    return root.joinpath(*(_safe(p) for p in pieces)).with_suffix(".yaml")
+
+
+def _safe(piece: str) -> str:
+    cleaned = re.sub(r"[^A-Za-z0-9._+=,-]", "_", piece)
+    return cleaned.strip(".") or "_"
+
+
+def canonical_body_hash(body: bytes | str | None) -> str:
+    """Returns the sha256 of a request body's canonical JSON.
+
+    Keys are sorted and fields that cannot change the answer (``user``,
+    ``metadata``, ...) are dropped. A non-JSON body is hashed as raw bytes.
+    """
+    if body is None:
+        return hashlib.sha256(b"").hexdigest()
+    raw = body.encode() if isinstance(body, str) else body
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return hashlib.sha256(raw).hexdigest()
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k not in _BODY_FIELDS_IGNORED}
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def describe_request(body: bytes | str | None) -> str:
+    """Summarises a chat request for error messages: model, last message, hash."""
+    digest = canonical_body_hash(body)[:12]
+    try:
+        data = json.loads(body or b"{}")
+        last = data.get("messages", [{}])[-1].get("content", "")
+        if isinstance(last, list):
+            last = " ".join(str(p.get("text", "")) for p in last if isinstance(p, dict))
+        snippet = " ".join(str(last).split())[:80]
+        return f"model={data.get('model')!r} last message={snippet!r} body sha256={digest}"
+    except (json.JSONDecodeError, AttributeError, IndexError, TypeError):
+        return f"body sha256={digest}"
+
+
+def _match_body(r1: Any, r2: Any) -> None:
+    h1, h2 = canonical_body_hash(r1.body), canonical_body_hash(r2.body)
+    _log.debug("cassette match: %s vs %s", h1[:12], h2[:12])
+    if h1 != h2:
+        raise AssertionError(f"body hash {h1[:12]} != {h2[:12]}")
+
+
+def _scrub_request(request: Any) -> Any:
+    for name in list(request.headers):
+        if name.lower() not in _KEEP_HEADERS:
+            del request.headers[name]
+    return request
+
+
+def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
+    headers = response.get("headers", {})
+    response["headers"] = {k: v for k, v in headers.items() if k.lower() in _KEEP_HEADERS}
+    return response
+
+
+class _ChecksumSerializer:
+    """YAML (vcrpy's safe loader and dumper) plus a sha256 over the interactions."""
+
+    @staticmethod
+    def _digest(interactions: Any) -> str:
+        text = json.dumps(interactions, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    @classmethod
+    def serialize(cls, data: dict[str, Any]) -> str:
+        from vcr.serializers import yamlserializer
+
+        stamped = {**data, "stratbench": {"interactions_sha256": cls._digest(data["interactions"])}}
+        return yamlserializer.serialize(stamped)
+
+    @classmethod
+    def deserialize(cls, text: str) -> dict[str, Any]:
+        from vcr.serializers import yamlserializer
+
+        try:
+            data = yamlserializer.deserialize(text)
+        except Exception as error:  # yaml errors of every kind
+            raise CassetteIntegrityError(f"not valid cassette YAML ({error.__class__.__name__}: {error})") from error
+        if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
+            raise CassetteIntegrityError("not a cassette: no 'interactions' list")
+        stamp = data.get("stratbench", {})
+        expected = stamp.get("interactions_sha256") if isinstance(stamp, dict) else None
+        if expected is None:
+            raise CassetteIntegrityError("no stratbench checksum; it was not written by stratbench")
+        if cls._digest(data["interactions"]) != expected:
+            raise CassetteIntegrityError("its interactions were edited after recording (checksum mismatch)")
+        return data
+
+
+class _Persister:
+    """vcrpy's filesystem persister, with errors that name the file."""
+
+    @staticmethod
+    def load_cassette(path: str | Path, serializer: Any) -> Any:
+        from vcr.persisters.filesystem import CassetteNotFoundError
+        from vcr.serialize import deserialize
+
+        path = Path(path)
+        if not path.is_file():
+            raise CassetteNotFoundError()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            raise CassetteIntegrityError(f"cassette {path} is not UTF-8 text; re-record it") from error
+        try:
+            return deserialize(text, serializer)
+        except CassetteIntegrityError as error:
+            raise CassetteIntegrityError(
+                f"cassette {path}: {error}; restore it from version control or re-record it "
+                f"with --record-mode=all"
+            ) from error
+        except (KeyError, TypeError, ValueError) as error:
+            raise CassetteIntegrityError(f"cassette {path} is malformed ({error}); re-record it") from error
+
+    @staticmethod
+    def save_cassette(path: str | Path, cassette_dict: dict[str, Any], serializer: Any) -> None:
+        from vcr.serialize import serialize
+
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(serialize(cassette_dict, serializer), encoding="utf-8")
+        os.replace(tmp, path)
+
+
+def _make_vcr(record_mode: str) -> Any:
+    import vcr
+
+    recorder = vcr.VCR(
+        record_mode=record_mode,
+        match_on=["method", "path", "stratbench_body"],
+        filter_query_parameters=_CREDENTIAL_QUERY,
+        before_record_request=_scrub_request,
+        before_record_response=_scrub_response,
+        decode_compressed_response=True,
+        record_on_exception=False,
+    )
+    recorder.register_matcher("stratbench_body", _match_body)
+    recorder.register_serializer("stratbench-yaml", _ChecksumSerializer)
+    recorder.serializer = "stratbench-yaml"
+    recorder.register_persister(_Persister)
+    return recorder
+
+
+def will_record(path: Path, record_mode: str) -> bool:
+    """Tells whether a match with this cassette may send real requests."""
+    if record_mode in ("all", "new_episodes"):
+        return True
+    return record_mode == "once" and not path.is_file()
+
+
+@contextlib.contextmanager
+def use_cassette(path: Path, record_mode: str) -> Iterator[None]:
+    """Records or replays all HTTP traffic inside the block into ``path``.
+
+    Raises:
+        CassetteMissError: in ``none`` mode when the file does not exist.
+        CassetteIntegrityError: when the file is malformed or was edited.
+    """
+    if record_mode not in RECORD_MODES:
+        raise ValueError(f"record mode must be one of {RECORD_MODES}, got {record_mode!r}")
+    if record_mode == "none" and not path.is_file():
+        raise CassetteMissError(
+            f"no cassette {path} for this match (--record-mode=none); record it with "
+            f"--record-mode=once and a model API key or --api-base"
+        )
+    with _make_vcr(record_mode).use_cassette(str(path)):
+        yield
+
+
+def file_sha256(path: Path) -> str | None:
+    """Returns a file's sha256, or None if it does not exist."""
+    if not path.is_file():
+        return None
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def is_cassette_miss(error: BaseException) -> bool:
+    """Tells whether an exception chain comes from a request the cassette lacks."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if type(current).__name__ == "CannotOverwriteExistingCassetteException":
+            return True
+        current = current.__cause__ or current.__context__
+    return False

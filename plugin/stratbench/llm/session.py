@@ -1,0 +1,73 @@
+"""A model session: one agent's view of the LLM client, with logging.
+
+It binds the model string and sampling settings, writes every call into the
+match transcript (messages, reply, tokens, cost, timing) and keeps the
+agent's own usage totals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from stratbench.core.transcript import Transcript
+from stratbench.llm.client import Completion, LLMClient, Usage
+
+
+@dataclass
+class ModelSession:
+    """Sends one agent's requests and logs them.
+
+    Args:
+        client: The shared client.
+        model: The litellm model string.
+        player: The player the agent acts for (for the transcript).
+        transcript: The match transcript.
+        settings: Default request settings (temperature, seed, max_tokens).
+    """
+
+    client: LLMClient
+    model: str
+    player: int
+    transcript: Transcript
+    settings: dict[str, Any] = field(default_factory=dict)
+    usage: Usage = field(default_factory=Usage)
+
+    async def complete(self, messages: list[dict[str, Any]], *, purpose: str = "act", **overrides: Any) -> Completion:
+        """Sends ``messages`` and returns the completion, logging the exchange."""
+        settings = {**self.settings, **overrides}
+        completion = await self.client.complete(self.model, messages, **settings)
+        self.usage.add(completion)
+        self.transcript.add(
+            "llm_call",
+            player=self.player,
+            purpose=purpose,
+            model=self.model,
+            messages=_loggable(messages),
+            settings={k: v for k, v in settings.items() if k != "response_format"},
+            response=completion.text,
+            prompt_tokens=completion.prompt_tokens,
+            completion_tokens=completion.completion_tokens,
+            cost_usd=completion.cost_usd,
+            duration_s=round(completion.duration_s, 6),
+            attempts=completion.attempts,
+        )
+        return completion
+
+
+def _loggable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Copies messages, replacing inline image data with a marker."""
+    logged = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list):
+            parts = []
+            for part in content:
+                if isinstance(part, dict) and part.get("type") == "image_url":
+                    parts.append({"type": "image_url", "image_url": "<image omitted>"})
+                else:
+                    parts.append(part)
+            logged.append({**message, "content": parts})
+        else:
+            logged.append(dict(message))
+    return logged

@@ -1,0 +1,1 @@
+"""stratbench.metrics."""

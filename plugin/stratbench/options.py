@@ -1,0 +1,69 @@
+"""Command-line options of the plugin, with typed parsers that explain bad values."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from stratbench.llm.cassettes import RECORD_MODES
+
+
+def positive_int(text: str) -> int:
+    """Parses an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    """Parses a number of at least 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if value < 0 or value != value:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 0, got {text!r}")
+    return value
+
+
+def base_url(text: str) -> str:
+    """Parses an http(s) base URL."""
+    if not text.startswith(("http://", "https://")):
+        raise argparse.ArgumentTypeError(f"expected an http:// or https:// URL, got {text!r}")
+    return text.rstrip("/")
+
+
+def add_options(parser: Any) -> None:
+    """Adds stratbench's options to pytest's parser (one ``stratbench`` group)."""
+    group = parser.getgroup("stratbench", "strategic-reasoning benchmarks")
+    # Help texts: start with a capital letter, a single phrase, no closing period.
+    group.addoption("--model", action="append", default=[], metavar="MODEL",
+                    help="Evaluate this litellm model string (repeatable), e.g. openai/gpt-4o")
+    group.addoption("--scaffold", action="append", default=[], metavar="NAME",
+                    help="Prompting scaffold for every --model (repeatable; default direct)")
+    group.addoption("--matches", type=positive_int, default=None, metavar="N",
+                    help="Matches per pairing, overriding each suite's default")
+    group.addoption("--seed", type=int, default=0, metavar="N",
+                    help="First match seed; match i of a pairing uses seed N+i")
+    group.addoption("--api-base", type=base_url, default=None, metavar="URL",
+                    help="Base URL of an OpenAI-compatible server for every model call")
+    group.addoption("--temperature", type=non_negative_float, default=0.0, metavar="T",
+                    help="Sampling temperature for model calls (default 0)")
+    group.addoption("--max-cost", type=non_negative_float, default=None, metavar="USD",
+                    help="Stop calling models once the run has spent this much; skip the rest")
+    group.addoption("--report-dir", default=None, metavar="DIR",
+                    help="Where results.jsonl and reports go (default reports/latest)")
+    group.addoption("--record-mode", choices=RECORD_MODES, default="once",
+                    help="Cassette mode: none (replay only), once (default), new_episodes, all")
+    group.addoption("--stratbench-agent", action="append", default=[], metavar="NAME",
+                    help="Also evaluate this registered agent (repeatable), e.g. human")
+    group.addoption("--stratbench-max-tokens", type=positive_int, default=None, metavar="N",
+                    help="Maximum tokens per model answer")
+    group.addoption("--stratbench-cassette-dir", default=None, metavar="DIR",
+                    help="Where cassettes live (default cassettes/ at the rootdir)")
+    parser.addini("stratbench_cassette_dir", "Cassette directory, relative to the rootdir", default="cassettes")
+    parser.addini("stratbench_report_dir", "Report directory, relative to the rootdir", default="reports/latest")

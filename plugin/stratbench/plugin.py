@@ -1,0 +1,324 @@
+"""The pytest plugin: options, match parametrisation, outcome capture and the summary.
+
+Installing pytest-stratbench activates this module through the ``pytest11``
+entry point. The run state lives in a :class:`~stratbench.session.StratbenchSession`
+kept in ``config.stash``; only the xdist controller (or a plain session)
+writes files.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+from stratbench import options as _options
+from stratbench.core.schedule import MatchSpec, SuiteSpec, build_schedule
+from stratbench.core.types import HarnessError
+from stratbench.llm.budget import BudgetExceeded
+from stratbench.registry import Registry
+from stratbench.session import PlayedMatch, RunSettings, StratbenchSession
+
+SESSION_KEY = pytest.StashKey[StratbenchSession]()
+PLAYED_KEY = pytest.StashKey[PlayedMatch]()
+RECORD_PROPERTY = "stratbench_record"
+TRANSCRIPT_PROPERTY = "stratbench_transcript"
+RESULT_PROPERTY = "stratbench_result"
+_STATUS = {
+    "won": ("W", "WON", {"green": True}),
+    "lost": ("L", "LOST", {"red": True}),
+    "draw": ("D", "DRAW", {"yellow": True}),
+    "scored": ("S", "SCORE", {"cyan": True}),
+}
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    """Adds stratbench's hook specifications."""
+    from stratbench import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Adds the ``stratbench`` option group."""
+    _options.add_options(parser)
+
+
+def _is_controller(config: pytest.Config) -> bool:
+    # xdist workers have workerinput; only the controller writes files (pytest #10641 pattern).
+    return not hasattr(config, "workerinput")
+
+
+def build_registry(config: pytest.Config) -> Registry:
+    """Collects every game, agent, scaffold and metric registered through the hooks."""
+    registry = Registry()
+    config.hook.pytest_stratbench_add_games(registry=registry)
+    config.hook.pytest_stratbench_add_agents(registry=registry)
+    config.hook.pytest_stratbench_add_scaffolds(registry=registry)
+    config.hook.pytest_stratbench_add_metrics(registry=registry)
+    return registry
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Registers the built-ins, validates the options and creates the session."""
+    config.addinivalue_line(
+        "markers",
+        "stratbench(game, opponents, baselines, matches, seats, ...): declare a suite test that "
+        "plays matches of a game through the 'match' fixture",
+    )
+    from stratbench import builtins
+
+    if not config.pluginmanager.is_registered(builtins):
+        config.pluginmanager.register(builtins, "stratbench-builtins")
+    settings = _settings(config)
+    registry = build_registry(config)
+    _validate(config, settings, registry)
+    session = StratbenchSession(settings, registry, is_controller=_is_controller(config))
+    config.stash[SESSION_KEY] = session
+    if session.is_controller:
+        config.pluginmanager.register(ControllerPlugin(config, session), "stratbench-controller")
+
+
+def _settings(config: pytest.Config) -> RunSettings:
+    root = Path(config.rootpath)
+    if _is_controller(config):
+        run_id = time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:6]
+    else:
+        run_id = config.workerinput.get("stratbench_run_id", "worker")  # type: ignore[attr-defined]
+    report_dir = config.getoption("report_dir") or config.getini("stratbench_report_dir")
+    cassette_dir = config.getoption("stratbench_cassette_dir") or config.getini("stratbench_cassette_dir")
+    return RunSettings(
+        models=list(config.getoption("model")),
+        scaffolds=list(config.getoption("scaffold")) or ["direct"],
+        agents=list(config.getoption("stratbench_agent")),
+        matches=config.getoption("matches"),
+        seed=config.getoption("seed"),
+        api_base=config.getoption("api_base"),
+        temperature=config.getoption("temperature"),
+        max_tokens=config.getoption("stratbench_max_tokens"),
+        max_cost=config.getoption("max_cost"),
+        report_dir=(root / report_dir) if not Path(report_dir).is_absolute() else Path(report_dir),
+        cassette_dir=(root / cassette_dir) if not Path(cassette_dir).is_absolute() else Path(cassette_dir),
+        record_mode=config.getoption("record_mode"),
+        run_id=run_id,
+    )
+
+
+def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) -> None:
+    try:
+        for name in settings.scaffolds:
+            registry.check_scaffold(name)
+        for name in settings.agents:
+            registry.check_agent(name)
+    except ValueError as error:
+        raise pytest.UsageError(f"stratbench: {error}") from None
+    if "human" in settings.agents and config.getoption("capture") != "no":
+        raise pytest.UsageError("stratbench: the human agent reads your moves from the terminal; run pytest with -s")
+    if settings.models:
+        _validate_models(settings.models)
+    if settings.api_base and settings.record_mode != "none" and settings.models and _is_controller(config):
+        _check_reachable(settings.api_base)
+
+
+def _validate_models(models: list[str]) -> None:
+    from stratbench.llm.client import configure_litellm_environment
+
+    configure_litellm_environment()
+    import litellm
+
+    for model in models:
+        try:
+            litellm.get_llm_provider(model)
+        except Exception:  # litellm raises several types for unknown providers
+            raise pytest.UsageError(
+                f"stratbench: --model {model!r}: litellm cannot tell its provider; use a "
+                f"'provider/model' string such as openai/gpt-4o or anthropic/claude-sonnet-4-5"
+            ) from None
+
+
+def _check_reachable(api_base: str) -> None:
+    url = urlparse(api_base)
+    port = url.port or (443 if url.scheme == "https" else 80)
+    try:
+        with socket.create_connection((url.hostname or "", port), timeout=3):
+            pass
+    except OSError as error:
+        raise pytest.UsageError(
+            f"stratbench: cannot reach --api-base {api_base} ({error.strerror or error}); start the "
+            f"server, or drop --api-base and use --record-mode=none to replay cassettes"
+        ) from None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Hands the controller's run id to each xdist worker."""
+    session = node.config.stash[SESSION_KEY]
+    node.workerinput["stratbench_run_id"] = session.settings.run_id
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Closes the session's event loop."""
+    session = config.stash.get(SESSION_KEY, None)
+    if session is not None:
+        session.close()
+        del config.stash[SESSION_KEY]
+    controller = config.pluginmanager.get_plugin("stratbench-controller")
+    if controller is not None:
+        config.pluginmanager.unregister(controller)
+
+
+# -----------------------------------------------------------------------------
+# collection
+# -----------------------------------------------------------------------------
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Expands a suite test's ``match`` fixture into its schedule of matches."""
+    if "match" not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker("stratbench")
+    name = metafunc.definition.nodeid
+    if marker is None:
+        pytest.fail(f"{name} uses the 'match' fixture but has no @pytest.mark.stratbench(game=...)", pytrace=False)
+    session = metafunc.config.stash[SESSION_KEY]
+    registry = build_registry(metafunc.config)
+    session.registry = registry
+    try:
+        suite = SuiteSpec.from_marker(marker.kwargs)
+        game = registry.game(suite.game)
+        for opponent in suite.opponents + suite.baselines:
+            registry.check_agent(opponent)
+        specs = build_schedule(
+            suite,
+            session.subjects(suite),
+            num_sides=len(game.info.sides),
+            matches=session.settings.matches,
+            base_seed=session.settings.seed,
+        )
+    except ValueError as error:
+        pytest.fail(f"{name}: {error}", pytrace=False)
+    metafunc.parametrize("match", [(spec, suite) for spec in specs], ids=[s.id for s in specs], indirect=True)
+
+
+class Match:
+    """The ``match`` fixture's value: one scheduled match, played by :meth:`play`."""
+
+    def __init__(self, session: StratbenchSession, spec: MatchSpec, suite: SuiteSpec, item: pytest.Item) -> None:
+        self.session = session
+        self.spec = spec
+        self.suite = suite
+        self.item = item
+
+    def play(self, **options: Any) -> PlayedMatch:
+        """Plays the match and records its outcome on the test report.
+
+        Args:
+            **options: Extra agent options (for example ``human_input``).
+
+        Returns:
+            The played match: outcome, result record and transcript.
+        """
+        try:
+            played = self.session.play(self.spec, self.suite, self.item.nodeid, options=options)
+        except BudgetExceeded as error:
+            pytest.skip(str(error))
+        except HarnessError as error:
+            pytest.fail(f"{type(error).__name__}: {error}", pytrace=False)
+        self.item.stash[PLAYED_KEY] = played
+        return played
+
+
+@pytest.fixture
+def match(request: pytest.FixtureRequest) -> Match:
+    """Provides the match a suite test plays (parametrised by the plugin)."""
+    if not hasattr(request, "param"):
+        pytest.fail("the 'match' fixture needs @pytest.mark.stratbench(game=...) on the test", pytrace=False)
+    spec, suite = request.param
+    session = request.config.stash[SESSION_KEY]
+    if session.budget is not None and spec.uses_llm:
+        try:
+            session.budget.check()
+        except BudgetExceeded as error:
+            pytest.skip(str(error))
+    return Match(session, spec, suite, request.node)
+
+
+# -----------------------------------------------------------------------------
+# reporting
+# -----------------------------------------------------------------------------
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Attaches a played match's record to the call report (builtin types only)."""
+    outcome = yield
+    report = outcome.get_result()
+    played = item.stash.get(PLAYED_KEY, None)
+    if report.when == "call" and played is not None:
+        record = played.record
+        score = record["scores"][record["subject"]]
+        report.user_properties = [
+            *report.user_properties,
+            (RESULT_PROPERTY, f"{record['result']}|{score:.2f}"),
+            (RECORD_PROPERTY, json.dumps(record)),
+            (TRANSCRIPT_PROPERTY, json.dumps(played.transcript)),
+        ]
+
+
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> Any:
+    """Shows a match's outcome (``WON 1.00``, ``LOST 0.00``, ``DRAW 0.50``) as its status."""
+    if report.when != "call" or not report.passed:
+        return None
+    result = dict(report.user_properties).get(RESULT_PROPERTY)
+    if result is None:
+        return None
+    category, _, score = result.partition("|")
+    letter, word, markup = _STATUS.get(category, ("?", category.upper(), {}))
+    return category, letter, (f"{word} {score}", markup)
+
+
+class ControllerPlugin:
+    """Stores results and prints the summary; registered on the controller only."""
+
+    def __init__(self, config: pytest.Config, session: StratbenchSession) -> None:
+        self.config = config
+        self.session = session
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Stores each finished match's record at once."""
+        if report.when != "call":
+            return
+        properties = dict(report.user_properties)
+        if RECORD_PROPERTY not in properties or self.session.store is None:
+            return
+        record = json.loads(properties[RECORD_PROPERTY])
+        transcript = json.loads(properties.get(TRANSCRIPT_PROPERTY, "[]"))
+        self.session.store.append(record, transcript)
+        self.session.records.append(record)
+        self.config.hook.pytest_stratbench_match_recorded(record=record)
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """Prints the per-agent summary of this run's matches."""
+        session = self.session
+        if not session.records or session.store is None:
+            return
+        from stratbench.results import summarize_by_agent
+
+        rows = summarize_by_agent(session.records)
+        terminalreporter.write_sep("=", "stratbench: per-agent summary")
+        terminalreporter.write_line(
+            f"{'agent':<34} {'matches':>7} {'W':>4} {'D':>4} {'L':>4} {'mean':>6} {'illegal':>7} "
+            f"{'tokens':>9} {'cost $':>9}"
+        )
+        for row in rows:
+            terminalreporter.write_line(
+                f"{row['agent'][:34]:<34} {row['matches']:>7} {row['won']:>4} {row['drawn']:>4} {row['lost']:>4} "
+                f"{row['mean_score']:>6.2f} {row['illegal']:>7} {row['tokens']:>9} {row['cost_usd']:>9.4f}"
+            )
+        terminalreporter.write_line(f"results: {session.store.path}")

@@ -1,0 +1,73 @@
+"""Prompt text shared by the scaffolds (GameBench's agent prompt structure)."""
+
+from __future__ import annotations
+
+import json
+
+from stratbench.core.types import Observation
+
+SYSTEM_PROMPT = "You are an agent playing a game. Select the action that maximizes your probability of winning."
+COT_INSTRUCTION = (
+    "First, let's reason out loud about which action you should take to maximize your probability of winning."
+)
+ANSWER_FORMAT = "Reply with your chosen action on its own line as: Action: <action>"
+
+
+def topic_keys(observation: Observation) -> dict[str, str]:
+    """Maps ``H1..Hn`` to the rules' expandable topic headings."""
+    return {f"H{i}": heading for i, heading in enumerate(observation.rules.topics, start=1)}
+
+
+def action_lines(observation: Observation) -> str:
+    """Lists the legal actions and how to answer."""
+    lines = []
+    if observation.instructions:
+        lines.append(observation.instructions)
+    if observation.legal_actions:
+        lines.append("Legal actions: " + ", ".join(observation.legal_actions))
+    if observation.open_ended:
+        lines.append("Open-ended actions (answer as 'Action: <id>: <your text>'):")
+        lines.extend(f"- {action_id}: {prompt}" for action_id, prompt in observation.open_ended.items())
+    lines.append(ANSWER_FORMAT)
+    return "\n".join(lines)
+
+
+def game_prompt(observation: Observation) -> str:
+    """Builds the user prompt: rules, rule topics, the observation and the actions."""
+    rules = observation.rules
+    parts = [f"You are playing a game called {rules.title}. The rules are as follows:\n{rules.summary}"]
+    keys = topic_keys(observation)
+    if keys:
+        parts.append(
+            "The following are headings with additional information about the rules that you can "
+            "expand by taking the action Explain(<heading key>).\n" + json.dumps(keys, indent=1)
+        )
+    parts.append(f"# Observation\nThe following describes the current state of the game:\n{observation.text}")
+    parts.append("# Actions\n" + action_lines(observation))
+    return "\n\n".join(parts)
+
+
+def user_message(text: str, observation: Observation) -> dict:
+    """Builds a user message, attaching the observation's image when it has one."""
+    if observation.image_png is None:
+        return {"role": "user", "content": text}
+    import base64
+
+    data = base64.b64encode(observation.image_png).decode("ascii")
+    return {
+        "role": "user",
+        "content": [
+            {"type": "text", "text": text},
+            {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{data}"}},
+        ],
+    }
+
+
+def retry_prompt(observation: Observation) -> str:
+    """Explains why the last answer was rejected and asks again."""
+    return f"Your answer was rejected: {observation.feedback}\n{ANSWER_FORMAT}"
+
+
+def summarize_prompt(observation: Observation) -> str:
+    """Asks for the final action after free reasoning (CoT's second call)."""
+    return "To summarize, give the one action you choose.\n" + action_lines(observation)

@@ -1,0 +1,282 @@
+"""The run state of one pytest session and how it plays a match.
+
+:class:`StratbenchSession` lives in ``config.stash`` (one per process: the
+controller and each xdist worker). It owns the registry, the LLM client, one
+event loop for every match of the process, and, on the controller only, the
+result store and the records of this run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import platform
+import random
+import time
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from stratbench.core.agent import Agent, AgentContext, AgentSpec
+from stratbench.core.runner import MatchOutcome, MatchRules, run_match
+from stratbench.core.schedule import MatchSpec, SuiteSpec
+from stratbench.core.transcript import Transcript
+from stratbench.core.types import HarnessError, to_builtin
+from stratbench.llm import cassettes
+from stratbench.llm.budget import Budget
+from stratbench.llm.client import LLMClient
+from stratbench.registry import Registry
+from stratbench.results import RECORD_VERSION, ResultStore
+
+
+@dataclass
+class RunSettings:
+    """The command-line settings that shape a run."""
+
+    models: list[str] = field(default_factory=list)
+    scaffolds: list[str] = field(default_factory=lambda: ["direct"])
+    agents: list[str] = field(default_factory=list)
+    matches: int | None = None
+    seed: int = 0
+    api_base: str | None = None
+    temperature: float | None = 0.0
+    max_tokens: int | None = None
+    max_cost: float | None = None
+    report_dir: Path = Path("reports/latest")
+    cassette_dir: Path = Path("cassettes")
+    record_mode: str = "once"
+    run_id: str = ""
+
+
+@dataclass
+class PlayedMatch:
+    """A played match: its outcome, result record and transcript."""
+
+    outcome: MatchOutcome
+    record: dict[str, Any]
+    transcript: list[dict[str, Any]]
+
+
+class StratbenchSession:
+    """Holds the run's registry, client and loop, and plays matches."""
+
+    def __init__(self, settings: RunSettings, registry: Registry, *, is_controller: bool) -> None:
+        self.settings = settings
+        self.registry = registry
+        self.is_controller = is_controller
+        self.records: list[dict[str, Any]] = []
+        self.store = ResultStore(settings.report_dir, settings.run_id) if is_controller else None
+        self.budget = (
+            Budget(settings.max_cost, settings.report_dir / f".spent-{settings.run_id}")
+            if settings.max_cost is not None
+            else None
+        )
+        self._client: LLMClient | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.versions = _versions()
+
+    # -- subjects ---------------------------------------------------------------
+
+    def subjects(self, suite: SuiteSpec) -> list[AgentSpec]:
+        """Returns the agents under test for a suite: models × scaffolds, extra agents, baselines."""
+        subjects = [
+            AgentSpec(kind="llm", model=model, scaffold=scaffold)
+            for model in self.settings.models
+            for scaffold in self.settings.scaffolds
+        ]
+        names = list(self.settings.agents) + [b for b in suite.baselines if b not in self.settings.agents]
+        subjects.extend(AgentSpec(kind=name) for name in names)
+        return subjects
+
+    # -- playing ------------------------------------------------------------------
+
+    @property
+    def client(self) -> LLMClient:
+        """Returns the run's LLM client, built on first use."""
+        if self._client is None:
+            self._client = LLMClient(api_base=self.settings.api_base, budget=self.budget)
+        return self._client
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """Returns the event loop every match of this process runs on."""
+        if self._loop is None or self._loop.is_closed():
+            self._loop = asyncio.new_event_loop()
+        return self._loop
+
+    def close(self) -> None:
+        """Closes the event loop."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.run_until_complete(self._loop.shutdown_asyncgens())
+            self._loop.close()
+
+    def play(self, spec: MatchSpec, suite: SuiteSpec, nodeid: str, *, options: dict[str, Any] | None = None) -> PlayedMatch:
+        """Plays one match, inside its cassette when a model takes part."""
+        if self.budget is not None and spec.uses_llm:
+            self.budget.check()
+        game = self.registry.game(spec.game)
+        if len(spec.sides) != len(game.info.sides):
+            raise HarnessError(f"{spec.game} has {len(game.info.sides)} sides, the match has {len(spec.sides)}")
+        transcript = Transcript()
+        state = game.new_initial_state(spec.seed)
+        agent_options = {
+            "temperature": self.settings.temperature,
+            "max_tokens": self.settings.max_tokens,
+            "seed": spec.seed,
+            **(options or {}),
+        }
+        agents, sessions = self._build_agents(spec, game, transcript, agent_options)
+        rules = MatchRules(illegal_tolerance=suite.illegal_tolerance, fallback=suite.fallback)
+        rng = random.Random(f"{spec.seed}:match")
+        cassette_path = cassettes.cassette_path(self.settings.cassette_dir, nodeid) if spec.uses_llm else None
+        started = time.time()
+        coroutine = run_match(game, state, agents, rng=rng, rules=rules, transcript=transcript)
+        if cassette_path is None:
+            outcome = self.loop.run_until_complete(coroutine)
+        else:
+            mode = self.settings.record_mode
+            self.client.cassette = str(cassette_path)
+            self.client.allow_placeholder_key = bool(self.settings.api_base) or not cassettes.will_record(
+                cassette_path, mode
+            )
+            try:
+                with cassettes.use_cassette(cassette_path, mode):
+                    outcome = self.loop.run_until_complete(coroutine)
+            finally:
+                coroutine.close()
+        metrics = self._metrics(game, outcome, spec.seed)
+        record = self._record(spec, suite, nodeid, game, outcome, sessions, metrics, cassette_path, started)
+        return PlayedMatch(outcome, record, transcript.to_list())
+
+    def _build_agents(
+        self, spec: MatchSpec, game: Any, transcript: Transcript, options: dict[str, Any]
+    ) -> tuple[dict[int, Agent], dict[int, Any]]:
+        from stratbench.agents.llm import LLMAgent
+
+        agents: dict[int, Agent] = {}
+        sessions: dict[int, Any] = {}
+        for side, players in enumerate(game.info.sides):
+            agent_spec = spec.sides[side]
+            for player in players:
+                context = AgentContext(
+                    spec=agent_spec,
+                    game=game,
+                    player=player,
+                    side=side,
+                    rng=random.Random(f"{spec.seed}:{player}:{agent_spec.label}"),
+                    transcript=transcript,
+                    llm=self.client if agent_spec.uses_llm else None,
+                    options=options,
+                )
+                if agent_spec.uses_llm:
+                    scaffold = self.registry.scaffold(agent_spec.scaffold or "direct")
+                    agent = LLMAgent(context, scaffold)
+                    sessions[player] = agent.session
+                else:
+                    agent = self.registry.agent_factory(agent_spec.kind)(context)
+                agents[player] = agent
+        return agents, sessions
+
+    def _metrics(self, game: Any, outcome: MatchOutcome, seed: int) -> dict[str, Any]:
+        merged: dict[str, dict[str, Any]] = {}
+        for name, metric in sorted(self.registry.metrics.get(game.info.name, {}).items()):
+            for player, values in metric(game, outcome, seed).items():
+                merged.setdefault(str(player), {}).update(values)
+        return merged
+
+    def _record(
+        self,
+        spec: MatchSpec,
+        suite: SuiteSpec,
+        nodeid: str,
+        game: Any,
+        outcome: MatchOutcome,
+        sessions: dict[int, Any],
+        metrics: dict[str, Any],
+        cassette_path: Path | None,
+        started: float,
+    ) -> dict[str, Any]:
+        info = game.info
+        sides = []
+        illegal, fallbacks, decisions, usage = [], [], [], []
+        for side, players in enumerate(info.sides):
+            sides.append({**spec.sides[side].to_dict(), "players": list(players),
+                          "roles": [game.role(p) for p in players]})
+            illegal.append(sum(outcome.illegal[p] for p in players))
+            fallbacks.append(sum(outcome.fallbacks[p] for p in players))
+            decisions.append(sum(outcome.decisions[p] for p in players))
+            side_usage = [sessions[p].usage.to_dict() for p in players if p in sessions]
+            usage.append(_sum_usage(side_usage))
+        record = {
+            "type": "match",
+            "version": RECORD_VERSION,
+            "run_id": self.settings.run_id,
+            "match_id": nodeid,
+            "test_id": spec.id,
+            "game": info.name,
+            "family": info.family,
+            "seed": spec.seed,
+            "sides": sides,
+            "subject": spec.subject,
+            "scores": outcome.scores,
+            "result": result_for(outcome.scores, spec.subject),
+            "terminal": outcome.terminal,
+            "forfeited_by_side": None if outcome.forfeited_by is None else info.side_of(outcome.forfeited_by),
+            "turns": outcome.turns,
+            "decisions": decisions,
+            "illegal": illegal,
+            "fallbacks": fallbacks,
+            "rules": {"illegal_tolerance": suite.illegal_tolerance, "fallback": suite.fallback},
+            "metrics": metrics,
+            "usage": usage,
+            "cost_usd": round(sum(u["cost_usd"] for u in usage), 8),
+            "tokens": sum(u["prompt_tokens"] + u["completion_tokens"] for u in usage),
+            "duration_s": round(outcome.duration_s, 6),
+            "started_at": started,
+            "cassette": None,
+            "versions": self.versions,
+        }
+        if cassette_path is not None:
+            record["cassette"] = {
+                "path": _relative(cassette_path, self.settings.cassette_dir.parent),
+                "sha256": cassettes.file_sha256(cassette_path),
+                "record_mode": self.settings.record_mode,
+            }
+        return to_builtin(record)
+
+
+def result_for(scores: list[float], subject: int) -> str:
+    """Returns ``won``, ``lost`` or ``draw`` for the subject side (``scored`` for solo games)."""
+    if len(scores) == 1:
+        return "scored"
+    mine = scores[subject]
+    best_other = max(s for i, s in enumerate(scores) if i != subject)
+    if mine > best_other:
+        return "won"
+    return "draw" if mine == best_other else "lost"
+
+
+def _sum_usage(items: list[dict[str, Any]]) -> dict[str, Any]:
+    total = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
+    for item in items:
+        for key in total:
+            total[key] += item[key]
+    total["cost_usd"] = round(total["cost_usd"], 8)
+    return total
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _versions() -> dict[str, str]:
+    found = {"python": platform.python_version()}
+    for package in ("pytest-stratbench", "litellm", "vcrpy", "pytest"):
+        try:
+            found[package] = version(package)
+        except PackageNotFoundError:
+            pass
+    return found

@@ -74,6 +74,9 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
     Args:
         registry: Call ``registry.add_metric(game, name, metric)``;
             ``metric(game, outcome, seed)`` returns ``{player: {name: value}}``.
+            LLM-judged metrics use ``registry.add_annotator(game, name, annotator)``;
+            ``await annotator(game, outcome, session)`` returns the same shape and
+            runs only with ``--annotator-model``, its calls recorded in the match's cassette.
     """
 
 

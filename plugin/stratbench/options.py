@@ -65,5 +65,13 @@ def add_options(parser: Any) -> None:
                     help="Maximum tokens per model answer")
     group.addoption("--stratbench-cassette-dir", default=None, metavar="DIR",
                     help="Where cassettes live (default cassettes/ at the rootdir)")
+    group.addoption("--stratbench-vision", choices=("auto", "on", "off"), default="auto",
+                    help="Send image observations to models: auto (litellm's model map), on, off")
+    group.addoption("--stockfish", default=None, metavar="PATH",
+                    help="Stockfish binary (default: stockfish on PATH, then /usr/games/stockfish)")
+    group.addoption("--pddl-dir", default=None, metavar="DIR",
+                    help="Run a PDDL dataset in SPIN-Bench's layout (<domain>/domain.pddl, <domain>/instances/*.pddl)")
+    group.addoption("--annotator-model", default=None, metavar="MODEL",
+                    help="Model that annotates negotiation transcripts (Diplomacy metrics)")
     parser.addini("stratbench_cassette_dir", "Cassette directory, relative to the rootdir", default="cassettes")
     parser.addini("stratbench_report_dir", "Report directory, relative to the rootdir", default="reports/latest")

@@ -107,6 +107,10 @@ def _settings(config: pytest.Config) -> RunSettings:
         cassette_dir=(root / cassette_dir) if not Path(cassette_dir).is_absolute() else Path(cassette_dir),
         record_mode=config.getoption("record_mode"),
         run_id=run_id,
+        stockfish=config.getoption("stockfish"),
+        pddl_dir=Path(config.getoption("pddl_dir")).resolve() if config.getoption("pddl_dir") else None,
+        annotator_model=config.getoption("annotator_model"),
+        vision=config.getoption("stratbench_vision"),
     )
 
 
@@ -192,18 +196,29 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     try:
         suite = SuiteSpec.from_marker(marker.kwargs)
         game = registry.game(suite.game)
-        for opponent in suite.opponents + suite.baselines:
+        seated = {t for seating in (suite.seatings or {}).values() for t in seating if t != "subject"}
+        for opponent in (*suite.opponents, *suite.baselines, *sorted(seated)):
             registry.check_agent(opponent)
+        if suite.variants is not None:
+            variants = [(v, None) for v in suite.variants]
+        else:
+            listed = registry.variants(suite.game, session.settings.as_options())
+            variants = None if listed is None else [(v.name, v.skip) for v in listed]
         specs = build_schedule(
             suite,
             session.subjects(suite),
             num_sides=len(game.info.sides),
             matches=session.settings.matches,
             base_seed=session.settings.seed,
+            variants=variants,
         )
     except ValueError as error:
         pytest.fail(f"{name}: {error}", pytrace=False)
-    metafunc.parametrize("match", [(spec, suite) for spec in specs], ids=[s.id for s in specs], indirect=True)
+    params = [
+        pytest.param((spec, suite), id=spec.id, marks=[pytest.mark.skip(reason=spec.skip)] if spec.skip else [])
+        for spec in specs
+    ]
+    metafunc.parametrize("match", params, indirect=True)
 
 
 class Match:

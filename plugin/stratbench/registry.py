@@ -9,7 +9,7 @@ the core. Names of third-party components should be namespaced by package
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,11 +19,33 @@ if TYPE_CHECKING:
     from stratbench.core.runner import MatchOutcome
     from stratbench.scaffolds.base import Scaffold
 
-GameFactory = Callable[[], "Game"]
+GameFactory = Callable[..., "Game"]
+"""``factory()`` or ``factory(variant=name)`` returns a Game."""
 AgentFactory = Callable[["AgentContext"], "Agent"]
 ScaffoldFactory = Callable[..., "Scaffold"]
+VariantLister = Callable[[dict[str, Any]], list["Variant"]]
+"""Lists a game's variants (instances, levels) given the run's options."""
 MatchMetric = Callable[["Game", "MatchOutcome", int], dict[int, dict[str, Any]]]
 """A per-match metric: ``(game, outcome, seed) -> {player: {name: value}}``."""
+Annotator = Callable[["Game", "MatchOutcome", Any], Awaitable[dict[int, dict[str, Any]]]]
+"""An LLM-judged metric: ``await annotator(game, outcome, session) -> {player: {name: value}}``.
+
+``session`` is a :class:`~stratbench.llm.session.ModelSession` for
+``--annotator-model``; its calls are recorded in the match's cassette.
+"""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One variant of a game (a PDDL instance, an engine level), or a reason to skip it.
+
+    Attributes:
+        name: The variant's name, used in test ids (``blocksworld/p01``).
+        skip: Why this variant cannot run here, or None.
+    """
+
+    name: str
+    skip: str | None = None
 
 
 @dataclass
@@ -31,13 +53,24 @@ class Registry:
     """Named factories for every pluggable component."""
 
     games: dict[str, GameFactory] = field(default_factory=dict)
+    variant_listers: dict[str, VariantLister] = field(default_factory=dict)
     agents: dict[str, AgentFactory] = field(default_factory=dict)
     scaffolds: dict[str, ScaffoldFactory] = field(default_factory=dict)
     metrics: dict[str, dict[str, MatchMetric]] = field(default_factory=dict)
+    annotators: dict[str, dict[str, Annotator]] = field(default_factory=dict)
 
-    def add_game(self, name: str, factory: GameFactory) -> None:
-        """Registers a game factory under ``name``."""
+    def add_game(self, name: str, factory: GameFactory, *, variants: VariantLister | None = None) -> None:
+        """Registers a game factory under ``name``.
+
+        Args:
+            name: The game's name.
+            factory: Called as ``factory()``, or ``factory(variant=v)`` for a variant.
+            variants: Lists the variants a suite of this game expands into
+                (``variants(options) -> [Variant, ...]``); None for a game with one form.
+        """
         _add(self.games, "game", name, factory)
+        if variants is not None:
+            self.variant_listers[name] = variants
 
     def add_agent(self, name: str, factory: AgentFactory) -> None:
         """Registers an agent factory ``factory(context) -> Agent`` under ``name``."""
@@ -53,9 +86,21 @@ class Registry:
         """Registers a per-match metric computed for every match of ``game``."""
         _add(self.metrics.setdefault(game, {}), f"metric for {game}", name, metric)
 
-    def game(self, name: str) -> Game:
-        """Builds the game registered as ``name``."""
-        return _get(self.games, "game", name)()
+    def add_annotator(self, game: str, name: str, annotator: Annotator) -> None:
+        """Registers an LLM-judged metric, run after each match of ``game`` when
+        ``--annotator-model`` is given."""
+        _add(self.annotators.setdefault(game, {}), f"annotator for {game}", name, annotator)
+
+    def game(self, name: str, variant: str | None = None) -> Game:
+        """Builds the game registered as ``name`` (in ``variant``, if given)."""
+        factory = _get(self.games, "game", name)
+        return factory() if variant is None else factory(variant=variant)
+
+    def variants(self, name: str, options: dict[str, Any]) -> list[Variant] | None:
+        """Returns the variants of game ``name``, or None if it has one form."""
+        _get(self.games, "game", name)
+        lister = self.variant_listers.get(name)
+        return None if lister is None else list(lister(options))
 
     def agent_factory(self, name: str) -> AgentFactory:
         """Returns the agent factory registered as ``name``."""

@@ -46,6 +46,14 @@ class RunSettings:
     cassette_dir: Path = Path("cassettes")
     record_mode: str = "once"
     run_id: str = ""
+    stockfish: str | None = None
+    pddl_dir: Path | None = None
+    annotator_model: str | None = None
+    vision: str = "auto"
+
+    def as_options(self) -> dict[str, Any]:
+        """Returns the settings as a plain dict (for variant listers and agents)."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
 @dataclass
@@ -114,23 +122,34 @@ class StratbenchSession:
         """Plays one match, inside its cassette when a model takes part."""
         if self.budget is not None and spec.uses_llm:
             self.budget.check()
-        game = self.registry.game(spec.game)
+        game = self.registry.game(spec.game, spec.variant)
         if len(spec.sides) != len(game.info.sides):
             raise HarnessError(f"{spec.game} has {len(game.info.sides)} sides, the match has {len(spec.sides)}")
         transcript = Transcript()
         state = game.new_initial_state(spec.seed)
         agent_options = {
-            "temperature": self.settings.temperature,
-            "max_tokens": self.settings.max_tokens,
+            **self.settings.as_options(),
             "seed": spec.seed,
             **(options or {}),
         }
         agents, sessions = self._build_agents(spec, game, transcript, agent_options)
         rules = MatchRules(illegal_tolerance=suite.illegal_tolerance, fallback=suite.fallback)
         rng = random.Random(f"{spec.seed}:match")
-        cassette_path = cassettes.cassette_path(self.settings.cassette_dir, nodeid) if spec.uses_llm else None
+        annotators = (
+            self.registry.annotators.get(game.info.name, {}) if self.settings.annotator_model else {}
+        )
+        uses_llm = spec.uses_llm or bool(annotators)
+        cassette_path = cassettes.cassette_path(self.settings.cassette_dir, nodeid) if uses_llm else None
         started = time.time()
-        coroutine = run_match(game, state, agents, rng=rng, rules=rules, transcript=transcript)
+        annotation: dict[str, Any] = {}
+        coroutine = self._play_and_annotate(
+            agents,
+            run_match(game, state, agents, rng=rng, rules=rules, transcript=transcript),
+            game,
+            annotators,
+            transcript,
+            annotation,
+        )
         if cassette_path is None:
             outcome = self.loop.run_until_complete(coroutine)
         else:
@@ -145,8 +164,41 @@ class StratbenchSession:
             finally:
                 coroutine.close()
         metrics = self._metrics(game, outcome, spec.seed)
+        for player, values in annotation.get("metrics", {}).items():
+            metrics.setdefault(str(player), {}).update(values)
         record = self._record(spec, suite, nodeid, game, outcome, sessions, metrics, cassette_path, started)
+        if "usage" in annotation:
+            record["annotator"] = {"model": self.settings.annotator_model, "usage": annotation["usage"]}
         return PlayedMatch(outcome, record, transcript.to_list())
+
+    async def _play_and_annotate(
+        self,
+        agents: dict[int, Agent],
+        match: Any,
+        game: Any,
+        annotators: dict[str, Any],
+        transcript: Transcript,
+        annotation: dict[str, Any],
+    ) -> MatchOutcome:
+        """Plays the match, closes the agents, then runs the LLM annotators."""
+        outcome = await _play_and_close(agents, match)
+        if annotators:
+            from stratbench.llm.session import ModelSession
+
+            judge = ModelSession(
+                client=self.client,
+                model=str(self.settings.annotator_model),
+                player=-1,
+                transcript=transcript,
+                settings={"temperature": 0.0},
+            )
+            merged: dict[int, dict[str, Any]] = {}
+            for _, annotator in sorted(annotators.items()):
+                for player, values in (await annotator(game, outcome, judge)).items():
+                    merged.setdefault(int(player), {}).update(values)
+            annotation["metrics"] = merged
+            annotation["usage"] = judge.usage.to_dict()
+        return outcome
 
     def _build_agents(
         self, spec: MatchSpec, game: Any, transcript: Transcript, options: dict[str, Any]
@@ -206,6 +258,8 @@ class StratbenchSession:
             fallbacks.append(sum(outcome.fallbacks[p] for p in players))
             decisions.append(sum(outcome.decisions[p] for p in players))
             side_usage = [sessions[p].usage.to_dict() for p in players if p in sessions]
+            if any(p in sessions for p in players):
+                sides[-1]["vision"] = any(sessions[p].vision for p in players if p in sessions)
             usage.append(_sum_usage(side_usage))
         record = {
             "type": "match",
@@ -216,6 +270,7 @@ class StratbenchSession:
             "game": info.name,
             "family": info.family,
             "seed": spec.seed,
+            "variant": spec.variant,
             "sides": sides,
             "subject": spec.subject,
             "scores": outcome.scores,
@@ -243,6 +298,17 @@ class StratbenchSession:
                 "record_mode": self.settings.record_mode,
             }
         return to_builtin(record)
+
+
+async def _play_and_close(agents: dict[int, Agent], coroutine: Any) -> MatchOutcome:
+    """Runs the match, then awaits each agent's optional ``aclose()`` (engine processes)."""
+    try:
+        return await coroutine
+    finally:
+        for agent in agents.values():
+            closer = getattr(agent, "aclose", None)
+            if closer is not None:
+                await closer()
 
 
 def result_for(scores: list[float], subject: int) -> str:

@@ -113,7 +113,11 @@ def test_fit_needs_two_agents():
 @settings(max_examples=25, deadline=None)
 @given(
     st.lists(
-        st.tuples(st.sampled_from("abcd"), st.sampled_from("abcd"), st.sampled_from([0.0, 0.25, 0.5, 1.0])),
+        st.tuples(
+            st.sampled_from("abcd"),
+            st.sampled_from("abcd"),
+            st.sampled_from([0.0, 0.25, 0.5, 1.0]),
+        ),
         min_size=1,
         max_size=30,
     ),

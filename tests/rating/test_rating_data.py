@@ -7,7 +7,9 @@ import pytest
 
 from stratbench.rating import MatchResult, ResultsFormatError, ResultsFormatWarning, load_matches
 
-GAMEBENCH_MATCHES = Path(__file__).resolve().parents[3] / "shared" / "data" / "gamebench" / "matches.json"
+# The repository is /work/main and the shared reference data sits beside it in ../shared.
+SHARED = Path(__file__).resolve().parents[3] / "shared"
+GAMEBENCH_MATCHES = SHARED / "data" / "gamebench" / "matches.json"
 
 
 def _write(tmp_path, name, text):

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from stratbench.core.agent import AgentContext
+from stratbench.core.messages import Outgoing
 from stratbench.core.types import Action, HarnessError, Observation
-from stratbench.llm.session import ModelSession
+from stratbench.llm.session import ModelSession, supports_vision
 from stratbench.scaffolds.base import Scaffold
 
 
@@ -35,8 +36,14 @@ class LLMAgent:
             player=context.player,
             transcript=context.transcript,
             settings=settings,
+            vision=supports_vision(context.spec.model, context.options.get("vision") or "auto"),
         )
 
     async def act(self, observation: Observation) -> Action:
         """Delegates to the scaffold."""
         return await self.scaffold.decide(observation, self.session)
+
+    async def negotiate(self, observation: Observation) -> list[Outgoing]:
+        """Delegates a negotiation round to the scaffold (silent if it cannot talk)."""
+        negotiate = getattr(self.scaffold, "negotiate", None)
+        return [] if negotiate is None else list(await negotiate(observation, self.session))

@@ -16,6 +16,7 @@ import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
+from stratbench.core.messages import MessageLog, Negotiation
 from stratbench.core.types import Action, IllegalActionError, Observation, Rules
 
 CHANCE = -1
@@ -71,6 +72,8 @@ class State(ABC):
         self.history: list[dict[int, str]] = []
         """The applied joint actions, as ``{player: action text}``."""
         self.forfeited_by: int | None = None
+        self.messages = MessageLog()
+        """Messages exchanged in negotiations (see :mod:`stratbench.core.messages`)."""
 
     # -- what engines implement ---------------------------------------------------
 
@@ -101,6 +104,13 @@ class State(ABC):
     def _terminal_reason(self) -> str:
         """Describes how the game ended (``"win"``, ``"draw"``, ...)."""
         return "end"
+
+    def negotiation(self) -> Negotiation | None:
+        """Returns the negotiation due before the next actions, or None (the default).
+
+        The runner holds each phase's negotiation once.
+        """
+        return None
 
     def chance_outcomes(self) -> list[tuple[str, float]]:
         """Returns ``(outcome, probability)`` pairs at a chance node."""
@@ -214,4 +224,15 @@ class Game(ABC):
             if action.lower() == wanted:
                 return action
         return None
+
+    def check_open_ended(self, state: State, player: int, action: Action) -> Action:
+        """Checks an open-ended answer before it is applied; returns it (normalised).
+
+        The default accepts any non-empty answer. Games whose open-ended answers
+        must follow rules (a Diplomacy order set) override this and raise
+        :class:`~stratbench.core.types.IllegalActionError` or
+        :class:`~stratbench.core.types.ActionParseError` with a reason the agent
+        sees on its retry.
+        """
+        return action
 

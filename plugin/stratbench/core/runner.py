@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stratbench.core.agent import Agent
 from stratbench.core.game import CHANCE, Game, State
+from stratbench.core.messages import Negotiation, NegotiationTurn, Outgoing
 from stratbench.core.transcript import Transcript
-from stratbench.core.types import Action, ActionParseError, HarnessError, IllegalActionError
+from stratbench.core.types import Action, ActionParseError, HarnessError, IllegalActionError, Observation
 
 FALLBACKS = ("forfeit", "random")
 
@@ -56,6 +57,7 @@ class MatchOutcome:
         forfeited_by: The player whose side forfeited, or None.
         history: The applied joint actions, ``{player: action}`` as strings.
         duration_s: Wall time of the match.
+        messages: Every delivered message, as dicts, in order.
     """
 
     scores: list[float]
@@ -67,6 +69,7 @@ class MatchOutcome:
     forfeited_by: int | None
     history: list[dict[int, str]]
     duration_s: float
+    messages: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -101,6 +104,11 @@ async def run_match(
     while not state.is_terminal():
         if state.turn >= game.info.max_turns:
             raise HarnessError(f"{game.info.name} exceeded its max_turns={game.info.max_turns}")
+        negotiation = state.negotiation()
+        if negotiation is not None and negotiation.phase not in state.messages.held:
+            state.messages.held.append(negotiation.phase)
+            await _negotiate(game, state, agents, negotiation, transcript)
+            continue
         players = state.current_players()
         if players == [CHANCE]:
             outcomes = state.chance_outcomes()
@@ -126,6 +134,7 @@ async def run_match(
         forfeited_by=state.forfeited_by,
         history=list(state.history),
         duration_s=time.perf_counter() - start,
+        messages=[m.to_dict() for m in state.messages.messages],
     )
     transcript.add("end", scores=outcome.scores, terminal=outcome.terminal, turns=outcome.turns)
     return outcome
@@ -149,7 +158,7 @@ async def _decide(
     stats: _Stats,
 ) -> Action | None:
     """Gets one legal action from ``agent``, or None when it forfeits."""
-    observation = game.observe(state, player)
+    observation = _observe(game, state, player)
     transcript.add(
         "observation",
         turn=state.turn,
@@ -182,12 +191,64 @@ async def _decide(
     return None
 
 
+def _observe(game: Game, state: State, player: int, **extra: Any) -> Observation:
+    """Returns the game's observation with the player's messages attached."""
+    observation = game.observe(state, player)
+    visible = tuple(m.to_dict() for m in state.messages.visible_to(player))
+    if visible or extra:
+        observation = replace(observation, messages=visible, **extra)
+    return observation
+
+
+async def _negotiate(
+    game: Game, state: State, agents: dict[int, Agent], negotiation: Negotiation, transcript: Transcript
+) -> None:
+    """Holds a negotiation: each round, every participant may send messages concurrently.
+
+    Agents without a ``negotiate`` method stay silent. A message that breaks
+    the negotiation's limits is rejected and logged, never delivered.
+    """
+    roles = {p: game.role(p) for p in negotiation.participants}
+    for round_ in range(1, negotiation.rounds + 1):
+        async def talk(player: int) -> tuple[int, list[Outgoing]]:
+            negotiate = getattr(agents[player], "negotiate", None)
+            if negotiate is None:
+                return player, []
+            turn = NegotiationTurn(
+                phase=negotiation.phase,
+                round=round_,
+                rounds=negotiation.rounds,
+                max_messages=negotiation.max_messages,
+                max_chars=negotiation.max_chars,
+                recipients={p: r for p, r in roles.items() if p != player},
+                allow_private=negotiation.allow_private,
+                allow_public=negotiation.allow_public,
+            )
+            observation = _observe(game, state, player, negotiation=turn)
+            return player, list(await negotiate(observation))
+
+        sent = await asyncio.gather(*(talk(p) for p in negotiation.participants))
+        for player, outgoing in sent:
+            for index, message in enumerate(outgoing):
+                reason = (
+                    f"only {negotiation.max_messages} messages per round"
+                    if index >= negotiation.max_messages
+                    else state.messages.check(negotiation, player, message)
+                )
+                if reason is not None:
+                    transcript.add("message_rejected", phase=negotiation.phase, round=round_, sender=player,
+                                   recipients=list(message.to), text=message.text, error=reason)
+                    continue
+                delivered = state.messages.post(player, message, negotiation.phase, round_)
+                transcript.add("message", **delivered.to_dict())
+
+
 def _canonical(game: Game, state: State, player: int, action: Action) -> Action:
     """Checks ``action`` and returns it in the game's canonical form."""
     if action.id in state.open_ended(player):
         if not action.response:
             raise ActionParseError(f"{action.id} is open-ended: give your answer after the action id")
-        return action
+        return game.check_open_ended(state, player, action)
     canonical = game.canonical_action(state, player, action.id)
     if canonical is None:
         legal = ", ".join(state.legal_actions(player))

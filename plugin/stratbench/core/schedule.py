@@ -33,6 +33,11 @@ class SuiteSpec:
         round_robin: Whether LLM subjects also play each other.
         illegal_tolerance: Attempts per decision before the fallback.
         fallback: ``"forfeit"`` or ``"random"``.
+        variants: Game variants to play (instances, levels); None: the game's own list.
+        seatings: For games with more than two sides: named seatings, each a
+            tuple with one entry per side, ``"subject"`` or an agent name
+            (``{"vs-hold": ("subject", "hold", "hold", ...)}``); the subject
+            may take several sides.
         options: Extra game or suite settings.
     """
 
@@ -44,6 +49,8 @@ class SuiteSpec:
     round_robin: bool = True
     illegal_tolerance: int = 10
     fallback: str = "forfeit"
+    variants: tuple[str, ...] | None = None
+    seatings: dict[str, tuple[str, ...]] | None = None
     options: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -56,10 +63,15 @@ class SuiteSpec:
         if "game" not in kwargs:
             raise ValueError("the stratbench marker needs game=<name>")
         values = dict(kwargs)
-        for name in ("opponents", "baselines"):
+        for name in ("opponents", "baselines", "variants"):
             if name in values:
                 raw = values[name]
                 values[name] = (raw,) if isinstance(raw, str) else tuple(raw)
+        if values.get("seatings") is not None:
+            values["seatings"] = {str(k): tuple(v) for k, v in dict(values["seatings"]).items()}
+            for name, seating in values["seatings"].items():
+                if "subject" not in seating:
+                    raise ValueError(f"seating {name!r} has no 'subject' side")
         spec = cls(**values)
         if spec.seats not in SEAT_POLICIES:
             raise ValueError(f"seats must be one of {SEAT_POLICIES}, got {spec.seats!r}")
@@ -76,6 +88,8 @@ class MatchSpec:
         subject: The index of the side under test.
         seed: The match seed.
         id: The pytest parameter id (``gpt-4o+cot-vs-minimax-s3``).
+        variant: The game variant, or None.
+        skip: Why this match cannot run here, or None.
     """
 
     game: str
@@ -83,6 +97,8 @@ class MatchSpec:
     subject: int
     seed: int
     id: str
+    variant: str | None = None
+    skip: str | None = None
 
     @property
     def uses_llm(self) -> bool:
@@ -97,6 +113,7 @@ def build_schedule(
     num_sides: int,
     matches: int | None = None,
     base_seed: int = 0,
+    variants: list[tuple[str, str | None]] | None = None,
 ) -> list[MatchSpec]:
     """Expands a suite into its matches.
 
@@ -107,6 +124,7 @@ def build_schedule(
         num_sides: Sides in the game (1: a subject plays every seat).
         matches: Matches per pairing; the suite's default if None.
         base_seed: The first seed; match ``i`` of a pairing uses ``base_seed + i``.
+        variants: ``(name, skip reason or None)`` per game variant; None for one form.
 
     Returns:
         The matches, sorted by id.
@@ -118,15 +136,33 @@ def build_schedule(
     duplicated = sorted({label for label in labels if labels.count(label) > 1})
     if duplicated:
         raise ValueError(f"agent given twice: {', '.join(duplicated)}")
+    forms = variants if variants is not None else [(None, None)]
     specs: list[MatchSpec] = []
     if num_sides == 1:
         for subject in subjects:
-            for i in range(count):
-                seed = base_seed + i
-                specs.append(MatchSpec(suite.game, (subject,), 0, seed, f"{subject.label}-s{seed}"))
+            for variant, skip in forms:
+                for i in range(count):
+                    seed = base_seed + i
+                    specs.append(
+                        MatchSpec(suite.game, (subject,), 0, seed, _id(subject.label, variant, seed), variant, skip)
+                    )
+        return sorted(specs, key=_order)
+    if suite.seatings is not None:
+        for subject in subjects:
+            for name, seating in suite.seatings.items():
+                if len(seating) != num_sides:
+                    raise ValueError(f"seating {name!r} has {len(seating)} entries for {num_sides} sides")
+                sides = tuple(subject if token == "subject" else AgentSpec(kind=token) for token in seating)
+                for variant, skip in forms:
+                    for i in range(count):
+                        seed = base_seed + i
+                        specs.append(
+                            MatchSpec(suite.game, sides, seating.index("subject"), seed,
+                                      _id(f"{subject.label}-{name}", variant, seed), variant, skip)
+                        )
         return sorted(specs, key=_order)
     if num_sides != 2:
-        raise ValueError(f"schedules for {num_sides}-sided games need a suite-specific seating")
+        raise ValueError(f"a {num_sides}-sided game needs seatings=... in its stratbench marker")
     pairings: list[tuple[AgentSpec, AgentSpec]] = []
     for subject in subjects:
         for name in suite.opponents:
@@ -135,20 +171,27 @@ def build_schedule(
         llm_subjects = [s for s in subjects if s.uses_llm]
         pairings.extend(combinations(llm_subjects, 2))
     for subject, opponent in pairings:
-        for i in range(count):
-            seed = base_seed + i
-            subject_first = _subject_first(suite.seats, i, count)
-            sides = (subject, opponent) if subject_first else (opponent, subject)
-            specs.append(
-                MatchSpec(
-                    game=suite.game,
-                    sides=sides,
-                    subject=0 if subject_first else 1,
-                    seed=seed,
-                    id=f"{subject.label}-vs-{opponent.label}-s{seed}",
+        for variant, skip in forms:
+            for i in range(count):
+                seed = base_seed + i
+                subject_first = _subject_first(suite.seats, i, count)
+                sides = (subject, opponent) if subject_first else (opponent, subject)
+                specs.append(
+                    MatchSpec(
+                        game=suite.game,
+                        sides=sides,
+                        subject=0 if subject_first else 1,
+                        seed=seed,
+                        id=_id(f"{subject.label}-vs-{opponent.label}", variant, seed),
+                        variant=variant,
+                        skip=skip,
+                    )
                 )
-            )
     return sorted(specs, key=_order)
+
+
+def _id(who: str, variant: str | None, seed: int) -> str:
+    return f"{who}-{variant}-s{seed}" if variant else f"{who}-s{seed}"
 
 
 def _order(spec: MatchSpec) -> tuple[str, int]:

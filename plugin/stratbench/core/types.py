@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from stratbench.core.messages import NegotiationTurn
 
 
 class ActionParseError(ValueError):
@@ -92,6 +95,13 @@ class Observation:
         attempt: The attempt number for this decision, from 1.
         data: The same view as structured builtins, for programmatic agents
             (solvers, engines); never more than the player may see.
+        prompt: The complete user prompt, when the benchmark prescribes one
+            verbatim (SPIN-Bench's planning prompt); scaffolds then send it
+            instead of building their own.
+        system_prompt: The system prompt to use with ``prompt``, if any.
+        messages: The messages this player sent or received so far, as dicts
+            (``sender``, ``recipients``, ``text``, ``phase``, ``round``).
+        negotiation: Set when the player is asked to talk, not to act.
     """
 
     game: str
@@ -107,6 +117,10 @@ class Observation:
     feedback: str | None = None
     attempt: int = 1
     data: dict[str, Any] = field(default_factory=dict)
+    prompt: str | None = None
+    system_prompt: str | None = None
+    messages: tuple[dict[str, Any], ...] = ()
+    negotiation: NegotiationTurn | None = None
 
     def with_feedback(self, feedback: str, attempt: int) -> Observation:
         """Returns a copy carrying the rejection reason for a retry."""

@@ -24,6 +24,7 @@ class ModelSession:
         player: The player the agent acts for (for the transcript).
         transcript: The match transcript.
         settings: Default request settings (temperature, seed, max_tokens).
+        vision: Whether image observations are sent to this model.
     """
 
     client: LLMClient
@@ -31,6 +32,7 @@ class ModelSession:
     player: int
     transcript: Transcript
     settings: dict[str, Any] = field(default_factory=dict)
+    vision: bool = False
     usage: Usage = field(default_factory=Usage)
 
     async def complete(self, messages: list[dict[str, Any]], *, purpose: str = "act", **overrides: Any) -> Completion:
@@ -53,6 +55,21 @@ class ModelSession:
             attempts=completion.attempts,
         )
         return completion
+
+
+def supports_vision(model: str, mode: str = "auto") -> bool:
+    """Decides whether a model gets images: ``on``, ``off``, or ``auto`` (litellm's model map)."""
+    if mode in ("on", "off"):
+        return mode == "on"
+    from stratbench.llm.client import configure_litellm_environment
+
+    configure_litellm_environment()
+    import litellm
+
+    try:
+        return bool(litellm.supports_vision(model=model))
+    except Exception:  # models missing from litellm's map
+        return False
 
 
 def _loggable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -39,18 +39,20 @@ def _ilsr_batch(
         ``(B,)`` of the matrices that did not converge or could not be solved.
     """
     n_mats, n = comparisons.shape[0], comparisons.shape[1]
-    wins_t = np.transpose(comparisons, (0, 2, 1))
     out = np.full((n_mats, n), np.nan)
     unresolved = np.zeros(n_mats, dtype=bool)
     active = np.arange(n_mats)
+    wins = comparisons
     weights = np.ones((n_mats, n))
     prev = np.empty((n_mats, n))
     diag = np.arange(n)
     for it in range(max_iter):
-        chain = alpha + wins_t[active] / (weights[:, :, None] + weights[:, None, :])
-        chain[:, diag, diag] -= chain.sum(axis=2)
+        # The transposed generator Q^T directly: Q^T[i, j] = Q[j, i] = alpha + C[i, j] / (w_i + w_j)
+        # off the diagonal, and Q^T[i, i] = Q[i, i] minus the column sum of Q^T.
+        gen_t = wins / (weights[:, :, None] + weights[:, None, :])
+        gen_t += alpha
+        gen_t[:, diag, diag] -= gen_t.sum(axis=1)
         # Stationary distribution: solve Q^T pi = 0 with pi[-1] = 1 (drop the last equation).
-        gen_t = np.transpose(chain, (0, 2, 1))
         try:
             head = np.linalg.solve(gen_t[:, :-1, :-1], -gen_t[:, :-1, -1:])[:, :, 0]
         except np.linalg.LinAlgError:
@@ -70,7 +72,9 @@ def _ilsr_batch(
         out[active[done]] = params[done]
         unresolved[active[bad]] = True
         keep = ~(done | bad)
-        active, prev = active[keep], params[keep]
+        prev = params
+        if not keep.all():
+            active, prev, wins = active[keep], params[keep], wins[keep]
         if active.size == 0:
             return out, unresolved
         scaled = np.exp(prev - prev.mean(axis=1, keepdims=True))

@@ -18,7 +18,8 @@ Two modes:
 
 Only two-sided matches are rated; others are counted in ``n_ignored``. Tied matches stay in the
 sampling pool whatever the tie policy. A resample whose fit raises ``RuntimeError`` or
-``ValueError`` is counted in ``n_failed`` and left out of the statistics.
+``ValueError`` is counted in ``n_failed`` and left out of the statistics; a summary whose
+failures exceed 1% of its resamples carries a ``warning``.
 """
 
 from __future__ import annotations

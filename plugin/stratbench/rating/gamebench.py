@@ -25,6 +25,7 @@ from itertools import accumulate
 import numpy as np
 
 from stratbench.rating._resample import (
+    _Pool,
     _assemble,
     _category_counts,
     _chunk_size,
@@ -63,7 +64,9 @@ def _gamebench_agents(matches: Sequence[MatchResult]) -> tuple[str, ...]:
     return known + tuple(sorted(seen - set(known)))
 
 
-def _draws(rng: random.Random, n: int, n_resamples: int, cum_weights=None) -> np.ndarray:
+def _draws(
+    rng: random.Random, n: int, n_resamples: int, cum_weights: list[float] | None = None
+) -> np.ndarray:
     """Draws ``n_resamples`` rows of ``n`` match indices exactly as ``random.choices`` does."""
     population = range(n)
     if cum_weights is None:
@@ -73,7 +76,9 @@ def _draws(rng: random.Random, n: int, n_resamples: int, cum_weights=None) -> np
     return np.asarray(rows, dtype=np.int64).reshape(n_resamples, n)
 
 
-def _fit_draws(pool, draws, alpha, engine, max_iter, tol):
+def _fit_draws(
+    pool: _Pool, draws: np.ndarray, alpha: float, engine: str, max_iter: int, tol: float
+) -> tuple[np.ndarray, np.ndarray]:
     """Fits the resamples given by ``draws`` chunk by chunk; returns parameters and failures."""
     step = _chunk_size(pool.n_agents, pool.n_categories)
     parts = []

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol, runtime_checkable
 
+from stratbench.core.messages import Outgoing
 from stratbench.core.types import Action, Observation
 from stratbench.llm.session import ModelSession
-from stratbench.scaffolds.parsing import parse_action
+from stratbench.scaffolds.parsing import parse_action, parse_messages
 from stratbench.scaffolds.prompt import SYSTEM_PROMPT, game_prompt, retry_prompt, topic_keys, user_message
 
 _EXPLAIN = re.compile(r"Explain\(\s*([^)]+?)\s*\)", re.IGNORECASE)
@@ -45,9 +46,12 @@ class ConversationScaffold:
 
     async def open(self, observation: Observation, session: ModelSession) -> list[dict[str, Any]]:
         """Returns the conversation that asks for this decision."""
+        if observation.prompt is not None:
+            system = [{"role": "system", "content": observation.system_prompt}] if observation.system_prompt else []
+            return [*system, user_message(observation.prompt, observation, vision=session.vision)]
         return [
             {"role": "system", "content": SYSTEM_PROMPT},
-            user_message(game_prompt(observation), observation),
+            user_message(game_prompt(observation), observation, vision=session.vision),
         ]
 
     async def decide(self, observation: Observation, session: ModelSession) -> Action:
@@ -67,6 +71,15 @@ class ConversationScaffold:
             completion = await session.complete(self._messages, purpose="explain", **self.settings)
             self._messages.append({"role": "assistant", "content": completion.text})
         return parse_action(completion.text, observation.legal_actions, observation.open_ended)
+
+
+    async def negotiate(self, observation: Observation, session: ModelSession) -> list[Outgoing]:
+        """Asks the model for this negotiation round's messages (a fresh conversation)."""
+        messages = await ConversationScaffold.open(self, observation, session)
+        completion = await session.complete(messages, purpose="negotiate", **self.settings)
+        turn = observation.negotiation
+        assert turn is not None
+        return parse_messages(completion.text, turn.recipients)
 
 
 def _explained_topic(reply: str, observation: Observation) -> str | None:

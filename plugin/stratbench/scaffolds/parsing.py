@@ -9,6 +9,9 @@ It accepts the common shapes, in this order of trust:
 4. a reply that is just the action, possibly quoted;
 5. free text naming exactly one legal action.
 
+When the only thing to do is one open-ended action (a plan, a message), a
+reply without an explicit ``Action:`` or JSON form is taken whole as its text.
+
 A reply naming several legal actions with no explicit choice is rejected as
 ambiguous, with an explanation the agent sees on its retry. An explicit choice
 that is not legal is returned as is: the runner reports it as illegal.
@@ -19,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 
+from stratbench.core.messages import Outgoing
 from stratbench.core.types import Action, ActionParseError
 
 _LABELLED = re.compile(
@@ -61,6 +65,12 @@ def parse_action(
     found = _from_json(reply, open_ended)
     if found is not None:
         return found
+    if not legal_actions and len(open_ended) == 1:
+        (only,) = open_ended
+        prefixed = _LABELLED.findall(reply)
+        if prefixed and prefixed[-1].strip().startswith(only):
+            return _from_text(prefixed[-1], open_ended)
+        return Action(only, reply.strip())
     labelled = _LABELLED.findall(reply)
     if labelled:
         return _from_text(labelled[-1], open_ended)
@@ -171,3 +181,30 @@ def _mentioned(reply: str, legal: tuple[str, ...] | list[str]) -> list[str]:
         if re.search(pattern, reply, re.IGNORECASE):
             found.append(action)
     return found
+
+
+def parse_messages(reply: str, recipients: dict[int, str]) -> list[Outgoing]:
+    """Reads ``{"messages": [{"to": "ALL" | [roles], "text": ...}]}`` from a reply.
+
+    Recipients are matched to roles case-insensitively; an unknown recipient
+    becomes player -1, so the runner rejects and logs that message. A reply
+    with no such JSON sends nothing.
+    """
+    by_role = {role.lower(): player for player, role in recipients.items()}
+    for candidate in reversed(_json_objects(reply)):
+        items = candidate.get("messages")
+        if not isinstance(items, list):
+            continue
+        outgoing = []
+        for item in items:
+            if not isinstance(item, dict) or not str(item.get("text", "")).strip():
+                continue
+            to = item.get("to", "ALL")
+            names = [to] if isinstance(to, str) else list(to) if isinstance(to, list) else []
+            if any(str(n).strip().upper() in ("ALL", "EVERYONE", "PUBLIC") for n in names) or not names:
+                targets: tuple[int, ...] = ()
+            else:
+                targets = tuple(by_role.get(str(n).strip().lower(), -1) for n in names)
+            outgoing.append(Outgoing(str(item["text"]).strip(), targets))
+        return outgoing
+    return []

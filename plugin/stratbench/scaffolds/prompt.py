@@ -43,13 +43,56 @@ def game_prompt(observation: Observation) -> str:
             "expand by taking the action Explain(<heading key>).\n" + json.dumps(keys, indent=1)
         )
     parts.append(f"# Observation\nThe following describes the current state of the game:\n{observation.text}")
-    parts.append("# Actions\n" + action_lines(observation))
+    if observation.messages:
+        parts.append("# Messages\n" + message_lines(observation))
+    if observation.negotiation is not None:
+        parts.append("# Negotiation\n" + negotiation_lines(observation))
+    else:
+        parts.append("# Actions\n" + action_lines(observation))
     return "\n\n".join(parts)
 
 
-def user_message(text: str, observation: Observation) -> dict:
-    """Builds a user message, attaching the observation's image when it has one."""
-    if observation.image_png is None:
+def _role(observation: Observation, player: int) -> str:
+    if player == observation.player:
+        return "you"
+    if observation.negotiation is not None and player in observation.negotiation.recipients:
+        return observation.negotiation.recipients[player]
+    return f"player {player}"
+
+
+def message_lines(observation: Observation) -> str:
+    """Lists the messages the player sent or received, oldest first."""
+    lines = []
+    for message in observation.messages:
+        to = "everyone" if not message["recipients"] else ", ".join(_role(observation, p) for p in message["recipients"])
+        lines.append(f"[{message['phase']} round {message['round']}] {_role(observation, message['sender'])} -> {to}: {message['text']}")
+    return "\n".join(lines)
+
+
+def negotiation_lines(observation: Observation) -> str:
+    """Explains the negotiation round and the answer format."""
+    turn = observation.negotiation
+    assert turn is not None
+    targets = ", ".join(turn.recipients.values())
+    kinds = []
+    if turn.allow_public:
+        kinds.append('"ALL" for a public message')
+    if turn.allow_private:
+        kinds.append("a list of recipients for a private message")
+    return (
+        f"This is negotiation round {turn.round} of {turn.rounds} ({turn.phase}). You may send up to "
+        f"{turn.max_messages} messages of at most {turn.max_chars} characters each. Recipients: {targets}.\n"
+        f"Reply with JSON: {{\"messages\": [{{\"to\": ..., \"text\": \"...\"}}]}} where \"to\" is "
+        f"{' or '.join(kinds)}. Reply {{\"messages\": []}} to stay silent."
+    )
+
+
+def user_message(text: str, observation: Observation, *, vision: bool = False) -> dict:
+    """Builds a user message, attaching the observation's image for a vision model.
+
+    Text-only models get the observation's text rendering alone.
+    """
+    if observation.image_png is None or not vision:
         return {"role": "user", "content": text}
     import base64
 

@@ -14,6 +14,18 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
 
     registry.add_game("tictactoe", TicTacToe)
 
+    from stratbench.games.gamebench.air_land_sea import AirLandSea
+    from stratbench.games.gamebench.sea_battle import SeaBattle
+
+    registry.add_game("air_land_sea", AirLandSea)
+    registry.add_game("sea_battle", SeaBattle)
+
+    from stratbench.games.gamebench.hive import Hive
+    from stratbench.games.gamebench.santorini import Santorini
+
+    registry.add_game("hive", Hive)
+    registry.add_game("santorini", Santorini)
+
 
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:

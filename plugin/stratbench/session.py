@@ -113,10 +113,17 @@ class StratbenchSession:
         return self._loop
 
     def close(self) -> None:
-        """Closes the event loop."""
-        if self._loop is not None and not self._loop.is_closed():
-            self._loop.run_until_complete(self._loop.shutdown_asyncgens())
-            self._loop.close()
+        """Cancels leftover background tasks (litellm's logging worker) and closes the loop."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
 
     def play(self, spec: MatchSpec, suite: SuiteSpec, nodeid: str, *, options: dict[str, Any] | None = None) -> PlayedMatch:
         """Plays one match, inside its cassette when a model takes part."""
@@ -144,7 +151,7 @@ class StratbenchSession:
         annotation: dict[str, Any] = {}
         coroutine = self._play_and_annotate(
             agents,
-            run_match(game, state, agents, rng=rng, rules=rules, transcript=transcript),
+            lambda: run_match(game, state, agents, rng=rng, rules=rules, transcript=transcript),
             game,
             annotators,
             transcript,
@@ -174,14 +181,14 @@ class StratbenchSession:
     async def _play_and_annotate(
         self,
         agents: dict[int, Agent],
-        match: Any,
+        start_match: Any,
         game: Any,
         annotators: dict[str, Any],
         transcript: Transcript,
         annotation: dict[str, Any],
     ) -> MatchOutcome:
         """Plays the match, closes the agents, then runs the LLM annotators."""
-        outcome = await _play_and_close(agents, match)
+        outcome = await _play_and_close(agents, start_match())
         if annotators:
             from stratbench.llm.session import ModelSession
 

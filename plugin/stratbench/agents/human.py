@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 from typing import TextIO
 
 from stratbench.core.agent import AgentContext
 from stratbench.core.types import Action, HarnessError, Observation
+
+
+_TERMINAL = threading.Lock()
 
 
 class HumanAgent:
@@ -30,7 +34,11 @@ class HumanAgent:
 
     async def act(self, observation: Observation) -> Action:
         """Shows the state and reads the person's action."""
-        return await asyncio.to_thread(self._ask, observation)
+        return await asyncio.to_thread(self._ask_alone, observation)
+
+    def _ask_alone(self, observation: Observation) -> Action:
+        with _TERMINAL:  # team games ask several seats at once (Sea Battle): one prompt at a time
+            return self._ask(observation)
 
     def _ask(self, observation: Observation) -> Action:
         out = self.output

@@ -116,9 +116,15 @@ async def run_match(
             transcript.add("chance", turn=state.turn, outcome=picked)
             state.apply({CHANCE: Action(picked)})
             continue
-        decided = await asyncio.gather(
-            *(_decide(game, state, p, agents[p], rng, rules, transcript, stats) for p in players)
+        # One generator per player, drawn in player order, keeps fallbacks independent of timing.
+        rngs = {p: random.Random(rng.getrandbits(64)) for p in players}
+        results = await asyncio.gather(
+            *(transcript.collect(_decide(game, state, p, agents[p], rngs[p], rules, transcript, stats)) for p in players)
         )
+        decided = []
+        for action, events in results:  # players' events in player order, whatever the timing
+            transcript.extend(events)
+            decided.append(action)
         forfeits = [p for p, action in zip(players, decided) if action is None]
         if forfeits:
             state.forfeit(forfeits[0])
@@ -227,8 +233,9 @@ async def _negotiate(
             observation = _observe(game, state, player, negotiation=turn)
             return player, list(await negotiate(observation))
 
-        sent = await asyncio.gather(*(talk(p) for p in negotiation.participants))
-        for player, outgoing in sent:
+        sent = await asyncio.gather(*(transcript.collect(talk(p)) for p in negotiation.participants))
+        for (player, outgoing), events in sent:
+            transcript.extend(events)
             for index, message in enumerate(outgoing):
                 reason = (
                     f"only {negotiation.max_messages} messages per round"

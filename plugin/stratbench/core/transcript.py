@@ -7,7 +7,12 @@ to the xdist controller and be written as JSON.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Awaitable
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+_BUFFER: ContextVar[list[dict[str, Any]] | None] = ContextVar("stratbench_transcript_buffer", default=None)
 
 
 class Transcript:
@@ -15,7 +20,12 @@ class Transcript:
 
     Each event has ``kind``, ``t`` (seconds since the match started) and the
     event's own fields. Kinds used by the harness: ``observation``,
-    ``llm_call``, ``action``, ``rejected``, ``fallback``, ``chance``, ``end``.
+    ``llm_call``, ``action``, ``rejected``, ``fallback``, ``chance``,
+    ``message``, ``message_rejected``, ``end``.
+
+    Events of players who act concurrently are collected per player
+    (:meth:`collect`) and merged in player order, so a replay yields the same
+    event order however the concurrent calls interleaved.
     """
 
     def __init__(self) -> None:
@@ -25,8 +35,24 @@ class Transcript:
     def add(self, kind: str, **fields: Any) -> dict[str, Any]:
         """Appends an event and returns it."""
         event = {"kind": kind, "t": round(time.perf_counter() - self._start, 6), **fields}
-        self.events.append(event)
+        buffer = _BUFFER.get()
+        (buffer if buffer is not None else self.events).append(event)
         return event
+
+    async def collect(self, awaitable: Awaitable[T]) -> tuple[T, list[dict[str, Any]]]:
+        """Runs ``awaitable`` in the current task, returning its result and the events it logged.
+
+        Call it inside a task of its own (``asyncio.gather`` makes one per
+        awaitable); the events are not added to the transcript — pass them to
+        :meth:`extend` in a deterministic order.
+        """
+        buffer: list[dict[str, Any]] = []
+        _BUFFER.set(buffer)
+        return await awaitable, buffer
+
+    def extend(self, events: list[dict[str, Any]]) -> None:
+        """Appends events collected with :meth:`collect`."""
+        self.events.extend(events)
 
     def of_kind(self, kind: str) -> list[dict[str, Any]]:
         """Returns the events of one kind, in order."""

@@ -9,6 +9,9 @@
 * The file carries a sha256 of its interactions; an edited cassette fails to
   load with :class:`CassetteIntegrityError` instead of replaying wrong data.
 * Record modes are pytest-recording's: ``none``, ``once``, ``new_episodes``, ``all``.
+* Lookups use an index on the match key, so replay costs the same per call
+  whether a match makes 10 requests or 1,000 (vcrpy alone scans the whole
+  cassette for every request).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 from stratbench.core.types import HarnessError
 
@@ -229,8 +233,39 @@ def use_cassette(path: Path, record_mode: str) -> Iterator[None]:
             f"no cassette {path} for this match (--record-mode=none); record it with "
             f"--record-mode=once and a model API key or --api-base"
         )
-    with _make_vcr(record_mode).use_cassette(str(path)):
+    with _make_vcr(record_mode).use_cassette(str(path)) as cassette:
+        _install_index(cassette)
         yield
+
+
+def _match_key(request: Any) -> tuple[str, str, str]:
+    return (request.method, urlparse(request.uri).path, canonical_body_hash(request.body))
+
+
+def _install_index(cassette: Any) -> None:
+    """Replaces the cassette's linear response search with a lookup on the match key.
+
+    The key is exactly what ``match_on`` compares (method, path, body hash), so
+    the same interactions match; only the search is faster. Interactions
+    recorded during the block are indexed as they appear.
+    """
+    if not hasattr(cassette, "_responses") or not hasattr(cassette, "data"):
+        return  # a vcrpy without this internal method: keep its own search
+    index: dict[tuple[str, str, str], list[int]] = {}
+    indexed = [0]
+
+    def responses(request: Any) -> Iterator[tuple[int, Any]]:
+        request = cassette._before_record_request(request)
+        if not request:
+            return
+        data = cassette.data
+        while indexed[0] < len(data):
+            index.setdefault(_match_key(data[indexed[0]][0]), []).append(indexed[0])
+            indexed[0] += 1
+        for position in index.get(_match_key(request), ()):
+            yield position, data[position][1]
+
+    cassette._responses = responses
 
 
 def file_sha256(path: Path) -> str | None:

@@ -269,11 +269,15 @@ def _to_completion(model: str, response: Any, duration: float, attempts: int, li
     usage = getattr(response, "usage", None)
     prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
     completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
-    try:
-        cost = float(litellm.completion_cost(completion_response=response, model=model))
-        known = True
-    except Exception:  # models missing from the price map
-        cost, known = 0.0, False
+    hidden = getattr(response, "_hidden_params", None) or {}
+    cost_value = hidden.get("response_cost")  # litellm prices every response once already
+    if cost_value is not None:
+        cost, known = float(cost_value), True
+    else:
+        try:
+            cost, known = float(litellm.completion_cost(completion_response=response, model=model)), True
+        except Exception:  # models missing from the price map
+            cost, known = 0.0, False
     logprobs = None
     raw_logprobs = getattr(choice, "logprobs", None)
     if raw_logprobs is not None and getattr(raw_logprobs, "content", None):

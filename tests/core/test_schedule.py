@@ -1,0 +1,76 @@
+"""Match schedules: ids, seat policies, round robins, variants, seatings, determinism."""
+
+from __future__ import annotations
+
+import pytest
+
+from stratbench.core.agent import AgentSpec
+from stratbench.core.schedule import SuiteSpec, build_schedule
+
+GPT = AgentSpec("llm", model="gpt-4o", scaffold="cot")
+CLAUDE = AgentSpec("llm", model="anthropic/claude", scaffold="direct")
+RANDOM = AgentSpec("random")
+
+
+def test_ids_read_like_the_design():
+    suite = SuiteSpec(game="tictactoe", opponents=("minimax",), matches=4)
+    ids = [s.id for s in build_schedule(suite, [GPT], num_sides=2)]
+    assert ids == [f"gpt-4o+cot-vs-minimax-s{i}" for i in range(4)]
+
+
+def test_half_policy_gives_the_opponent_the_first_seat_first():
+    suite = SuiteSpec(game="tictactoe", opponents=("minimax",), matches=10, seats="half")
+    specs = build_schedule(suite, [GPT], num_sides=2)
+    assert [s.subject for s in specs] == [1] * 5 + [0] * 5
+    assert all(s.sides[s.subject] == GPT and s.sides[1 - s.subject].kind == "minimax" for s in specs)
+
+
+def test_alternate_policy_flips_every_seed():
+    suite = SuiteSpec(game="g", opponents=("random",), matches=4, seats="alternate")
+    assert [s.subject for s in build_schedule(suite, [GPT], num_sides=2)] == [0, 1, 0, 1]
+
+
+def test_round_robin_between_llm_subjects_only():
+    suite = SuiteSpec(game="g", opponents=("minimax",), matches=2)
+    ids = {s.id for s in build_schedule(suite, [GPT, CLAUDE, RANDOM], num_sides=2)}
+    assert "gpt-4o+cot-vs-anthropic/claude+direct-s0" in ids
+    assert not any("random-vs-gpt" in i or "gpt-4o+cot-vs-random" in i for i in ids)
+    assert len(ids) == 3 * 2 + 2
+
+
+def test_schedule_is_deterministic_and_seeded():
+    suite = SuiteSpec(game="g", opponents=("minimax",), matches=3)
+    first = build_schedule(suite, [GPT, CLAUDE], num_sides=2, base_seed=7)
+    second = build_schedule(suite, [GPT, CLAUDE], num_sides=2, base_seed=7)
+    assert first == second
+    assert {s.seed for s in first} == {7, 8, 9}
+
+
+def test_variants_and_skips_become_part_of_the_id():
+    suite = SuiteSpec(game="pddl", matches=1)
+    specs = build_schedule(suite, [RANDOM], num_sides=1, variants=[("bw/p01", None), ("grid/p01", "cannot parse")])
+    assert [(s.id, s.skip) for s in specs] == [("random-bw/p01-s0", None), ("random-grid/p01-s0", "cannot parse")]
+
+
+def test_seatings_for_many_sided_games():
+    suite = SuiteSpec.from_marker(
+        {"game": "dip", "matches": 1, "seatings": {"two": ["subject", "hold", "subject"]}}
+    )
+    (spec,) = build_schedule(suite, [GPT], num_sides=3)
+    assert spec.id == "gpt-4o+cot-two-s0" and spec.subject == 0
+    assert [s.kind for s in spec.sides] == ["llm", "hold", "llm"]
+    with pytest.raises(ValueError, match="needs seatings"):
+        build_schedule(SuiteSpec(game="dip"), [GPT], num_sides=3)
+
+
+def test_bad_suite_declarations_are_explained():
+    with pytest.raises(ValueError, match="unknown stratbench marker arguments"):
+        SuiteSpec.from_marker({"game": "g", "oponents": ["x"]})
+    with pytest.raises(ValueError, match="needs game"):
+        SuiteSpec.from_marker({})
+    with pytest.raises(ValueError, match="seats must be one of"):
+        SuiteSpec.from_marker({"game": "g", "seats": "random"})
+    with pytest.raises(ValueError, match="at least 1"):
+        build_schedule(SuiteSpec(game="g", opponents=("x",)), [GPT], num_sides=2, matches=0)
+    with pytest.raises(ValueError, match="given twice"):
+        build_schedule(SuiteSpec(game="g", opponents=("x",)), [GPT, GPT], num_sides=2)

@@ -14,6 +14,28 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
 
     registry.add_game("tictactoe", TicTacToe)
 
+    from stratbench.games.chess_game import ChessGame
+    from stratbench.games.connect_four import ConnectFour
+
+    registry.add_game("connect4", ConnectFour)
+    registry.add_game("chess", ChessGame)
+
+    from stratbench.games import diplomacy, hanabi
+
+    registry.add_game("hanabi", hanabi.Hanabi, variants=hanabi.variants)
+    registry.add_game("diplomacy", diplomacy.Diplomacy, variants=diplomacy.variants)
+    registry.add_game("diplomacy-nopress", diplomacy.DiplomacyNoPress, variants=diplomacy.variants)
+
+    from stratbench.games.pddl import pddl_game
+    from stratbench.planning.dataset import list_variants
+
+    registry.add_game("pddl", pddl_game, variants=list_variants)
+
+    from stratbench.games.probes import FactualRetrieval, SpatialTracking, factual_variants, spatial_variants
+
+    registry.add_game("factual_retrieval", FactualRetrieval, variants=factual_variants)
+    registry.add_game("spatial_tracking", SpatialTracking, variants=spatial_variants)
+
     from stratbench.games.gamebench.air_land_sea import AirLandSea
     from stratbench.games.gamebench.sea_battle import SeaBattle
 
@@ -38,6 +60,30 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
     registry.add_agent("minimax", MinimaxAgent)
     registry.add_agent("human", HumanAgent)
 
+    from stratbench.agents import stockfish
+    from stratbench.agents.c4_solver_agent import C4SolverAgent
+
+    registry.add_agent("c4solver", C4SolverAgent)
+    registry.add_agent("stockfish", stockfish.make_factory())
+    for level in range(21):
+        registry.add_agent(f"stockfish{level}", stockfish.make_factory(level))
+
+    from stratbench.agents.diplomacy_baselines import HoldAgent, RandomOrdersAgent
+    from stratbench.agents.hanabi_rules import HanabiRulesAgent
+
+    registry.add_agent("hanabi-rules", HanabiRulesAgent)
+    registry.add_agent("hold", HoldAgent)
+    registry.add_agent("random-orders", RandomOrdersAgent)
+
+    from stratbench.agents.planner import PlannerAgent, RandomPlannerAgent
+
+    registry.add_agent("planner", PlannerAgent)
+    registry.add_agent("random_planner", RandomPlannerAgent)
+
+    from stratbench.agents.probe_solver import ProbeSolverAgent
+
+    registry.add_agent("probe_solver", ProbeSolverAgent)
+
 
 @pytest.hookimpl
 def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
@@ -55,3 +101,39 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
     from stratbench.metrics.tictactoe import move_quality
 
     registry.add_metric("tictactoe", "move_quality", move_quality)
+
+    from stratbench.metrics import chess as chess_metrics
+    from stratbench.metrics import connect_four
+
+    registry.add_metric("connect4", "move_quality", connect_four.move_quality)
+    registry.add_metric("chess", "move_quality", chess_metrics.move_quality)
+    registry.add_metric("chess", "game_record", chess_metrics.game_record)
+
+    from stratbench.metrics.diplomacy import diplomacy_metrics
+    from stratbench.metrics.hanabi import play_stats
+    from stratbench.metrics.negotiation import annotate_negotiation
+
+    registry.add_metric("hanabi", "play_stats", play_stats)
+    registry.add_metric("diplomacy", "diplomacy", diplomacy_metrics)
+    registry.add_metric("diplomacy-nopress", "diplomacy", diplomacy_metrics)
+    registry.add_annotator("diplomacy", "negotiation", annotate_negotiation)
+
+    from stratbench.metrics.pddl import plan_validity
+
+    registry.add_metric("pddl", "plan_validity", plan_validity)
+
+    from stratbench.metrics.probes import probe_score
+
+    registry.add_metric("factual_retrieval", "probe_score", probe_score)
+    registry.add_metric("spatial_tracking", "probe_score", probe_score)
+
+
+@pytest.hookimpl
+def pytest_stratbench_add_reporters(registry: Registry) -> None:
+    """Registers the built-in report sections."""
+    from stratbench.report.sections import diplomacy, gamebench_categories, hanabi, solver_games
+
+    registry.add_report_section("solver_games", solver_games)
+    registry.add_report_section("hanabi", hanabi)
+    registry.add_report_section("diplomacy", diplomacy)
+    registry.add_report_section("gamebench_categories", gamebench_categories)

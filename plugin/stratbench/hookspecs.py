@@ -80,6 +80,17 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
     """
 
 
+@hookspec
+def pytest_stratbench_add_reporters(registry: Registry) -> None:
+    """Registers report sections (per-family metric tables).
+
+    Args:
+        registry: Call ``registry.add_report_section(name, builder)``;
+            ``builder(records)`` returns ``{"title", "columns", "rows", "note"}``
+            or None when the records hold nothing for it.
+    """
+
+
 # -------------------------------------------------------------------------
 # per match
 # -------------------------------------------------------------------------

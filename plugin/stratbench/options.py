@@ -37,6 +37,14 @@ def base_url(text: str) -> str:
     return text.rstrip("/")
 
 
+def agent_pair(text: str) -> str:
+    """Parses ``NEW=OLD`` agent labels."""
+    new, sep, old = text.partition("=")
+    if not sep or not new or not old:
+        raise argparse.ArgumentTypeError(f"expected NEW=OLD, got {text!r}")
+    return text
+
+
 def add_options(parser: Any) -> None:
     """Adds stratbench's options to pytest's parser (one ``stratbench`` group)."""
     group = parser.getgroup("stratbench", "strategic-reasoning benchmarks")
@@ -73,5 +81,13 @@ def add_options(parser: Any) -> None:
                     help="Run a PDDL dataset in SPIN-Bench's layout (<domain>/domain.pddl, <domain>/instances/*.pddl)")
     group.addoption("--annotator-model", default=None, metavar="MODEL",
                     help="Model that annotates negotiation transcripts (Diplomacy metrics)")
+    group.addoption("--baseline", default=None, metavar="PATH",
+                    help="Fail the run when an agent regressed against this results.json (or report dir)")
+    group.addoption("--stratbench-gate-tolerance", type=non_negative_float, default=0.0, metavar="R",
+                    help="Rating points an interval may fall below the baseline's before the gate fails")
+    group.addoption("--stratbench-gate-map", action="append", default=[], metavar="NEW=OLD",
+                    type=agent_pair, help="Compare agent NEW with baseline agent OLD (repeatable)")
+    group.addoption("--stratbench-bootstrap", type=positive_int, default=10_000, metavar="B",
+                    help="Bootstrap resamples for the session's ratings (default 10000)")
     parser.addini("stratbench_cassette_dir", "Cassette directory, relative to the rootdir", default="cassettes")
     parser.addini("stratbench_report_dir", "Report directory, relative to the rootdir", default="reports/latest")

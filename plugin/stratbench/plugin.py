@@ -62,6 +62,7 @@ def build_registry(config: pytest.Config) -> Registry:
     config.hook.pytest_stratbench_add_agents(registry=registry)
     config.hook.pytest_stratbench_add_scaffolds(registry=registry)
     config.hook.pytest_stratbench_add_metrics(registry=registry)
+    config.hook.pytest_stratbench_add_reporters(registry=registry)
     return registry
 
 
@@ -82,7 +83,8 @@ def pytest_configure(config: pytest.Config) -> None:
     session = StratbenchSession(settings, registry, is_controller=_is_controller(config))
     config.stash[SESSION_KEY] = session
     if session.is_controller:
-        config.pluginmanager.register(ControllerPlugin(config, session), "stratbench-controller")
+        baseline = _load_baseline(config.getoption("baseline"))
+        config.pluginmanager.register(ControllerPlugin(config, session, baseline), "stratbench-controller")
 
 
 def _settings(config: pytest.Config) -> RunSettings:
@@ -128,6 +130,22 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
         _validate_models(settings.models)
     if settings.api_base and settings.record_mode != "none" and settings.models and _is_controller(config):
         _check_reachable(settings.api_base)
+
+
+def _load_baseline(path: str | None) -> dict[str, Any] | None:
+    """Loads and checks a --baseline results.json before any test runs."""
+    if path is None:
+        return None
+    file = Path(path)
+    if file.is_dir():
+        file = file / "results.json"
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise pytest.UsageError(f"stratbench: --baseline {path}: cannot read a results.json ({error})") from None
+    if not isinstance(data, dict) or "matches" not in data:
+        raise pytest.UsageError(f"stratbench: --baseline {path}: not a stratbench results.json (no 'matches')")
+    return data
 
 
 def _validate_models(models: list[str]) -> None:
@@ -301,9 +319,55 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
 class ControllerPlugin:
     """Stores results and prints the summary; registered on the controller only."""
 
-    def __init__(self, config: pytest.Config, session: StratbenchSession) -> None:
+    def __init__(self, config: pytest.Config, session: StratbenchSession, baseline: dict[str, Any] | None) -> None:
         self.config = config
         self.session = session
+        self.baseline = baseline
+        self.report: dict[str, Any] | None = None
+        self.written: dict[str, Path] = {}
+        self.gate: Any = None
+        self.report_error: str | None = None
+        if baseline is None:
+            for flag in ("--stratbench-gate-tolerance", "--stratbench-gate-map"):
+                if config.getoption(flag.lstrip("-").replace("-", "_")) not in (0.0, []):
+                    raise pytest.UsageError(
+                        f"stratbench: {flag} needs --baseline PATH (a results.json to compare with)"
+                    )
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        """Writes the reports and runs the gate once every match has finished."""
+        records = self.session.records
+        if not records:
+            return
+        import sys
+
+        from stratbench.report.analysis import analyse, manifest_for
+        from stratbench.report.render import write_reports
+
+        manifest = manifest_for(records, command=["pytest", *sys.argv[1:]], versions=self.session.versions)
+        self.report = analyse(
+            records,
+            sections=self.session.registry.report_sections,
+            resamples=self.config.getoption("stratbench_bootstrap"),
+            manifest=manifest,
+        )
+        from stratbench.report.boards import BOARDS
+
+        try:
+            self.written = write_reports(self.report, self.session.settings.report_dir, boards=BOARDS)
+        except OSError as error:  # the results are stored already; say why the reports are missing
+            self.report_error = f"could not write the reports into {self.session.settings.report_dir}: {error}"
+        if self.baseline is not None:
+            from stratbench.report.gate import GateSettings, check
+
+            settings = GateSettings(
+                tolerance=self.config.getoption("stratbench_gate_tolerance"),
+                agent_map=dict(item.split("=", 1) for item in self.config.getoption("stratbench_gate_map")),
+            )
+            self.gate = check(self.report, self.baseline, settings)
+            if self.gate.failed and session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Stores each finished match's record at once."""
@@ -315,6 +379,10 @@ class ControllerPlugin:
         record = json.loads(properties[RECORD_PROPERTY])
         transcript = json.loads(properties.get(TRANSCRIPT_PROPERTY, "[]"))
         self.session.store.append(record, transcript)
+        from stratbench.results import TRANSCRIPT_DIR, transcript_name
+
+        # The store writes the transcript file; the report links it from the record, as stored.
+        record["transcript"] = f"{TRANSCRIPT_DIR}/{transcript_name(record['match_id'])}"
         self.session.records.append(record)
         self.config.hook.pytest_stratbench_match_recorded(record=record)
 
@@ -337,3 +405,41 @@ class ControllerPlugin:
                 f"{row['mean_score']:>6.2f} {row['illegal']:>7} {row['tokens']:>9} {row['cost_usd']:>9.4f}"
             )
         terminalreporter.write_line(f"results: {session.store.path}")
+        if self.report is not None:
+            self._write_ratings(terminalreporter)
+            for path in self.written.values():
+                terminalreporter.write_line(f"wrote {path}")
+            if self.report_error:
+                terminalreporter.write_line(f"stratbench: {self.report_error}", red=True)
+        if self.gate is not None:
+            terminalreporter.write_sep("=", "stratbench: regression gate")
+            for line in self.gate.explain().splitlines():
+                terminalreporter.write_line(line, red=line.strip().startswith("FAIL"))
+
+    def _write_ratings(self, terminalreporter: Any) -> None:
+        report = self.report
+        assert report is not None
+        terminalreporter.write_sep("=", "stratbench: ratings")
+        ratings = report.get("ratings")
+        if ratings:
+            level = round(ratings["level"] * 100)
+            terminalreporter.write_line(
+                f"Bradley-Terry, game-balanced bootstrap B={ratings['n_resamples']}, {level}% intervals, "
+                f"alpha={ratings['alpha']}, ties {ratings['ties']}, failed resamples {ratings['n_failed']}"
+            )
+            terminalreporter.write_line(f"{'agent':<34} {'rating':>7}  {'interval':<17} {'matches':>7} {'Elo':>6}")
+            elo = report.get("elo") or {}
+            order = sorted(range(len(ratings["agents"])), key=lambda k: (
+                -ratings["mean"][k] if ratings["mean"][k] is not None else float("inf"), ratings["agents"][k]))
+            for k in order:
+                agent, mean, low, high = (ratings["agents"][k], ratings["mean"][k], ratings["low"][k],
+                                          ratings["high"][k])
+                if mean is None:
+                    continue
+                interval = "–" if low is None or high is None else f"[{low:+.2f}, {high:+.2f}]"
+                terminalreporter.write_line(
+                    f"{agent[:34]:<34} {mean:>+7.2f}  {interval:<17} {ratings['n_matches'][k]:>7} "
+                    f"{elo.get(agent, float('nan')):>6.0f}"
+                )
+        for note in report.get("notes", []):
+            terminalreporter.write_line(f"note: {note}", yellow=True)

@@ -35,6 +35,10 @@ Annotator = Callable[["Game", "MatchOutcome", Any], Awaitable[dict[int, dict[str
 """
 
 
+ReportSection = Callable[[list[dict[str, Any]]], "dict[str, Any] | None"]
+"""Builds a report section from result records: ``{"title", "columns", "rows", "note"}`` or None."""
+
+
 @dataclass(frozen=True)
 class Variant:
     """One variant of a game (a PDDL instance, an engine level), or a reason to skip it.
@@ -58,6 +62,7 @@ class Registry:
     scaffolds: dict[str, ScaffoldFactory] = field(default_factory=dict)
     metrics: dict[str, dict[str, MatchMetric]] = field(default_factory=dict)
     annotators: dict[str, dict[str, Annotator]] = field(default_factory=dict)
+    report_sections: dict[str, ReportSection] = field(default_factory=dict)
 
     def add_game(self, name: str, factory: GameFactory, *, variants: VariantLister | None = None) -> None:
         """Registers a game factory under ``name``.
@@ -90,6 +95,10 @@ class Registry:
         """Registers an LLM-judged metric, run after each match of ``game`` when
         ``--annotator-model`` is given."""
         _add(self.annotators.setdefault(game, {}), f"annotator for {game}", name, annotator)
+
+    def add_report_section(self, name: str, builder: ReportSection) -> None:
+        """Registers a per-family report section (tables of that family's metrics)."""
+        _add(self.report_sections, "report section", name, builder)
 
     def game(self, name: str, variant: str | None = None) -> Game:
         """Builds the game registered as ``name`` (in ``variant``, if given)."""

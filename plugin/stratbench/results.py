@@ -9,6 +9,7 @@ Transcripts are written beside it, one JSON file per match.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -22,9 +23,14 @@ TRANSCRIPT_DIR = "transcripts"
 
 
 def transcript_name(match_id: str) -> str:
-    """Returns a file name for a match's transcript."""
+    """Returns a unique, readable file name for a match's transcript.
+
+    The readable part is cut to 150 characters; a short hash of the full match
+    id keeps names distinct when ids differ only after that point.
+    """
     cleaned = re.sub(r"[^A-Za-z0-9._+=,-]+", "_", match_id).strip("_")
-    return f"{cleaned[:180]}.json"
+    digest = hashlib.sha256(match_id.encode()).hexdigest()[:10]
+    return f"{cleaned[:150]}-{digest}.json"
 
 
 class ResultStore:

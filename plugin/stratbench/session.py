@@ -281,7 +281,7 @@ class StratbenchSession:
             "sides": sides,
             "subject": spec.subject,
             "scores": outcome.scores,
-            "result": result_for(outcome.scores, spec.subject),
+            "result": result_for(outcome.scores, spec.subject, _same_agent_sides(spec)),
             "terminal": outcome.terminal,
             "forfeited_by_side": None if outcome.forfeited_by is None else info.side_of(outcome.forfeited_by),
             "turns": outcome.turns,
@@ -318,12 +318,30 @@ async def _play_and_close(agents: dict[int, Agent], coroutine: Any) -> MatchOutc
                 await closer()
 
 
-def result_for(scores: list[float], subject: int) -> str:
-    """Returns ``won``, ``lost`` or ``draw`` for the subject side (``scored`` for solo games)."""
+def _same_agent_sides(spec: MatchSpec) -> list[int]:
+    """Returns every side the subject's agent controls (several Diplomacy powers).
+
+    In a two-sided game the subject is its own seat, even against a copy of itself.
+    """
+    if len(spec.sides) <= 2:
+        return [spec.subject]
+    return [i for i, side in enumerate(spec.sides) if side == spec.sides[spec.subject]]
+
+
+def result_for(scores: list[float], subject: int, subject_sides: list[int] | None = None) -> str:
+    """Returns ``won``, ``lost`` or ``draw`` for the subject (``scored`` for solo games).
+
+    When the subject's agent controls several sides, their scores are summed
+    and compared with the best side of any other agent.
+    """
     if len(scores) == 1:
         return "scored"
-    mine = scores[subject]
-    best_other = max(s for i, s in enumerate(scores) if i != subject)
+    mine_sides = subject_sides or [subject]
+    others = [s for i, s in enumerate(scores) if i not in mine_sides]
+    if not others:
+        return "scored"
+    mine = sum(scores[i] for i in mine_sides)
+    best_other = max(others)
     if mine > best_other:
         return "won"
     return "draw" if mine == best_other else "lost"

@@ -30,6 +30,7 @@ def move_quality(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict
             "moves": len(player_ranks),
             "optimal_moves": sum(1 for r in player_ranks if r == 0),
             "optimal_move_share": top_k_share(player_ranks, 1),
+            "top1_share": top_k_share(player_ranks, 1),
             "top3_share": top_k_share(player_ranks, 3),
         }
         for player, player_ranks in ranks.items()

@@ -1,1 +1,1 @@
-"""stratbench.report."""
+"""Reports from stored results: analysis, HTML/Markdown/JSON rendering, and the regression gate."""

@@ -143,9 +143,14 @@ def _from_json(reply: str, open_ended: dict[str, str]) -> Action | None:
     return None
 
 
-def _json_objects(text: str) -> list[dict]:
-    """Returns every top-level ``{...}`` in ``text`` that parses as a JSON object."""
-    objects: list[dict] = []
+def json_objects(text: str, *, strict: bool = True) -> list[object]:
+    """Returns every top-level ``{...}`` in ``text`` that parses as JSON, in order.
+
+    Args:
+        text: Free text that may contain JSON objects.
+        strict: False allows control characters (raw newlines) inside strings.
+    """
+    found: list[object] = []
     depth, start, in_string, escaped = 0, -1, False, False
     for index, char in enumerate(text):
         if in_string:
@@ -166,12 +171,15 @@ def _json_objects(text: str) -> list[dict]:
             depth -= 1
             if depth == 0:
                 try:
-                    value = json.loads(text[start : index + 1])
+                    found.append(json.loads(text[start : index + 1], strict=strict))
                 except json.JSONDecodeError:
                     continue
-                if isinstance(value, dict):
-                    objects.append(value)
-    return objects
+    return found
+
+
+def _json_objects(text: str) -> list[dict]:
+    """Returns the JSON objects (dicts) found in ``text``."""
+    return [value for value in json_objects(text) if isinstance(value, dict)]
 
 
 def _mentioned(reply: str, legal: tuple[str, ...] | list[str]) -> list[str]:

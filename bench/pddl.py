@@ -1,0 +1,169 @@
+"""Benchmarks the planning suite: collection, validation and planner times.
+
+Measured, on the committed default dataset (``plugin/stratbench/planning/dataset``):
+
+* **collection** of 1,280 items (SPIN-Bench's size): a temporary directory in
+  SPIN-Bench's layout is filled with 1,280 instances (the default dataset's
+  instances, copied round-robin under new names, in as many domains as the
+  dataset has) and ``pytest --collect-only suites/spin/test_pddl.py
+  --pddl-dir DIR`` is timed in a subprocess (one subject: the suite's
+  ``random_planner`` baseline, so 1,280 items). The default dataset's own
+  collection is timed the same way. Both include interpreter start-up and
+  the import of unified-planning for the per-domain readability check.
+* **parse** time per instance (unified-planning's PDDL reader, uncached).
+* **validation** time per plan: each instance's reference plan (valid) and
+  the same plan without its first step (usually an inapplicable action),
+  through :func:`stratbench.planning.validation.check_answer`, answer parsing included.
+* **planner** time per instance: :func:`stratbench.planning.planners.solve`
+  in this process, as the ``planner`` agent runs it; and the ``random_planner`` walk.
+
+Usage::
+
+    python bench/pddl.py [--limit N] [--per-domain N] [--write FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from stratbench.planning.dataset import DATASET_DIR, default_instances, domain_problem
+
+ROOT = Path(__file__).resolve().parents[1]
+SPIN_ITEMS = 1280
+
+
+def _collect_seconds(extra: list[str]) -> tuple[float, str]:
+    command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+               str(ROOT / "suites" / "spin" / "test_pddl.py"), *extra]
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - start
+    last = [line for line in done.stdout.splitlines() if line.strip()][-1:] or [done.stderr[-200:]]
+    return seconds, last[0]
+
+
+def _synthetic_dataset(root: Path, count: int) -> None:
+    instances = list(default_instances())
+    for index in range(count):
+        source = instances[index % len(instances)]
+        folder = root / source.domain
+        (folder / "instances").mkdir(parents=True, exist_ok=True)
+        if not (folder / "domain.pddl").exists():
+            shutil.copy(source.domain_path, folder / "domain.pddl")
+        shutil.copy(source.problem_path, folder / "instances" / f"x{index:04d}.pddl")
+
+
+def _summary(values: list[float]) -> str:
+    if not values:
+        return "n/a"
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return (f"mean {statistics.mean(values) * 1000:.1f} ms, median {statistics.median(values) * 1000:.1f} ms, "
+            f"p95 {p95 * 1000:.1f} ms, max {max(values) * 1000:.1f} ms")
+
+
+def main() -> int:
+    """Runs the benchmark and prints (or writes) a markdown report."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=0, help="use only the first N instances for the timings (0: all)")
+    parser.add_argument("--per-domain", type=int, default=0,
+                        help="use only the first N instances of each domain for the timings (0: all)")
+    parser.add_argument("--write", type=Path, default=None, help="write the report to this markdown file")
+    args = parser.parse_args()
+    instances = list(default_instances())
+    if not instances:
+        print(f"no default dataset under {DATASET_DIR}; run python -m stratbench.planning.build_dataset",
+              file=sys.stderr)
+        return 1
+    timed = instances[: args.limit] if args.limit else instances
+    if args.per_domain:
+        by_domain: dict[str, list] = defaultdict(list)
+        for instance in timed:
+            by_domain[instance.domain].append(instance)
+        timed = [i for group in by_domain.values() for i in group[: args.per_domain]]
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    lines = [f"Machine: {platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} CPUs, "
+             f"load average at start {load}.",
+             f"Dataset: {len(instances)} instances of {len({i.domain for i in instances})} domains; "
+             f"timings over {len(timed)}.", ""]
+
+    with tempfile.TemporaryDirectory() as tmp:
+        _synthetic_dataset(Path(tmp), SPIN_ITEMS)
+        seconds, tail = _collect_seconds(["--pddl-dir", tmp])
+        lines.append(f"- collection, {SPIN_ITEMS} items via --pddl-dir: {seconds:.2f} s ({tail})")
+    seconds, tail = _collect_seconds([])
+    lines.append(f"- collection, default dataset: {seconds:.2f} s ({tail})")
+
+    from stratbench.planning import reading
+    from stratbench.planning.planners import random_walk, solve
+    from stratbench.planning.validation import check_answer
+
+    start = time.perf_counter()
+    reading.up()
+    lines.append(f"- import unified-planning: {time.perf_counter() - start:.2f} s")
+    manifest = json.loads((DATASET_DIR / "manifest.json").read_text())
+    reference = {e["name"]: e["reference_plan"] for e in manifest["instances"]}
+    parse, valid, invalid, planner, walk = [], [], [], defaultdict(list), []
+    engines = defaultdict(int)
+    unsolved = []
+    for instance in timed:
+        domain, problem_text = domain_problem(instance)
+        reading._read.cache_clear()
+        start = time.perf_counter()
+        problem = reading.read_problem(domain, problem_text)
+        parse.append(time.perf_counter() - start)
+        plan = reference[instance.name]
+        for steps, bucket in ((plan, valid), (plan[1:], invalid)):
+            answer = "$$\n" + json.dumps({"plan": "\n".join(steps)}) + "\n$$"
+            start = time.perf_counter()
+            check_answer(problem, answer)
+            bucket.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        solution = solve(problem)
+        planner[instance.domain].append(time.perf_counter() - start)
+        if solution is None:
+            unsolved.append(instance.name)
+        else:
+            engines[solution.engine] += 1
+        start = time.perf_counter()
+        random_walk(problem, random.Random(0), 50)
+        walk.append(time.perf_counter() - start)
+    everything = [s for values in planner.values() for s in values]
+    lines += [
+        f"- parse per instance: {_summary(parse)}",
+        f"- validation per plan, valid reference plans: {_summary(valid)}",
+        f"- validation per plan, reference plan minus its first step: {_summary(invalid)}",
+        f"- planner per instance: {_summary(everything)}; total {sum(everything):.1f} s; "
+        f"solved {len(everything) - len(unsolved)}/{len(everything)}; engines {dict(sorted(engines.items()))}",
+        f"- random_planner walk (50 steps max) per instance: {_summary(walk)}; total {sum(walk):.1f} s",
+        "",
+        "| domain | instances | planner mean s | planner max s |",
+        "|---|---:|---:|---:|",
+    ]
+    for domain, values in sorted(planner.items()):
+        lines.append(f"| {domain} | {len(values)} | {statistics.mean(values):.2f} | {max(values):.2f} |")
+    if unsolved:
+        lines.append(f"\nUnsolved: {', '.join(unsolved)}")
+    report = "\n".join(lines)
+    print(report)
+    if args.write:
+        command = "python bench/pddl.py" + (f" --limit {args.limit}" if args.limit else "") + (
+            f" --per-domain {args.per_domain}" if args.per_domain else "")
+        args.write.write_text(f"# Planning benchmarks\n\nCommand: `{command}`\n\n{report}\n")
+    return 0 if not unsolved else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

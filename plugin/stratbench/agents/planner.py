@@ -1,0 +1,90 @@
+"""Programmatic agents for the ``pddl`` game: ``planner`` and ``random_planner``.
+
+``planner`` solves the task with unified-planning's planners
+(:func:`stratbench.planning.planners.solve`: Fast Downward if installed,
+then pyperplan, tamer and ENHSP, the first valid plan wins) and answers with
+the plan in SPIN-Bench's ``$$ {"plan": ...} $$`` format; the engine that
+solved it is logged in the transcript (a ``planner`` event) and named in a
+comment line before the ``$$`` block. It is the ceiling: the dataset builder
+keeps only tasks it solves.
+
+``random_planner`` is the floor: it applies uniformly random applicable
+actions (unified-planning's sequential simulator, seeded per match) until the
+goal holds or ``max_steps`` (50) actions are taken, and answers with that
+walk. The generic ``random`` agent cannot play planning tasks, which have no
+predefined legal actions.
+"""
+
+from __future__ import annotations
+
+import json
+
+from stratbench.core.agent import AgentContext
+from stratbench.core.types import Action, HarnessError, Observation
+from stratbench.planning.plan_parsing import render_plan
+
+__all__ = ["PlannerAgent", "RandomPlannerAgent"]
+
+_RANDOM_MAX_STEPS = 50
+
+
+def _answer(steps: tuple[tuple[str, tuple[str, ...]], ...], note: str) -> str:
+    plan = render_plan(steps)
+    return f"; {note}\n$$\n{json.dumps({'plan': plan})}\n$$"
+
+
+def _problem(observation: Observation) -> object:
+    from stratbench.planning.reading import PDDLReadError, read_problem
+
+    try:
+        return read_problem(observation.data["domain_pddl"], observation.data["problem_pddl"])
+    except PDDLReadError as error:
+        raise HarnessError(f"{observation.data.get('task')}: unified-planning cannot read it: {error.reason}") from None
+
+
+class _PlanningAgent:
+    supported_games = ("pddl",)
+    name = ""
+
+    def __init__(self, context: AgentContext) -> None:
+        if context.game.info.name not in self.supported_games:
+            raise ValueError(f"agent {self.name!r} plays only pddl planning tasks, not {context.game.info.name!r}")
+        self.context = context
+        self.params = dict(context.spec.params)
+
+
+class PlannerAgent(_PlanningAgent):
+    """Answers with a plan from unified-planning's planners."""
+
+    name = "planner"
+
+    async def act(self, observation: Observation) -> Action:
+        """Solves the task in the observation's data and returns the plan."""
+        from stratbench.planning.planners import DEFAULT_ENGINES, solve
+
+        engines = tuple(self.params.get("engines", DEFAULT_ENGINES))
+        solution = solve(_problem(observation), engines)
+        if solution is None:
+            self.context.transcript.add("planner", engine=None, solved=False)
+            raise HarnessError(f"{observation.data.get('task')}: no planner among {', '.join(engines)} solved it")
+        self.context.transcript.add(
+            "planner", engine=solution.engine, version=solution.engine_version, seconds=round(solution.seconds, 4),
+            steps=len(solution.steps), solved=True,
+        )
+        note = f"solved by {solution.engine} {solution.engine_version}"
+        return Action("plan", _answer(solution.steps, note))
+
+
+class RandomPlannerAgent(_PlanningAgent):
+    """Answers with a seeded random walk of applicable actions."""
+
+    name = "random_planner"
+
+    async def act(self, observation: Observation) -> Action:
+        """Walks randomly from the initial state and returns the walk as the plan."""
+        from stratbench.planning.planners import random_walk
+
+        max_steps = int(self.params.get("max_steps", _RANDOM_MAX_STEPS))
+        steps = random_walk(_problem(observation), self.context.rng, max_steps)
+        self.context.transcript.add("random_walk", steps=len(steps), max_steps=max_steps)
+        return Action("plan", _answer(steps, f"random walk of {len(steps)} applicable actions"))

@@ -1,0 +1,265 @@
+"""The ``stratbench`` command: rate, report, merge and gate stored results.
+
+    stratbench rate FILE... [--compat gamebench]   ratings table from results.jsonl or GameBench matches.json
+    stratbench report DIR... [--out DIR]           report.html, report.md, results.json from stored results
+    stratbench merge OUT DIR...                    combine shards, deduplicated by match id
+    stratbench gate CURRENT BASELINE               exit 1 when an agent regressed
+
+Exit status: 0 fine, 1 regression (gate), 2 bad input (a one-line message).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+from stratbench.options import positive_int
+from stratbench.results import RESULTS_FILE, TRANSCRIPT_DIR, read_records
+
+
+class InputError(Exception):
+    """A problem with the user's input; printed as one line."""
+
+
+def _records_from(path: Path) -> list[dict[str, Any]]:
+    """Reads match records from a report directory or a results.jsonl file.
+
+    A truncated last line (a run killed mid-write) is skipped with a warning on
+    stderr; an empty file, a file without match records or a malformed record
+    is an :class:`InputError` naming the file (and line).
+    """
+    file = path / RESULTS_FILE if path.is_dir() else path
+    if not file.is_file():
+        raise InputError(f"{path}: no {RESULTS_FILE} found")
+    try:
+        lines = [line for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+        if not lines:
+            raise InputError(f"{file}: empty file, no match records")
+        records = read_records(file)
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise InputError(str(error)) from None
+    if not records:
+        raise InputError(f"{file}: not a results.jsonl (line 1 is not a JSON object)")
+    if len(records) < len(lines):
+        print(f"warning: {file}: skipped a truncated last line", file=sys.stderr)
+    matches = []
+    for number, record in enumerate(records, start=1):
+        if "scores" not in record and "sides" not in record:
+            continue  # a header or other non-match line
+        problem = _malformed(record)
+        if problem is not None:
+            raise InputError(f"{file}: record {number}: not a match record ({problem})")
+        matches.append(record)
+    if not matches:
+        raise InputError(f"{file}: no match records (expected stratbench results.jsonl lines with "
+                         "'match_id', 'game', 'sides' and 'scores')")
+    return matches
+
+
+def _malformed(record: dict[str, Any]) -> str | None:
+    from stratbench.report.analysis import malformed
+
+    return malformed(record)
+
+
+def _registry_sections() -> dict[str, Any]:
+    from stratbench import builtins
+    from stratbench.registry import Registry
+
+    registry = Registry()
+    builtins.pytest_stratbench_add_reporters(registry=registry)
+    return registry.report_sections
+
+
+def _analyse(records: list[dict[str, Any]], resamples: int) -> dict[str, Any]:
+    from stratbench.report.analysis import analyse, manifest_for
+
+    return analyse(records, sections=_registry_sections(), resamples=resamples,
+                   manifest=manifest_for(records, command=["stratbench", *sys.argv[1:]]))
+
+
+def cmd_rate(args: argparse.Namespace) -> int:
+    """Prints the ratings table (and average scores) for result files."""
+    paths = [path / RESULTS_FILE if path.is_dir() else path for path in args.files]
+    for path in paths:  # before the (slow) rating import, so a typo is answered at once
+        if not path.is_file():
+            raise InputError(f"{path}: no such file")
+    from stratbench.rating import (
+        ResultsFormatError,
+        average_scores,
+        bootstrap,
+        load_matches,
+        render_ratings_table,
+        render_scores_table,
+    )
+
+    matches = []
+    for path in paths:
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                matches.extend(load_matches(path))
+            for warning in caught:
+                print(f"warning: {warning.message}", file=sys.stderr)
+        except FileNotFoundError:
+            raise InputError(f"{path}: no such file") from None
+        except (OSError, UnicodeDecodeError, ResultsFormatError) as error:
+            raise InputError(str(error)) from None
+    if not matches:
+        raise InputError("no matches in " + ", ".join(map(str, args.files)))
+    mode = "gamebench" if args.compat == "gamebench" else "default"
+    try:
+        summary = bootstrap(matches, mode=mode, n_resamples=args.resamples)
+    except ValueError as error:
+        raise InputError(f"cannot rate these results: {error}") from None
+    print(render_ratings_table(summary, intervals=args.intervals))
+    print()
+    print(render_scores_table(average_scores(matches)))
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Renders reports from one or more result directories."""
+    from stratbench.report.render import write_reports
+
+    records: list[dict[str, Any]] = []
+    for directory in args.dirs:
+        records.extend(_records_from(directory))
+    out = args.out or (args.dirs[0] if args.dirs[0].is_dir() else args.dirs[0].parent)
+    data = _analyse(records, args.resamples)
+    sources = [d if d.is_dir() else d.parent for d in args.dirs]
+    written = write_reports(data, out, transcripts_from=sources, boards=_boards())
+    for note in data["notes"]:
+        print(f"note: {note}")
+    for path in written.values():
+        print(f"wrote {path}")
+    return 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    """Combines shards, deduplicated by match id; conflicting duplicates are reported."""
+    merged: dict[str, dict[str, Any]] = {}
+    sources: dict[str, Path] = {}
+    conflicts = []
+    for directory in args.dirs:
+        for record in _records_from(directory):
+            key = record["match_id"]
+            if key in merged:
+                if (merged[key]["scores"], merged[key].get("result")) != (record["scores"], record.get("result")):
+                    conflicts.append(f"{key}: {sources[key]} has scores {merged[key]['scores']}, "
+                                     f"{directory} has {record['scores']} (kept the first)")
+                continue
+            merged[key] = record
+            sources[key] = directory
+    args.out.mkdir(parents=True, exist_ok=True)
+    target = args.out / RESULTS_FILE
+    if target.exists():
+        raise InputError(f"{target} exists; merge into a new directory")
+    with target.open("w", encoding="utf-8") as handle:
+        for record in merged.values():
+            handle.write(json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n")
+    for key, record in merged.items():
+        name = record.get("transcript")
+        source_dir = sources[key] if sources[key].is_dir() else sources[key].parent
+        if name and (source_dir / name).is_file():
+            (args.out / TRANSCRIPT_DIR).mkdir(exist_ok=True)
+            shutil.copy2(source_dir / name, args.out / name)
+    for conflict in conflicts:
+        print(f"conflict: {conflict}", file=sys.stderr)
+    print(f"merged {len(merged)} matches from {len(args.dirs)} shard(s) into {target}; {len(conflicts)} conflict(s)")
+    return 0
+
+
+def _report_data(path: Path, resamples: int) -> dict[str, Any]:
+    """Loads results.json, or analyses a results directory or results.jsonl."""
+    candidate = path / "results.json" if path.is_dir() else path
+    if candidate.suffix == ".json" and candidate.is_file():
+        try:
+            data = json.loads(candidate.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise InputError(f"{candidate}: not a stratbench results.json ({error})") from None
+        if not isinstance(data, dict) or "matches" not in data:
+            raise InputError(f"{candidate}: not a stratbench results.json (no 'matches')")
+        return data
+    return _analyse(_records_from(path), resamples)
+
+
+def cmd_gate(args: argparse.Namespace) -> int:
+    """Compares a run with a baseline; exit 1 on regression."""
+    from stratbench.report.gate import GateSettings, check
+
+    settings = GateSettings(tolerance=args.tolerance, min_drop=args.min_drop, agent_map=_agent_map(args.map))
+    result = check(_report_data(args.current, args.resamples), _report_data(args.baseline, args.resamples), settings)
+    print(result.explain())
+    return 1 if result.failed else 0
+
+
+def _agent_map(items: list[str]) -> dict[str, str]:
+    mapping = {}
+    for item in items:
+        new, sep, old = item.partition("=")
+        if not sep or not new or not old:
+            raise InputError(f"--map {item!r}: expected NEW=OLD")
+        mapping[new] = old
+    return mapping
+
+
+def _boards() -> dict[str, Any]:
+    try:
+        from stratbench.report.boards import BOARDS
+    except ImportError:
+        return {}
+    return BOARDS
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Builds the argument parser."""
+    parser = argparse.ArgumentParser(prog="stratbench", description="Rate, report, merge and gate stratbench results.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    rate = commands.add_parser("rate", help="Print the ratings table for result files")
+    rate.add_argument("files", nargs="+", type=Path, metavar="FILE", help="results.jsonl or GameBench matches.json")
+    rate.add_argument("--compat", choices=["gamebench"], help="Replay GameBench's exact rating procedure")
+    rate.add_argument("--resamples", type=positive_int, default=None, metavar="B", help="Bootstrap resamples")
+    rate.add_argument("--intervals", action="store_true", help="Show percentile intervals")
+    rate.set_defaults(run=cmd_rate)
+    report = commands.add_parser("report", help="Render reports from stored results")
+    report.add_argument("dirs", nargs="+", type=Path, metavar="DIR")
+    report.add_argument("--out", type=Path, default=None, metavar="DIR", help="Output directory (default: the first DIR)")
+    report.add_argument("--resamples", type=positive_int, default=10_000, metavar="B")
+    report.set_defaults(run=cmd_report)
+    merge = commands.add_parser("merge", help="Combine result shards")
+    merge.add_argument("out", type=Path, metavar="OUT")
+    merge.add_argument("dirs", nargs="+", type=Path, metavar="DIR")
+    merge.set_defaults(run=cmd_merge)
+    gate = commands.add_parser("gate", help="Fail when an agent regressed against a baseline")
+    gate.add_argument("current", type=Path, metavar="CURRENT")
+    gate.add_argument("baseline", type=Path, metavar="BASELINE")
+    gate.add_argument("--map", action="append", default=[], metavar="NEW=OLD", help="Compare agent NEW with baseline agent OLD")
+    gate.add_argument("--tolerance", type=float, default=0.0, metavar="R", help="Rating points of slack")
+    gate.add_argument("--min-drop", type=float, default=0.0, metavar="S", help="Smallest mean score drop that counts")
+    gate.add_argument("--resamples", type=positive_int, default=10_000, metavar="B")
+    gate.set_defaults(run=cmd_gate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the command line; returns the exit status."""
+    import signal
+
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `stratbench rate ... | head` ends quietly
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except InputError as error:
+        print(f"stratbench {args.command}: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

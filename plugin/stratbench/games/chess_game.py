@@ -1,0 +1,228 @@
+"""Chess: two players, perfect information, deterministic; rules from python-chess.
+
+The engine wraps :class:`chess.Board` and never reimplements the rules.
+Legal actions are Standard Algebraic Notation (SAN, ``"Nf3"``, ``"O-O"``,
+``"e8=Q+"``), sorted; an answer in SAN or in UCI (``"g1f3"``) is accepted and
+mapped to SAN. As in SPIN-Bench, the game ends only when python-chess says it
+is over without a claim: checkmate, stalemate, insufficient material, the
+75-move rule or fivefold repetition. A win scores 1, a loss 0, a draw 0.5.
+
+Agents get the FEN, the UCI move list and a copy of the board without its
+move stack (``board.copy(stack=False)``), never the live board.
+"""
+
+from __future__ import annotations
+
+import chess
+import chess.pgn
+import chess.svg
+
+from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.types import Action, Observation, Rules
+
+__all__ = ["ChessGame", "ChessState", "board_svg", "move_list_text", "pgn_of"]
+
+_COLORS = ("White", "Black")
+MAX_PLIES = 17_700
+"""A safety net above the longest game the 75-move rule allows (8,848.5 moves)."""
+
+INFO = GameInfo(
+    name="chess",
+    num_players=2,
+    sides=((0,), (1,)),
+    max_turns=MAX_PLIES,
+    score_range=(0.0, 1.0),
+    score_sum=1.0,
+    family="spin",
+)
+
+RULES = Rules(
+    title="Chess",
+    summary=(
+        "Standard chess on an 8x8 board. White moves first. Checkmate the opponent's king to win. "
+        "The game is drawn by stalemate, insufficient material, 75 moves by each side without a capture "
+        "or pawn move, or the same position occurring five times; draws cannot be claimed or offered. "
+        "In the board diagram pieces are letters, uppercase for White (K Q R B N P) and lowercase for "
+        "Black; '.' is an empty square, rank 8 is at the top and file a on the left. "
+        "Answer with one legal move in Standard Algebraic Notation (for example Nf3, exd5, O-O, e8=Q) "
+        "or in UCI notation (for example g1f3, e7e8q)."
+    ),
+)
+
+
+class ChessState(State):
+    """A chess position with its move history.
+
+    Attributes:
+        board: The live :class:`chess.Board`; only the engine and metrics touch it.
+    """
+
+    def __init__(self, game: ChessGame) -> None:
+        super().__init__(game)
+        self.board = chess.Board()
+        self._legal_cache: tuple[int, dict[str, chess.Move]] | None = None
+
+    def legal_moves_by_san(self) -> dict[str, chess.Move]:
+        """Returns the legal moves keyed by SAN (cached per ply)."""
+        ply = len(self.board.move_stack)
+        if self._legal_cache is None or self._legal_cache[0] != ply:
+            self._legal_cache = (ply, {self.board.san(m): m for m in self.board.legal_moves})
+        return self._legal_cache[1]
+
+    def _current_players(self) -> list[int]:
+        return [0 if self.board.turn == chess.WHITE else 1]
+
+    def _legal_actions(self, player: int) -> list[str]:
+        return sorted(self.legal_moves_by_san())
+
+    def _apply(self, actions: dict[int, Action]) -> None:
+        ((_, action),) = actions.items()
+        self.board.push(self.legal_moves_by_san()[action.id])
+
+    def _is_terminal(self) -> bool:
+        return self.board.outcome(claim_draw=False) is not None
+
+    def _scores(self) -> list[float]:
+        outcome = self.board.outcome(claim_draw=False)
+        if outcome is None or outcome.winner is None:
+            return [0.5, 0.5]
+        return [1.0, 0.0] if outcome.winner == chess.WHITE else [0.0, 1.0]
+
+    def _terminal_reason(self) -> str:
+        outcome = self.board.outcome(claim_draw=False)
+        if outcome is None:
+            return "unfinished"
+        reason = outcome.termination.name.lower()
+        if outcome.winner is None:
+            return f"draw by {reason}"
+        return f"{_COLORS[0 if outcome.winner == chess.WHITE else 1]} wins by {reason}"
+
+    def __str__(self) -> str:
+        return str(self.board)
+
+
+class ChessGame(Game):
+    """The chess rules engine (python-chess).
+
+    Attributes:
+        engine_players: Players whose moves come from an engine in this match;
+            the move-quality metric does not annotate them. Engine agents add
+            themselves (the game object is built anew for every match).
+        stockfish_path: The Stockfish binary an engine agent of this match
+            used, for the metric to reuse; None when no engine played.
+    """
+
+    info = INFO
+    rules = RULES
+
+    def __init__(self) -> None:
+        self.engine_players: set[int] = set()
+        self.stockfish_path: str | None = None
+
+    def new_initial_state(self, seed: int) -> ChessState:
+        """Returns the standard start position (the game has no chance)."""
+        return ChessState(self)
+
+    def role(self, player: int) -> str:
+        """Returns ``"White"`` or ``"Black"``."""
+        return _COLORS[player]
+
+    def observe(self, state: State, player: int) -> Observation:
+        """Returns the FEN, an ASCII board, the moves so far and the legal moves in SAN."""
+        assert isinstance(state, ChessState)
+        board = state.board
+        text = (
+            f"You play {_COLORS[player]}.\n"
+            f"FEN: {board.fen()}\n"
+            f"Board (uppercase = White, lowercase = Black):\n{_ascii_board(board)}\n"
+            f"Moves so far: {move_list_text(board) or 'none'}"
+        )
+        if board.is_check():
+            text += f"\n{_COLORS[player]} is in check."
+        return Observation(
+            game=INFO.name,
+            player=player,
+            text=text,
+            legal_actions=tuple(state.legal_actions(player)),
+            rules=RULES,
+            instructions="Answer with one legal move in SAN (e.g. Nf3) or UCI (e.g. g1f3).",
+            role=_COLORS[player],
+            turn=state.turn,
+            data={
+                "fen": board.fen(),
+                "moves": [m.uci() for m in board.move_stack],
+                "board": board.copy(stack=False),
+            },
+        )
+
+    def canonical_action(self, state: State, player: int, text: str) -> str | None:
+        """Maps a SAN or UCI answer to the move's SAN, or None if it names no legal move."""
+        assert isinstance(state, ChessState)
+        if player not in state.current_players():
+            return None
+        wanted = text.strip().rstrip(".!?")
+        by_san = state.legal_moves_by_san()
+        if wanted in by_san:
+            return wanted
+        board = state.board
+        for parse in (board.parse_san, board.parse_uci):
+            try:
+                move = parse(wanted)
+            except ValueError:
+                continue
+            if move in board.legal_moves:
+                return board.san(move)
+        lowered = wanted.lower()
+        for san, move in by_san.items():
+            if move.uci() == lowered:
+                return san
+        return None
+
+
+def move_list_text(board: chess.Board) -> str:
+    """Returns the game's moves as numbered SAN (``1. e4 e5 2. Nf3``)."""
+    replay = chess.Board()
+    parts = []
+    for move in board.move_stack:
+        if replay.turn == chess.WHITE:
+            parts.append(f"{replay.fullmove_number}.")
+        parts.append(replay.san(move))
+        replay.push(move)
+    return " ".join(parts)
+
+
+def pgn_of(board: chess.Board, *, white: str = "White", black: str = "Black") -> str:
+    """Returns the game on ``board`` (from its move stack) as PGN text."""
+    game = chess.pgn.Game.from_board(board)
+    game.headers["White"] = white
+    game.headers["Black"] = black
+    game.headers["Result"] = board.result(claim_draw=False)
+    return str(game)
+
+
+def board_svg(fen: str, *, lastmove: str | None = None, size: int = 360) -> str:
+    """Renders a position as an SVG image (python-chess's renderer).
+
+    Args:
+        fen: The position.
+        lastmove: A UCI move to highlight, if any.
+        size: The image width and height in pixels.
+
+    Returns:
+        A standalone ``<svg>`` document.
+    """
+    board = chess.Board(fen)
+    move = chess.Move.from_uci(lastmove) if lastmove else None
+    return chess.svg.board(board, lastmove=move, size=size)
+
+
+def _ascii_board(board: chess.Board) -> str:
+    rows = []
+    for rank in range(7, -1, -1):
+        cells = []
+        for file in range(8):
+            piece = board.piece_at(chess.square(file, rank))
+            cells.append(piece.symbol() if piece else ".")
+        rows.append(f"{rank + 1} " + " ".join(cells))
+    rows.append("  a b c d e f g h")
+    return "\n".join(rows)

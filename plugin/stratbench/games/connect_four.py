@@ -1,0 +1,235 @@
+"""Connect Four: two players, perfect information, deterministic.
+
+The board has 7 columns (0–6, left to right) and 6 rows. X (player 0) drops
+the first disc. A player who lines up four discs horizontally, vertically or
+diagonally wins (score 1, the other 0); a full board without four in a row is
+a draw (0.5 each). Actions are column numbers ``"0"``–``"6"``, as in
+SPIN-Bench.
+
+Pascal Pons' notation writes a position as the sequence of 1-based columns
+played from the empty board (``"4455"``); :func:`from_pons` and
+:func:`to_pons` convert to and from 0-based column lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.types import Action, Observation, Rules
+
+__all__ = [
+    "COLUMNS",
+    "ROWS",
+    "ConnectFour",
+    "ConnectFourState",
+    "from_pons",
+    "render",
+    "to_pons",
+    "winner_of",
+]
+
+COLUMNS = 7
+ROWS = 6
+_MARKS = ("X", "O")
+_EMPTY = "."
+_DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+INFO = GameInfo(
+    name="connect4",
+    num_players=2,
+    sides=((0,), (1,)),
+    max_turns=COLUMNS * ROWS,
+    score_range=(0.0, 1.0),
+    score_sum=1.0,
+    family="spin",
+)
+
+RULES = Rules(
+    title="Connect Four",
+    summary=(
+        "Two players take turns dropping a disc into one of the 7 columns of a vertical grid with "
+        "6 rows; X moves first, then O. The disc falls to the lowest empty cell of that column. "
+        "The first player to get four of their discs in a row, horizontally, vertically or "
+        "diagonally, wins. If the grid fills up with no four in a row, the game is a draw. "
+        "Columns are numbered 0-6 from left to right; a full column cannot be played. "
+        "Your action is the number of a column that is not full."
+    ),
+)
+
+
+class ConnectFourState(State):
+    """A Connect Four position.
+
+    Attributes:
+        moves: The columns played so far, in order (0-based).
+        grid: ``grid[row][column]`` holds ``"X"``, ``"O"`` or ``"."``; row 0 is the bottom.
+        heights: The number of discs in each column.
+        winner: ``"X"`` or ``"O"`` once a player has four in a row, else None.
+    """
+
+    def __init__(self, game: ConnectFour) -> None:
+        super().__init__(game)
+        self.moves: list[int] = []
+        self.grid = [[_EMPTY] * COLUMNS for _ in range(ROWS)]
+        self.heights = [0] * COLUMNS
+        self.winner: str | None = None
+
+    def _current_players(self) -> list[int]:
+        return [len(self.moves) % 2]
+
+    def _legal_actions(self, player: int) -> list[str]:
+        return [str(c) for c in range(COLUMNS) if self.heights[c] < ROWS]
+
+    def _apply(self, actions: dict[int, Action]) -> None:
+        ((_, action),) = actions.items()
+        self.drop(int(action.id))
+
+    def drop(self, column: int) -> None:
+        """Drops the next disc into ``column`` (already known to be legal)."""
+        row = self.heights[column]
+        mark = _MARKS[len(self.moves) % 2]
+        self.grid[row][column] = mark
+        self.heights[column] = row + 1
+        self.moves.append(column)
+        if _makes_four(self.grid, row, column, mark):
+            self.winner = mark
+
+    def _is_terminal(self) -> bool:
+        return self.winner is not None or len(self.moves) == COLUMNS * ROWS
+
+    def _scores(self) -> list[float]:
+        if self.winner is None:
+            return [0.5, 0.5]
+        return [1.0, 0.0] if self.winner == "X" else [0.0, 1.0]
+
+    def _terminal_reason(self) -> str:
+        return "draw" if self.winner is None else f"{self.winner} wins"
+
+    def __str__(self) -> str:
+        return render(self.grid)
+
+
+class ConnectFour(Game):
+    """The Connect Four rules engine (6 rows by 7 columns)."""
+
+    info = INFO
+    rules = RULES
+
+    def new_initial_state(self, seed: int) -> ConnectFourState:
+        """Returns the empty board (the game has no chance)."""
+        return ConnectFourState(self)
+
+    def state_from_moves(self, moves: Sequence[int]) -> ConnectFourState:
+        """Returns the position reached by playing ``moves`` (0-based columns) from the start.
+
+        Raises:
+            ValueError: if a move is not legal where it is played.
+        """
+        state = self.new_initial_state(0)
+        for column in moves:
+            player = state.current_players()
+            if not player or str(column) not in state.legal_actions(player[0]):
+                raise ValueError(f"column {column} is not legal after {list(state.moves)}")
+            state.apply({player[0]: Action(str(column))})
+        return state
+
+    def role(self, player: int) -> str:
+        """Returns ``"X"`` or ``"O"``."""
+        return _MARKS[player]
+
+    def observe(self, state: State, player: int) -> Observation:
+        """Returns the grid, the moves so far and the columns that are not full."""
+        assert isinstance(state, ConnectFourState)
+        mark = _MARKS[player]
+        history = ", ".join(str(c) for c in state.moves) or "none"
+        text = (
+            f"You play {mark} ({'first' if player == 0 else 'second'}).\n"
+            f"Current board (. = empty, the bottom row is the last line):\n{render(state.grid)}\n"
+            f"Columns played so far, in order: {history}"
+        )
+        return Observation(
+            game=INFO.name,
+            player=player,
+            text=text,
+            legal_actions=tuple(state.legal_actions(player)),
+            rules=RULES,
+            instructions="Answer with the number (0-6) of the column you drop your disc into.",
+            role=mark,
+            turn=state.turn,
+            data={"moves": list(state.moves), "board": [list(row) for row in state.grid], "mark": mark},
+        )
+
+    def canonical_action(self, state: State, player: int, text: str) -> str | None:
+        """Accepts a column number, tolerating spaces and a ``column``/``col`` prefix."""
+        cleaned = text.strip().lower()
+        for prefix in ("column", "col"):
+            if cleaned.startswith(prefix):
+                cleaned = cleaned[len(prefix) :].strip()
+                break
+        return super().canonical_action(state, player, cleaned)
+
+
+def render(grid: Sequence[Sequence[str]]) -> str:
+    """Renders the grid top row first, with the column numbers underneath."""
+    lines = ["|" + " ".join(grid[row]) + "|" for row in range(ROWS - 1, -1, -1)]
+    lines.append(" " + " ".join(str(c) for c in range(COLUMNS)))
+    return "\n".join(lines)
+
+
+def from_pons(sequence: str) -> list[int]:
+    """Converts Pons' 1-based column string to 0-based columns.
+
+    Examples:
+        >>> from_pons("4455")
+        [3, 3, 4, 4]
+    """
+    if any(ch not in "1234567" for ch in sequence):
+        raise ValueError(f"not a Pons move sequence (digits 1-7): {sequence!r}")
+    return [int(ch) - 1 for ch in sequence]
+
+
+def to_pons(moves: Sequence[int]) -> str:
+    """Converts 0-based columns to Pons' 1-based column string.
+
+    Examples:
+        >>> to_pons([3, 3, 4, 4])
+        '4455'
+    """
+    return "".join(str(c + 1) for c in moves)
+
+
+def winner_of(moves: Sequence[int]) -> str | None:
+    """Returns the mark that completed four in a row while playing ``moves``, or None.
+
+    Raises:
+        ValueError: if a column is out of range or full, or a move follows a win.
+    """
+    grid = [[_EMPTY] * COLUMNS for _ in range(ROWS)]
+    heights = [0] * COLUMNS
+    for index, column in enumerate(moves):
+        if not 0 <= column < COLUMNS or heights[column] == ROWS:
+            raise ValueError(f"move {index}: column {column} is not playable")
+        mark = _MARKS[index % 2]
+        grid[heights[column]][column] = mark
+        heights[column] += 1
+        if _makes_four(grid, heights[column] - 1, column, mark):
+            if index != len(moves) - 1:
+                raise ValueError(f"move {index} already won the game")
+            return mark
+    return None
+
+
+def _makes_four(grid: list[list[str]], row: int, column: int, mark: str) -> bool:
+    """Tells whether the disc at (row, column) completes four in a row."""
+    for d_col, d_row in _DIRECTIONS:
+        count = 1
+        for sign in (1, -1):
+            r, c = row + sign * d_row, column + sign * d_col
+            while 0 <= r < ROWS and 0 <= c < COLUMNS and grid[r][c] == mark:
+                count += 1
+                r += sign * d_row
+                c += sign * d_col
+        if count >= 4:
+            return True
+    return False

@@ -1,0 +1,471 @@
+"""Diplomacy: seven powers, simultaneous orders, negotiation (SPIN-Bench §6).
+
+The rules engine is the DATC-compliant ``diplomacy`` package (Paquette et
+al., 2020) on the standard map. Player ``i`` is the ``i``-th power in
+alphabetical order (AUSTRIA ... TURKEY), each its own side. Every phase, the
+powers that can order act together with one open-ended answer, ``orders``:
+SPIN-Bench's JSON ``{"orders": {"FRANCE": ["A PAR - BUR", ...]}}``. Each
+order is checked against the engine's possible orders: valid orders are kept,
+invalid ones are dropped (the unit then holds, as in SPIN-Bench, where the
+engine ignores invalid orders) and recorded with the reason; only a reply
+with no readable ``orders`` JSON is rejected and retried.
+
+With negotiation on (game ``diplomacy``), each movement phase opens with
+``rounds`` negotiation rounds (default 3) held by the match runner; game
+``diplomacy-nopress`` has none (SPIN-Bench's basic-skill setting). A game
+ends with a solo victory (18 supply centers, the engine's rule) or after the
+last year of its variant: ``to1905`` (the default) plays every phase of 1905.
+A side's score is the number of supply centers its power owns at the end
+(0-34). The variant ``to<YEAR>[-r<ROUNDS>]`` sets the last year and the
+negotiation rounds; the variants a suite runs default to
+``$STRATBENCH_DIPLOMACY_END_YEAR`` and ``$STRATBENCH_DIPLOMACY_ROUNDS``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+from typing import Any
+
+from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.messages import Negotiation
+from stratbench.core.types import Action, ActionParseError, IllegalActionError, Observation, Rules
+from stratbench.games import diplomacy_text as text
+from stratbench.registry import Variant
+
+__all__ = [
+    "Diplomacy", "DiplomacyNoPress", "DiplomacyState", "INSTALL_HINT", "ORDERS_PROMPT", "POWERS", "RULES",
+    "engine_available", "extract_orders", "parse_variant", "validate_orders", "variant_name", "variants",
+]
+
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+INSTALL_HINT = "Diplomacy needs the diplomacy engine: pip install 'pytest-stratbench[diplomacy]'"
+END_YEAR_ENV = "STRATBENCH_DIPLOMACY_END_YEAR"
+ROUNDS_ENV = "STRATBENCH_DIPLOMACY_ROUNDS"
+DEFAULT_END_YEAR = 1905
+DEFAULT_ROUNDS = 3
+FIRST_YEAR = 1901
+MAX_CHARS = 2000
+_VARIANT = re.compile(r"^to(\d{4})(?:-r(\d+))?$")
+ORDERS_PROMPT = (
+    'A JSON object {"orders": {"<YOUR POWER>": ["A PAR - BUR", ...]}} with one order per orderable location, '
+    "each chosen from the possible orders."
+)
+RULES = Rules(title="Diplomacy", summary=text.RULES_SUMMARY)
+
+
+def variant_name(end_year: int = DEFAULT_END_YEAR, rounds: int = DEFAULT_ROUNDS) -> str:
+    """Returns the variant name for a last year and a number of negotiation rounds (``to1905``)."""
+    return f"to{end_year}" if rounds == DEFAULT_ROUNDS else f"to{end_year}-r{rounds}"
+
+
+def parse_variant(variant: str | None) -> tuple[int, int]:
+    """Returns ``(end_year, rounds)`` for a variant name (None: the defaults).
+
+    Raises:
+        ValueError: for a malformed name, a year before 1901 or zero rounds.
+    """
+    if variant is None:
+        return DEFAULT_END_YEAR, DEFAULT_ROUNDS
+    match = _VARIANT.match(variant)
+    if match is None:
+        raise ValueError(f"unknown Diplomacy variant {variant!r}; expected to<YEAR>[-r<ROUNDS>], e.g. to1905")
+    end_year, rounds = int(match.group(1)), int(match.group(2) or DEFAULT_ROUNDS)
+    if end_year < FIRST_YEAR or rounds < 1:
+        raise ValueError(f"Diplomacy variant {variant!r}: the last year must be >= 1901 and rounds >= 1")
+    return end_year, rounds
+
+
+class DiplomacyState(State):
+    """A game in progress; wraps a ``diplomacy.Game`` and logs every processed phase.
+
+    ``phase_log`` holds one entry per processed phase: its name and type, the
+    units at its start, the orders kept and dropped per power, the engine's
+    result per unit and the supply centers after it. Metrics rebuild it by
+    replaying a match's history.
+    """
+
+    def __init__(self, game: Diplomacy) -> None:
+        super().__init__(game)
+        self.engine = _import_engine().Game()
+        self.phase_log: list[dict[str, Any]] = []
+        self._cache: dict[str, Any] = {}
+        self._talking: str | None = None
+        self._talk_round: dict[int, int] = {}
+
+    @property
+    def phase(self) -> str:
+        """Returns the engine's phase name (``S1901M``, ``F1901R``, ``W1901A``, ``COMPLETED``)."""
+        return self.engine.get_current_phase()
+
+    def engine_state(self) -> dict[str, Any]:
+        """Returns the engine's ``get_state()`` for this phase (cached)."""
+        if "state" not in self._cache:
+            self._cache["state"] = self.engine.get_state()
+        return self._cache["state"]
+
+    def possible_orders(self, power: str) -> dict[str, list[str]]:
+        """Returns ``{location: sorted possible orders}`` for ``power``'s orderable locations."""
+        if "possible" not in self._cache:
+            self._cache["possible"] = self.engine.get_all_possible_orders()
+        every = self._cache["possible"]
+        return {loc: sorted(every[loc]) for loc in sorted(self.engine.get_orderable_locations(power)) if every[loc]}
+
+    def build_count(self, power: str) -> int:
+        """Returns the builds (positive) or disbands (negative) ``power`` has this phase."""
+        if self.engine.phase_type != "A":
+            return 0
+        return int((self.engine_state()["builds"].get(power) or {}).get("count", 0))
+
+    def supply_centers(self) -> dict[str, int]:
+        """Returns the number of supply centers each power owns."""
+        return {p: len(self.engine.powers[p].centers) for p in POWERS}
+
+    def winners(self) -> list[str]:
+        """Returns the powers the engine declared winners (empty until a solo victory)."""
+        return list(self.engine.outcome[1:]) if self.engine.is_game_done else []
+
+    def negotiation(self) -> Negotiation | None:
+        """Returns the negotiation before a movement phase, when this game negotiates.
+
+        A call for a phase the runner has not held yet means the runner is about
+        to hold it: observations are then negotiation prompts until the next call.
+        """
+        if not self.game.press or self.is_terminal() or self.engine.phase_type != "M":
+            return None
+        phase = self.phase
+        if phase not in self.messages.held:
+            self._talking, self._talk_round = phase, {}
+        else:
+            self._talking = None
+        alive = self.alive()
+        return Negotiation(phase, alive, rounds=self.game.rounds, max_messages=len(alive), max_chars=MAX_CHARS)
+
+    def alive(self) -> tuple[int, ...]:
+        """Returns the players whose power is not eliminated (the negotiation's participants)."""
+        return tuple(i for i, p in enumerate(POWERS) if not self.engine.powers[p].is_eliminated())
+
+    def _current_players(self) -> list[int]:
+        return [i for i, p in enumerate(POWERS) if self.possible_orders(p)]
+
+    def _legal_actions(self, player: int) -> list[str]:
+        return []
+
+    def _open_ended(self, player: int) -> dict[str, str]:
+        return {"orders": ORDERS_PROMPT.replace("<YOUR POWER>", POWERS[player])}
+
+    def _apply(self, actions: dict[int, Action]) -> None:
+        decided = {POWERS[p]: self._decided(p, a.response or "") for p, a in sorted(actions.items())}
+        entry: dict[str, Any] = {
+            "phase": self.phase,
+            "type": self.engine.phase_type,
+            "units": {p: sorted(self.engine.powers[p].units) for p in POWERS},
+            "orders": {p: kept for p, (kept, _) in decided.items()},
+            "dropped": {p: dropped for p, (_, dropped) in decided.items() if dropped},
+        }
+        for power, (kept, _) in decided.items():
+            self.engine.set_orders(power, kept)
+        self.engine.process()
+        self._cache.clear()
+        results = self.engine.result_history.get(entry["phase"]) or {}
+        entry["results"] = {str(unit): sorted(str(r) for r in codes) for unit, codes in sorted(results.items())}
+        entry["centers"] = {p: sorted(self.engine.powers[p].centers) for p in POWERS}
+        self.phase_log.append(entry)
+
+    def _decided(self, player: int, reply: str) -> tuple[list[str], list[str]]:
+        """Returns the valid and dropped orders; an unreadable set (applied without the runner) holds."""
+        try:
+            return self.game.normalise(self, player, reply)
+        except (ActionParseError, IllegalActionError) as error:
+            return [], [f"unreadable order set ({error})"]
+
+    def _is_terminal(self) -> bool:
+        return self.engine.is_game_done or _year(self.phase) > self.game.end_year
+
+    def _scores(self) -> list[float]:
+        centers = self.supply_centers()
+        return [float(centers[p]) for p in POWERS]
+
+    def _terminal_reason(self) -> str:
+        winners = self.winners()
+        if winners:
+            return f"solo victory: {', '.join(winners)}"
+        return f"year limit: the game ended after {self.game.end_year}"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> DiplomacyState:
+        clone = object.__new__(DiplomacyState)
+        memo[id(self)] = clone
+        for key, value in self.__dict__.items():
+            setattr(clone, key, value if key == "game" else copy.deepcopy(value, memo))
+        return clone
+
+    def __str__(self) -> str:
+        return f"{self.phase}: " + "; ".join(f"{p} {n} SC" for p, n in self.supply_centers().items())
+
+
+class Diplomacy(Game):
+    """The standard seven-power Diplomacy game with negotiation before movement phases.
+
+    Args:
+        variant: ``to<YEAR>[-r<ROUNDS>]``: the last year played and the
+            negotiation rounds per movement phase (default ``to1905``, 3 rounds).
+    """
+
+    press = True
+    rules = RULES
+
+    def __init__(self, variant: str | None = None) -> None:
+        self.end_year, self.rounds = parse_variant(variant)
+        self.info = GameInfo(
+            name="diplomacy" if self.press else "diplomacy-nopress",
+            num_players=len(POWERS),
+            sides=tuple((i,) for i in range(len(POWERS))),
+            max_turns=5 * (self.end_year - FIRST_YEAR + 1) + 5,
+            simultaneous=True,
+            chance=False,
+            hidden_information=True,
+            score_range=(0.0, 34.0),
+            score_sum=None,
+            family="spin",
+        )
+
+    def new_initial_state(self, seed: int) -> DiplomacyState:
+        """Returns Spring 1901 (the game has no chance: ``seed`` only seeds the agents)."""
+        return DiplomacyState(self)
+
+    def role(self, player: int) -> str:
+        """Returns the power's name (``"FRANCE"``)."""
+        return POWERS[player]
+
+    def observe(self, state: State, player: int) -> Observation:
+        """Returns the E.3 state description and SPIN-Bench's prompt for this phase."""
+        assert isinstance(state, DiplomacyState)
+        power = POWERS[player]
+        phase = state.phase
+        engine_state = state.engine_state()
+        state_text = text.state_description(engine_state, phase, list(POWERS))
+        possible = state.possible_orders(power) if not state.is_terminal() else {}
+        roles = {i: p for i, p in enumerate(POWERS)}
+        mine = [m.to_dict() for m in state.messages.visible_to(player) if m.phase == phase]
+        talking = state._talking == phase and not state.is_terminal()
+        if talking:
+            round_ = state._talk_round.get(player, 0) + 1
+            state._talk_round[player] = round_
+            alive = state.alive()
+            others = [POWERS[p] for p in alive if p != player]
+            prompt = text.negotiation_prompt(
+                power=power, others=others, round_=round_, rounds=self.rounds, state_text=state_text,
+                earlier=text.message_lines([m for m in mine if m["round"] < round_ - 1], roles),
+                last_round=text.message_lines([m for m in mine if m["round"] == round_ - 1], roles),
+                possible=repr({power: [{loc: orders} for loc, orders in possible.items()]}),
+                max_messages=len(alive), max_chars=MAX_CHARS,
+            )
+        else:
+            prompt = self._order_prompt(state, power, state_text, possible, text.message_lines(mine, roles))
+        return Observation(
+            game=self.info.name,
+            player=player,
+            text=state_text,
+            legal_actions=(),
+            rules=RULES,
+            open_ended=state.open_ended(player) if not talking else {},
+            instructions=ORDERS_PROMPT.replace("<YOUR POWER>", power),
+            role=power,
+            turn=state.turn,
+            data={
+                "power": power,
+                "phase": phase,
+                "phase_type": state.engine.phase_type,
+                "possible_orders": possible,
+                "build_count": state.build_count(power),
+                "units": {p: sorted(engine_state["units"].get(p) or []) for p in POWERS},
+                "centers": {p: sorted(engine_state["centers"].get(p) or []) for p in POWERS},
+            },
+            prompt=prompt if (possible or talking) else None,
+            system_prompt=text.SYSTEM_PROMPT,
+        )
+
+    def _order_prompt(
+        self, state: DiplomacyState, power: str, state_text: str, possible: dict[str, list[str]], messages: str
+    ) -> str:
+        kind = state.engine.phase_type
+        if kind == "M":
+            units = [u.split(" ", 1)[1] for u in sorted(state.engine.powers[power].units)]
+            adjacency = [{loc: sorted({a.upper() for a in state.engine.map.abut_list(loc)})} for loc in units]
+            return text.movement_prompt(
+                power=power, state_text=state_text, adjacency=repr(adjacency),
+                possible=repr({power: [{loc: orders} for loc, orders in possible.items()]}), messages=messages,
+            )
+        builder = text.retreat_prompt if kind == "R" else text.winter_prompt
+        return builder(power=power, state_text=state_text, possible=repr({power: possible}))
+
+    def check_open_ended(self, state: State, player: int, action: Action) -> Action:
+        """Reads an order set and keeps its valid orders (see :meth:`normalise`)."""
+        assert isinstance(state, DiplomacyState)
+        kept, dropped = self.normalise(state, player, action.response or "")
+        return Action("orders", json.dumps({"orders": kept, "dropped": dropped}, separators=(",", ":")))
+
+    def normalise(self, state: DiplomacyState, player: int, reply: str) -> tuple[list[str], list[str]]:
+        """Returns the valid orders of a reply and the dropped ones, each with the reason.
+
+        Raises:
+            ActionParseError: when the reply has no JSON object with ``orders``.
+            IllegalActionError: when ``orders`` is keyed by powers but not this one.
+        """
+        power = POWERS[player]
+        orders, dropped = extract_orders(reply, power)
+        kept, invalid = validate_orders(orders, state.possible_orders(power), state.engine.phase_type,
+                                        state.build_count(power))
+        return kept, dropped + invalid
+
+
+class DiplomacyNoPress(Diplomacy):
+    """Diplomacy without negotiation (SPIN-Bench's basic-skill setting)."""
+
+    press = False
+
+
+# -- order sets ---------------------------------------------------------------------
+
+
+def extract_orders(reply: str, power: str) -> tuple[list[str], list[str]]:
+    """Reads ``power``'s order list from a reply's last JSON object with ``orders``.
+
+    ``orders`` may be a list or a dict keyed by power (case-insensitive). When
+    no complete JSON object has it (SPIN-Bench's own template misses a comma),
+    the last readable value after ``"orders":`` is used. Entries that are not
+    strings, and a normalised answer's own ``dropped`` list, come back as
+    dropped.
+    """
+    found, carried = None, []
+    for candidate in reversed(_json_objects(reply)):
+        key = next((k for k in candidate if str(k).lower() == "orders"), None)
+        if key is not None:
+            found = candidate[key]
+            carried = [d for d in candidate.get("dropped") or [] if isinstance(d, str)]
+            break
+    if found is None:
+        found = _orders_value(reply)
+    if found is None:
+        raise ActionParseError(
+            f'No JSON object with an "orders" key was found. Reply with a JSON object such as '
+            f'{{"orders": {{"{power}": ["A PAR - BUR", "F BRE H"]}}}}, choosing each order from the possible orders.'
+        )
+    if isinstance(found, dict):
+        by_power = {str(k).strip().upper(): v for k, v in found.items()}
+        if power not in by_power and by_power:
+            raise IllegalActionError(
+                f'"orders" has no entry for {power}, the power you play: write {{"orders": {{"{power}": [...]}}}}'
+            )
+        found = by_power.get(power, [])
+    if isinstance(found, str):
+        found = [found]
+    if not isinstance(found, list):
+        raise ActionParseError(f'"orders" must be a list of order strings for {power}')
+    orders = [o for o in found if isinstance(o, str)]
+    dropped = carried + [f"{o!r} (not an order string)" for o in found if not isinstance(o, str)]
+    return orders, dropped
+
+
+def _orders_value(reply: str) -> Any:
+    """Returns the last readable value written after ``"orders":`` (for replies whose outer JSON is broken)."""
+    decoder = json.JSONDecoder()
+    value = None
+    for match in re.finditer(r'"orders"\s*:\s*', reply, re.IGNORECASE):
+        try:
+            value, _ = decoder.raw_decode(reply, match.end())
+        except json.JSONDecodeError:
+            continue
+    return value
+
+
+def validate_orders(
+    orders: list[str], possible: dict[str, list[str]], phase_type: str, build_count: int
+) -> tuple[list[str], list[str]]:
+    """Splits orders into the valid ones (engine spelling) and the dropped ones with reasons.
+
+    An order is valid when it is one of the possible orders, it is the first
+    order for its location and, in an adjustment phase, it is within the
+    allowed number of builds (``WAIVE`` counts as one) or disbands.
+    """
+    owner = {_normal(o): (loc, o) for loc, options in possible.items() for o in options if o != "WAIVE"}
+    can_waive = any("WAIVE" in options for options in possible.values())
+    limit = abs(build_count) if phase_type == "A" else None
+    kept: list[str] = []
+    dropped: list[str] = []
+    used: set[str] = set()
+    for raw in orders:
+        normal = _normal(raw)
+        if normal == "WAIVE" and can_waive:
+            loc, order = None, "WAIVE"
+        elif normal in owner:
+            loc, order = owner[normal]
+        else:
+            dropped.append(f"{raw} (not a possible order)")
+            continue
+        if loc is not None and loc in used:
+            dropped.append(f"{raw} (a second order for {loc})")
+        elif limit is not None and len(kept) >= limit:
+            dropped.append(f"{raw} (more than {limit} adjustments allowed)")
+        else:
+            if loc is not None:
+                used.add(loc)
+            kept.append(order)
+    return kept, dropped
+
+
+def _normal(order: str) -> str:
+    cleaned = re.sub(r"\s*-\s*", " - ", order.strip().strip(".").upper())
+    return " ".join(cleaned.split())
+
+
+def _json_objects(reply: str) -> list[dict[str, Any]]:
+    """Returns every JSON object in ``reply`` that is not nested in another, in order."""
+    decoder = json.JSONDecoder()
+    found: list[dict[str, Any]] = []
+    index = reply.find("{")
+    while index != -1:
+        try:
+            value, end = decoder.raw_decode(reply, index)
+        except json.JSONDecodeError:
+            index = reply.find("{", index + 1)
+            continue
+        if isinstance(value, dict):
+            found.append(value)
+        index = reply.find("{", end)
+    return found
+
+
+def _year(phase: str) -> int:
+    return int(phase[1:5]) if len(phase) == 6 and phase[1:5].isdigit() else 10**6
+
+
+def _import_engine() -> Any:
+    try:
+        import diplomacy
+    except ImportError as error:
+        raise ImportError(INSTALL_HINT) from error
+    return diplomacy
+
+
+def engine_available() -> bool:
+    """Tells whether the ``diplomacy`` engine can be imported here."""
+    try:
+        _import_engine()
+    except ImportError:
+        return False
+    return True
+
+
+def variants(options: dict[str, Any]) -> list[Variant]:
+    """Lists the one variant a suite runs: ``to$STRATBENCH_DIPLOMACY_END_YEAR`` (default ``to1905``).
+
+    It is skipped, with the install hint, when the engine is missing.
+    """
+    end_year = int(os.environ.get(END_YEAR_ENV) or DEFAULT_END_YEAR)
+    rounds = int(os.environ.get(ROUNDS_ENV) or DEFAULT_ROUNDS)
+    name = variant_name(end_year, rounds)
+    parse_variant(name)
+    return [Variant(name, None if engine_available() else INSTALL_HINT)]

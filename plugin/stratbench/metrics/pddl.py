@@ -1,0 +1,63 @@
+"""Per-match metrics of the ``pddl`` game: the plan's verdict and the task's facts.
+
+The aggregates (Plan Accuracy, N-step, accuracy per domain and category,
+error breakdown) are in :mod:`stratbench.metrics.planning`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stratbench.core.game import Game
+from stratbench.core.runner import MatchOutcome
+from stratbench.core.types import Action
+
+__all__ = ["plan_validity"]
+
+
+def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict[str, Any]]:
+    """Returns, for the planner (player 0), the verdict on its plan and the task's facts.
+
+    Keys: ``valid``, ``error`` (None, ``parse_error``, ``no_answer``,
+    ``unknown_action``, ``unknown_object``, ``wrong_arity``,
+    ``type_mismatch``, ``inapplicable_action``, ``goal_not_satisfied``),
+    ``error_class`` (None, ``BC``, ``GS``, ``Other``), ``reason``,
+    ``plan_length``, ``failed_step``, ``unmet``, ``answer_form``,
+    ``reference_length`` (S_i), ``task``, ``domain``, ``category``, ``tier``.
+    A forfeit (no answer at all) is ``no_answer``, class Other.
+    """
+    from stratbench.planning.validation import PlanCheck
+
+    instance = getattr(game, "instance", None)
+    answer = _answer(outcome)
+    if answer is None:
+        check = PlanCheck(False, "no_answer", f"no answer ({outcome.terminal})")
+    else:
+        check = game.check(answer)  # type: ignore[attr-defined]  # memoised: no second validation
+    return {
+        0: {
+            "valid": check.valid,
+            "error": check.error,
+            "error_class": check.error_class,
+            "reason": check.reason,
+            "plan_length": check.plan_length,
+            "failed_step": check.step,
+            "unmet": list(check.unmet),
+            "answer_form": check.form,
+            "reference_length": getattr(instance, "reference_length", None),
+            "task": getattr(instance, "name", None),
+            "domain": getattr(instance, "domain", None),
+            "category": getattr(instance, "category", None),
+            "tier": getattr(instance, "tier", None),
+        }
+    }
+
+
+def _answer(outcome: MatchOutcome) -> str | None:
+    for joint in outcome.history:
+        text = joint.get(0)
+        if text is not None:
+            action = Action.from_text(text)
+            if action.id == "plan":
+                return action.response
+    return None

@@ -1,0 +1,144 @@
+"""SPIN-Bench planning metrics as pure functions over result records.
+
+Every function takes result records (``results.jsonl`` lines) and reads the
+per-match planning metrics in ``record["metrics"]["0"]`` (written by
+:func:`stratbench.metrics.pddl.plan_validity`): ``valid``,
+``reference_length``, ``error_class``, ``error``, ``domain``, ``category``,
+``tier``. Records of other games are ignored.
+
+* **Plan Accuracy** is a micro-average: valid plans over all tasks (SPIN-Bench
+  reports k/1280; it is not a mean of per-domain accuracies).
+* **N-step look-ahead** is ``sum(C_i * S_i) / N`` (SPIN-Bench Appendix B.2).
+  The paper does not define S_i beyond "the required number of steps"; we
+  define it as the length of the dataset's reference plan (found by a
+  planner, recorded in the manifest). Tasks without a reference length (an
+  external dataset without a manifest) are left out of N-step.
+* **Error breakdown** gives BC, GS and Other as shares of all tasks (Table 2),
+  so accuracy + BC + GS + Other = 1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = [
+    "accuracy_by",
+    "error_breakdown",
+    "n_step",
+    "plan_accuracy",
+    "planning_rows",
+    "planning_summary",
+    "summaries_by_agent",
+]
+
+GAME = "pddl"
+ERROR_CLASSES = ("BC", "GS", "Other")
+
+
+def planning_rows(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Returns the per-match planning metrics of the ``pddl`` records, in order."""
+    rows = []
+    for record in records:
+        if record.get("game") != GAME:
+            continue
+        metrics = record.get("metrics", {}).get("0")
+        if metrics is not None:
+            rows.append(metrics)
+    return rows
+
+
+def plan_accuracy(records: Iterable[dict[str, Any]]) -> float | None:
+    """Returns the share of tasks with a valid plan (micro-average), or None if no tasks.
+
+    Examples:
+        >>> recs = [{"game": "pddl", "metrics": {"0": {"valid": v}}} for v in (True, False, False, True)]
+        >>> plan_accuracy(recs)
+        0.5
+    """
+    rows = planning_rows(records)
+    if not rows:
+        return None
+    return sum(1 for r in rows if r.get("valid")) / len(rows)
+
+
+def n_step(records: Iterable[dict[str, Any]]) -> float | None:
+    """Returns SPIN-Bench's N-step look-ahead, ``sum(C_i * S_i) / N``.
+
+    S_i is the task's reference plan length; tasks without one are left out
+    of both the sum and N. Returns None if no task has one.
+
+    Examples:
+        >>> recs = [{"game": "pddl", "metrics": {"0": {"valid": v, "reference_length": s}}}
+        ...         for v, s in ((True, 10), (False, 30), (True, 4), (False, 6))]
+        >>> n_step(recs)
+        3.5
+    """
+    rows = [r for r in planning_rows(records) if r.get("reference_length") is not None]
+    if not rows:
+        return None
+    return sum(r["reference_length"] for r in rows if r.get("valid")) / len(rows)
+
+
+def accuracy_by(records: Iterable[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]:
+    """Returns ``{value: {"tasks", "valid", "accuracy"}}`` grouped by a metric (``domain``, ``category``, ``tier``).
+
+    Tasks whose ``key`` is missing are grouped under ``"unknown"``.
+    """
+    groups: dict[str, list[bool]] = {}
+    for row in planning_rows(records):
+        groups.setdefault(str(row.get(key) or "unknown"), []).append(bool(row.get("valid")))
+    return {
+        value: {"tasks": len(flags), "valid": sum(flags), "accuracy": sum(flags) / len(flags)}
+        for value, flags in sorted(groups.items())
+    }
+
+
+def error_breakdown(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Returns SPIN-Bench's error classes as shares of all tasks, and the detailed error counts.
+
+    Returns:
+        ``{"tasks", "valid", "BC", "GS", "Other", "errors"}``: the shares of
+        valid plans and of each class over all tasks (None if no tasks), and
+        a count per detailed error (``inapplicable_action``, ...).
+    """
+    rows = planning_rows(records)
+    classes = Counter(r.get("error_class") for r in rows if not r.get("valid"))
+    errors = Counter(str(r.get("error")) for r in rows if not r.get("valid"))
+    total = len(rows)
+
+    def share(count: int) -> float | None:
+        return count / total if total else None
+
+    return {
+        "tasks": total,
+        "valid": share(sum(1 for r in rows if r.get("valid"))),
+        **{name: share(classes.get(name, 0)) for name in ERROR_CLASSES},
+        "errors": dict(sorted(errors.items())),
+    }
+
+
+def planning_summary(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Returns every planning aggregate for one set of records (one agent's, typically)."""
+    records = list(records)
+    return {
+        "tasks": len(planning_rows(records)),
+        "plan_accuracy": plan_accuracy(records),
+        "n_step": n_step(records),
+        "by_domain": accuracy_by(records, "domain"),
+        "by_category": accuracy_by(records, "category"),
+        "by_tier": accuracy_by(records, "tier"),
+        "errors": error_breakdown(records),
+    }
+
+
+def summaries_by_agent(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Returns :func:`planning_summary` per subject agent label."""
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        if record.get("game") != GAME:
+            continue
+        agent = record["sides"][record.get("subject", 0)]["agent"]
+        grouped.setdefault(agent, []).append(record)
+    return {agent: planning_summary(group) for agent, group in sorted(grouped.items())}

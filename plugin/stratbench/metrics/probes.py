@@ -1,0 +1,50 @@
+"""Per-match metrics of the planning probes, and their aggregate per setting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from stratbench.core.game import Game
+from stratbench.core.runner import MatchOutcome
+from stratbench.core.types import Action
+
+__all__ = ["accuracy_by_setting", "probe_score"]
+
+GAMES = ("factual_retrieval", "spatial_tracking")
+
+
+def probe_score(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict[str, Any]]:
+    """Returns, for player 0: ``correct``, the setting (``length``, ``difficulty``), and scoring details.
+
+    The task is regenerated from the variant and ``seed`` and the answer
+    re-scored; a forfeit (no answer) is incorrect.
+    """
+    task = game.generate(seed)  # type: ignore[attr-defined]
+    answer = None
+    for joint in outcome.history:
+        if 0 in joint:
+            answer = Action.from_text(joint[0]).response
+    correct, detail = game.score(task, answer)  # type: ignore[attr-defined]
+    row: dict[str, Any] = {"correct": bool(correct), "answered": answer is not None, "length": game.length, **detail}  # type: ignore[attr-defined]
+    if game.info.name == "factual_retrieval":
+        row.update(difficulty=game.difficulty, asked_step=task.asked_step)  # type: ignore[attr-defined]
+    return {0: row}
+
+
+def accuracy_by_setting(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Returns ``{"<game> <variant>": {"items", "correct", "accuracy"}}`` over probe records.
+
+    Examples:
+        >>> recs = [{"game": "spatial_tracking", "variant": "l5", "metrics": {"0": {"correct": c}}}
+        ...         for c in (True, False)]
+        >>> accuracy_by_setting(recs)["spatial_tracking l5"]["accuracy"]
+        0.5
+    """
+    groups: dict[str, list[bool]] = {}
+    for record in records:
+        if record.get("game") not in GAMES:
+            continue
+        key = f"{record['game']} {record.get('variant')}"
+        groups.setdefault(key, []).append(bool(record["metrics"]["0"]["correct"]))
+    return {k: {"items": len(v), "correct": sum(v), "accuracy": sum(v) / len(v)} for k, v in sorted(groups.items())}

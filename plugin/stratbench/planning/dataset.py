@@ -1,0 +1,263 @@
+"""Planning datasets: the committed default set and directories in SPIN-Bench's layout.
+
+A dataset directory holds ``<domain>/domain.pddl`` and
+``<domain>/instances/*.pddl`` (SPIN-Bench's ``classical_planning_dataset``
+layout), and optionally a ``manifest.json`` with each instance's category,
+tier and reference plan length (the committed set under ``dataset/`` has one;
+see :mod:`stratbench.planning.build_dataset`).
+
+Instances are named ``<domain>/<instance>`` (``blocksworld/p01``): these are
+the ``pddl`` game's variants. :func:`list_variants` lists the default set, or
+the ``--pddl-dir`` directory when the run gives one; it also remembers that
+listing in this process, so :func:`resolve` (called by the game factory,
+which gets only the variant name) finds the same files. Collection and play
+happen in the same process (xdist workers collect too), so this holds.
+
+For a ``--pddl-dir`` directory each domain is parsed once, with its first
+instance; a domain unified-planning cannot read, or whose features its
+sequential validator cannot check, yields its instances as skipped with one
+reason naming the construct. Every instance file is also scanned for
+constructs the reader rejects (names with dots...), which skips just that
+instance. Collection never raises for a bad dataset.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from stratbench.registry import Variant
+
+__all__ = [
+    "CATEGORIES",
+    "DATASET_DIR",
+    "Instance",
+    "default_instances",
+    "domain_problem",
+    "list_variants",
+    "load_manifest",
+    "resolve",
+    "scan_directory",
+    "smoke_subset",
+]
+
+DATASET_DIR = Path(__file__).resolve().parent / "dataset"
+"""The committed default dataset."""
+MANIFEST = "manifest.json"
+
+CATEGORIES: dict[str, str] = {
+    "drone": "spatial", "floortile": "spatial", "grid": "spatial", "depots": "resource",
+    "logistics": "spatial", "rovers": "resource", "sokoban": "spatial", "termes": "spatial",
+    "assembly": "sequential", "blocksworld": "sequential", "briefcaseworld": "sequential",
+    "multi_agent_coordination": "sequential", "cooperate_sequential_gripper": "sequential",
+    "elevator": "sequential", "barman": "sequential", "counters": "resource", "markettrader": "resource",
+    "satellite": "resource", "freecell": "resource", "settlersnumeric": "resource", "sugar": "resource",
+}
+"""SPIN-Bench's domains and their category in the released scorer (one per domain).
+
+The paper lists some domains under two categories (depots and rovers also
+spatial, elevator also spatial); stratbench reports the released scorer's
+single category, as the domain packages declare it.
+"""
+
+_LISTED: dict[str, Instance] = {}
+_VARIANT_SAFE = re.compile(r"[^A-Za-z0-9_.+-]+")
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One planning task.
+
+    Attributes:
+        name: ``<domain>/<instance>``, the game variant.
+        domain: The domain directory name.
+        domain_path: The domain file.
+        problem_path: The problem file.
+        category: ``spatial``, ``sequential``, ``resource``, or None if unknown.
+        tier: The difficulty tier (``easy``...), or None if unknown.
+        reference_length: The reference plan's length (S_i of N-step), or None.
+        skip: Why this instance cannot run here, or None.
+    """
+
+    name: str
+    domain: str
+    domain_path: Path
+    problem_path: Path
+    category: str | None = None
+    tier: str | None = None
+    reference_length: int | None = None
+    skip: str | None = None
+
+
+def load_manifest(root: Path = DATASET_DIR) -> dict[str, Any] | None:
+    """Returns the ``manifest.json`` of a dataset directory, or None if it has none."""
+    path = Path(root) / MANIFEST
+    if not path.is_file():
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def domain_problem(instance: Instance) -> tuple[str, str]:
+    """Returns the domain and problem PDDL texts of an instance."""
+    return instance.domain_path.read_text(encoding="utf-8"), instance.problem_path.read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def default_instances() -> tuple[Instance, ...]:
+    """Returns the committed default dataset's instances, from its manifest (none if not built)."""
+    manifest = load_manifest(DATASET_DIR)
+    if manifest is None:
+        return ()
+    return tuple(_from_manifest(DATASET_DIR, entry) for entry in manifest["instances"])
+
+
+def list_variants(options: dict[str, Any]) -> list[Variant]:
+    """Lists the ``pddl`` game's variants: ``options["pddl_dir"]``'s instances, else the default set.
+
+    A run with no model and no extra agent (``options["models"]`` and
+    ``options["agents"]`` empty) plays only the suite's baselines; it then
+    gets a smoke subset, the first instance of each domain, so that
+    ``pytest suites/`` stays fast. Any subject given on the command line
+    gets the whole dataset.
+    """
+    root = options.get("pddl_dir")
+    instances = scan_directory(Path(root)) if root else list(default_instances())
+    if not root and "models" in options and not options.get("models") and not options.get("agents"):
+        instances = smoke_subset(instances)
+    _LISTED.clear()
+    _LISTED.update({i.name: i for i in instances})
+    return [Variant(i.name, i.skip) for i in instances]
+
+
+def smoke_subset(instances: list[Instance]) -> list[Instance]:
+    """Returns the first instance of each domain (in name order)."""
+    seen: set[str] = set()
+    subset = []
+    for instance in sorted(instances, key=lambda i: i.name):
+        if instance.domain not in seen:
+            seen.add(instance.domain)
+            subset.append(instance)
+    return subset
+
+
+def resolve(name: str) -> Instance:
+    """Returns the instance a variant name stands for: the last listing's, else the default set's.
+
+    Raises:
+        ValueError: for a name in neither.
+    """
+    if name in _LISTED:
+        return _LISTED[name]
+    for instance in default_instances():
+        if instance.name == name:
+            return instance
+    raise ValueError(f"unknown planning instance {name!r}; variants are <domain>/<instance> of the dataset")
+
+
+def scan_directory(root: Path) -> list[Instance]:
+    """Lists the instances of a directory in SPIN-Bench's layout, with skip reasons.
+
+    Never raises for a malformed dataset: a missing directory, a missing
+    domain file or an unreadable domain become skip reasons.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        return [Instance(f"{_safe(root.name)}/missing", _safe(root.name), root, root, skip=f"{root}: not a directory")]
+    manifest = load_manifest(root) or {}
+    known = {entry["name"]: entry for entry in manifest.get("instances", [])}
+    instances: list[Instance] = []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        problems = sorted((folder / "instances").glob("*.pddl")) if (folder / "instances").is_dir() else []
+        if not problems:
+            continue
+        domain_file = folder / "domain.pddl"
+        domain_skip = _domain_skip(domain_file, problems[0])
+        for problem in problems:
+            name = f"{_safe(folder.name)}/{_safe(problem.stem)}"
+            entry = known.get(name, {})
+            skip = domain_skip or _instance_skip(folder.name, problem)
+            instances.append(
+                Instance(
+                    name=name,
+                    domain=folder.name,
+                    domain_path=domain_file,
+                    problem_path=problem,
+                    category=entry.get("category") or CATEGORIES.get(folder.name.lower()),
+                    tier=entry.get("tier"),
+                    reference_length=entry.get("reference_length"),
+                    skip=skip,
+                )
+            )
+    return instances
+
+
+def _from_manifest(root: Path, entry: dict[str, Any]) -> Instance:
+    domain = entry["domain"]
+    return Instance(
+        name=entry["name"],
+        domain=domain,
+        domain_path=root / domain / "domain.pddl",
+        problem_path=root / domain / "instances" / f"{entry['instance']}.pddl",
+        category=entry.get("category"),
+        tier=entry.get("tier"),
+        reference_length=entry.get("reference_length"),
+    )
+
+
+def _domain_skip(domain_file: Path, first_problem: Path) -> str | None:
+    """Returns why a domain cannot run (parsed once per file version), or None."""
+    domain = domain_file.parent.name
+    if not domain_file.is_file():
+        return f"{domain}: no domain.pddl"
+    try:
+        stamp = (domain_file.stat().st_mtime_ns, first_problem.stat().st_mtime_ns)
+    except OSError as error:
+        return f"{domain}: cannot read it: {error.strerror or error}"
+    return _check_domain(str(domain_file), str(first_problem), stamp)
+
+
+@lru_cache(maxsize=256)
+def _check_domain(domain_file: str, first_problem: str, stamp: tuple[int, int]) -> str | None:
+    from stratbench.planning.reading import PDDLReadError, read_problem_files, up
+
+    domain = Path(domain_file).parent.name
+    try:
+        problem = read_problem_files(domain_file, first_problem)
+    except PDDLReadError as error:
+        return f"{domain}: unified-planning cannot read it: {error.reason}"
+    except (OSError, UnicodeDecodeError) as error:
+        return f"{domain}: cannot read it: {error}"
+    up()
+    from unified_planning.engines.plan_validator import SequentialPlanValidator
+
+    kind = problem.kind
+    if not SequentialPlanValidator.supports(kind):
+        supported = SequentialPlanValidator.supported_kind()
+        missing = sorted(f.lower() for f in kind.features if f not in supported.features)
+        features = ", ".join(missing) or "unsupported features"
+        return f"{domain}: unified-planning's sequential validator cannot check it: {features}"
+    return None
+
+
+def _instance_skip(domain: str, problem: Path) -> str | None:
+    from stratbench.planning.reading import unreadable_reason
+
+    try:
+        text = problem.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        return f"{domain}: cannot read {problem.name}: {error}"
+    if re.search(r"(?<![\w.?-])[A-Za-z_][\w-]*\.[\w.-]*", _strip_comments(text)):
+        return f"{domain}: unified-planning cannot read it: {unreadable_reason(ValueError(), '', text)}"
+    return None
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r";[^\n]*", "", text)
+
+
+def _safe(name: str) -> str:
+    return _VARIANT_SAFE.sub("_", name)

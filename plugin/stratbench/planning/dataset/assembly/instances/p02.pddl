@@ -1,0 +1,20 @@
+(define (problem assembly-easy-s2)
+  (:domain assembly)
+  (:objects
+    product part1 part2 part3 - assembly
+    tool1 - resource
+  )
+  (:init
+    (resource-free tool1)
+    (available part1)
+    (available part2)
+    (available part3)
+    (part-of part1 product)
+    (part-of part2 product)
+    (part-of part3 product)
+    (requires product tool1)
+  )
+  (:goal (and
+    (complete product)
+  ))
+)

@@ -1,0 +1,19 @@
+(define (problem assembly-easy-s7)
+  (:domain assembly)
+  (:objects
+    product part1 part2 - assembly
+    tool1 - resource
+  )
+  (:init
+    (resource-free tool1)
+    (available part1)
+    (available part2)
+    (part-of part1 product)
+    (part-of part2 product)
+    (requires product tool1)
+    (assemble-order part2 part1 product)
+  )
+  (:goal (and
+    (complete product)
+  ))
+)

@@ -1,0 +1,21 @@
+(define (problem blocksworld-medium-s8)
+  (:domain blocksworld)
+  (:objects
+    b1 b2 b3 b4 b5 - block)
+  (:init
+    (ontable b3)
+    (on b1 b3)
+    (clear b1)
+    (ontable b4)
+    (clear b4)
+    (ontable b5)
+    (clear b5)
+    (ontable b2)
+    (clear b2)
+    (handempty))
+  (:goal (and
+    (ontable b4)
+    (on b3 b4)
+    (on b1 b3)
+    (ontable b5)
+    (on b2 b5))))

@@ -1,0 +1,20 @@
+(define (problem blocksworld-medium-s9)
+  (:domain blocksworld)
+  (:objects
+    b1 b2 b3 b4 b5 - block)
+  (:init
+    (ontable b3)
+    (on b2 b3)
+    (clear b2)
+    (ontable b1)
+    (on b5 b1)
+    (clear b5)
+    (ontable b4)
+    (clear b4)
+    (handempty))
+  (:goal (and
+    (ontable b2)
+    (on b1 b2)
+    (on b5 b1)
+    (ontable b4)
+    (on b3 b4))))

@@ -1,0 +1,20 @@
+(define (problem blocksworld-medium-s12)
+  (:domain blocksworld)
+  (:objects
+    b1 b2 b3 b4 b5 - block)
+  (:init
+    (ontable b2)
+    (on b3 b2)
+    (clear b3)
+    (ontable b1)
+    (clear b1)
+    (ontable b5)
+    (on b4 b5)
+    (clear b4)
+    (handempty))
+  (:goal (and
+    (ontable b4)
+    (on b2 b4)
+    (on b3 b2)
+    (ontable b1)
+    (ontable b5))))

@@ -1,0 +1,20 @@
+(define (problem blocksworld-medium-s13)
+  (:domain blocksworld)
+  (:objects
+    b1 b2 b3 b4 b5 - block)
+  (:init
+    (ontable b4)
+    (on b5 b4)
+    (clear b5)
+    (ontable b1)
+    (on b2 b1)
+    (clear b2)
+    (ontable b3)
+    (clear b3)
+    (handempty))
+  (:goal (and
+    (ontable b4)
+    (on b1 b4)
+    (on b3 b1)
+    (on b2 b3)
+    (ontable b5))))

@@ -1,0 +1,20 @@
+(define (problem blocksworld-medium-s14)
+  (:domain blocksworld)
+  (:objects
+    b1 b2 b3 b4 b5 - block)
+  (:init
+    (ontable b4)
+    (on b2 b4)
+    (clear b2)
+    (ontable b3)
+    (on b1 b3)
+    (clear b1)
+    (ontable b5)
+    (clear b5)
+    (handempty))
+  (:goal (and
+    (ontable b4)
+    (on b2 b4)
+    (ontable b5)
+    (on b1 b5)
+    (ontable b3))))

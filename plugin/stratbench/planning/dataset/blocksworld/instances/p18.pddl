@@ -1,0 +1,23 @@
+(define (problem blocksworld-hard-s18)
+  (:domain blocksworld)
+  (:objects
+    b1 b2 b3 b4 b5 b6 b7 - block)
+  (:init
+    (ontable b2)
+    (on b5 b2)
+    (on b1 b5)
+    (clear b1)
+    (ontable b3)
+    (on b6 b3)
+    (on b4 b6)
+    (on b7 b4)
+    (clear b7)
+    (handempty))
+  (:goal (and
+    (ontable b4)
+    (on b6 b4)
+    (on b3 b6)
+    (on b7 b3)
+    (ontable b1)
+    (on b5 b1)
+    (ontable b2))))

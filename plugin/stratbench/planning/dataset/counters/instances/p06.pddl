@@ -1,0 +1,12 @@
+(define (problem counters-easy-s6)
+  (:domain counters)
+  (:objects
+    c0 c1 c2 - counter)
+  (:init
+    (= (max-value) 4)
+    (= (value c0) 0)
+    (= (value c1) 1)
+    (= (value c2) 0))
+  (:goal (and
+    (<= (+ (value c1) 1) (value c2))
+    (<= (+ (value c2) 1) (value c0)))))

@@ -1,0 +1,16 @@
+(define (problem counters-medium-s10)
+  (:domain counters)
+  (:objects
+    c0 c1 c2 c3 c4 - counter)
+  (:init
+    (= (max-value) 6)
+    (= (value c0) 3)
+    (= (value c1) 0)
+    (= (value c2) 2)
+    (= (value c3) 1)
+    (= (value c4) 1))
+  (:goal (and
+    (<= (+ (value c0) 1) (value c2))
+    (<= (+ (value c2) 1) (value c4))
+    (<= (+ (value c4) 1) (value c3))
+    (<= (+ (value c3) 1) (value c1)))))

@@ -1,0 +1,20 @@
+(define (problem counters-hard-s16)
+  (:domain counters)
+  (:objects
+    c0 c1 c2 c3 c4 c5 c6 - counter)
+  (:init
+    (= (max-value) 9)
+    (= (value c0) 8)
+    (= (value c1) 5)
+    (= (value c2) 2)
+    (= (value c3) 6)
+    (= (value c4) 4)
+    (= (value c5) 8)
+    (= (value c6) 1))
+  (:goal (and
+    (<= (+ (value c0) 1) (value c5))
+    (<= (+ (value c5) 1) (value c3))
+    (<= (+ (value c3) 1) (value c1))
+    (<= (+ (value c1) 1) (value c4))
+    (<= (+ (value c4) 1) (value c2))
+    (<= (+ (value c2) 1) (value c6)))))

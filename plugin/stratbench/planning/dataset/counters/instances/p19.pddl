@@ -1,0 +1,20 @@
+(define (problem counters-hard-s19)
+  (:domain counters)
+  (:objects
+    c0 c1 c2 c3 c4 c5 c6 - counter)
+  (:init
+    (= (max-value) 9)
+    (= (value c0) 6)
+    (= (value c1) 7)
+    (= (value c2) 9)
+    (= (value c3) 5)
+    (= (value c4) 2)
+    (= (value c5) 7)
+    (= (value c6) 2))
+  (:goal (and
+    (<= (+ (value c2) 1) (value c5))
+    (<= (+ (value c5) 1) (value c1))
+    (<= (+ (value c1) 1) (value c0))
+    (<= (+ (value c0) 1) (value c3))
+    (<= (+ (value c3) 1) (value c4))
+    (<= (+ (value c4) 1) (value c6)))))

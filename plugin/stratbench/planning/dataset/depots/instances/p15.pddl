@@ -1,0 +1,40 @@
+(define (problem depots-hard-s15)
+  (:domain depots)
+  (:objects
+    depot0 depot1 - depot
+    distributor0 - distributor
+    truck0 - truck
+    pallet0 pallet1 pallet2 - pallet
+    hoist0 hoist1 hoist2 - hoist
+    crate0 crate1 crate2 crate3 - crate
+  )
+  (:init
+    (at pallet0 depot0)
+    (at hoist0 depot0)
+    (available hoist0)
+    (at pallet1 depot1)
+    (at hoist1 depot1)
+    (available hoist1)
+    (at pallet2 distributor0)
+    (at hoist2 distributor0)
+    (available hoist2)
+    (at truck0 distributor0)
+    (on crate0 pallet2)
+    (at crate0 distributor0)
+    (on crate1 pallet1)
+    (at crate1 depot1)
+    (on crate2 pallet0)
+    (at crate2 depot0)
+    (on crate3 crate0)
+    (at crate3 distributor0)
+    (clear crate1)
+    (clear crate2)
+    (clear crate3)
+  )
+  (:goal (and
+    (on crate0 pallet1)
+    (on crate1 crate2)
+    (on crate2 pallet0)
+    (on crate3 crate0)
+  ))
+)

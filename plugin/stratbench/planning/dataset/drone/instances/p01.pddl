@@ -1,0 +1,28 @@
+(define (problem drone-easy-s1)
+  (:domain drone)
+  (:objects
+    loc1 - location
+  )
+  (:init
+    (= (x) 0)
+    (= (y) 0)
+    (= (z) 0)
+    (= (min-x) 0)
+    (= (max-x) 2)
+    (= (min-y) 0)
+    (= (max-y) 2)
+    (= (min-z) 0)
+    (= (max-z) 0)
+    (= (battery-level) 6)
+    (= (battery-capacity) 6)
+    (= (loc-x loc1) 0)
+    (= (loc-y loc1) 2)
+    (= (loc-z loc1) 0)
+  )
+  (:goal (and
+    (visited loc1)
+    (= (x) 0)
+    (= (y) 0)
+    (= (z) 0)
+  ))
+)

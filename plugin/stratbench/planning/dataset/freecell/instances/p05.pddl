@@ -1,0 +1,25 @@
+(define (problem freecell-easy-s5)
+  (:domain freecell)
+  (:objects
+    hearts0 hearts1 hearts2 spades0 spades1 spades2 - card
+    col1 col2 - column
+    cell1 - cell)
+  (:init
+    (on hearts2 col1)
+    (on hearts1 hearts2)
+    (clear hearts1)
+    (on spades1 col2)
+    (on spades2 spades1)
+    (clear spades2)
+    (cell-free cell1)
+    (home-top hearts0)
+    (home-top spades0)
+    (home-next hearts0 hearts1)
+    (home-next hearts1 hearts2)
+    (home-next spades0 spades1)
+    (home-next spades1 spades2)
+    (can-stack hearts1 spades2)
+    (can-stack spades1 hearts2))
+  (:goal (and
+    (home-top hearts2)
+    (home-top spades2))))

@@ -1,0 +1,30 @@
+(define (problem markettrader-easy-s2)
+  (:domain markettrader)
+  (:objects
+    market1 market2 - market
+    camel1 - camel
+    spice silk - goods)
+  (:init
+    (camel-at camel1 market2)
+    (= (cash) 12)
+    (= (capacity) 2)
+    (can-drive market1 market2)
+    (can-drive market2 market1)
+    (= (toll market1) 1)
+    (= (toll market2) 2)
+    (= (bought spice) 0)
+    (= (price spice market1) 4)
+    (= (sell-price spice market1) 3)
+    (= (on-sale spice market1) 4)
+    (= (price spice market2) 9)
+    (= (sell-price spice market2) 8)
+    (= (on-sale spice market2) 2)
+    (= (bought silk) 0)
+    (= (price silk market1) 5)
+    (= (sell-price silk market1) 4)
+    (= (on-sale silk market1) 1)
+    (= (price silk market2) 3)
+    (= (sell-price silk market2) 2)
+    (= (on-sale silk market2) 4))
+  (:goal (and
+    (>= (cash) 13))))

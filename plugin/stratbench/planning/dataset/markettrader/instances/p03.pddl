@@ -1,0 +1,30 @@
+(define (problem markettrader-easy-s3)
+  (:domain markettrader)
+  (:objects
+    market1 market2 - market
+    camel1 - camel
+    spice silk - goods)
+  (:init
+    (camel-at camel1 market2)
+    (= (cash) 12)
+    (= (capacity) 2)
+    (can-drive market1 market2)
+    (can-drive market2 market1)
+    (= (toll market1) 2)
+    (= (toll market2) 1)
+    (= (bought spice) 0)
+    (= (price spice market1) 8)
+    (= (sell-price spice market1) 6)
+    (= (on-sale spice market1) 0)
+    (= (price spice market2) 7)
+    (= (sell-price spice market2) 6)
+    (= (on-sale spice market2) 0)
+    (= (bought silk) 0)
+    (= (price silk market1) 9)
+    (= (sell-price silk market1) 8)
+    (= (on-sale silk market1) 1)
+    (= (price silk market2) 5)
+    (= (sell-price silk market2) 4)
+    (= (on-sale silk market2) 3))
+  (:goal (and
+    (>= (cash) 16))))

@@ -1,0 +1,30 @@
+(define (problem markettrader-easy-s7)
+  (:domain markettrader)
+  (:objects
+    market1 market2 - market
+    camel1 - camel
+    spice silk - goods)
+  (:init
+    (camel-at camel1 market2)
+    (= (cash) 12)
+    (= (capacity) 2)
+    (can-drive market1 market2)
+    (can-drive market2 market1)
+    (= (toll market1) 1)
+    (= (toll market2) 2)
+    (= (bought spice) 0)
+    (= (price spice market1) 8)
+    (= (sell-price spice market1) 6)
+    (= (on-sale spice market1) 4)
+    (= (price spice market2) 3)
+    (= (sell-price spice market2) 1)
+    (= (on-sale spice market2) 4)
+    (= (bought silk) 0)
+    (= (price silk market1) 4)
+    (= (sell-price silk market1) 3)
+    (= (on-sale silk market1) 0)
+    (= (price silk market2) 6)
+    (= (sell-price silk market2) 4)
+    (= (on-sale silk market2) 4))
+  (:goal (and
+    (>= (cash) 17))))

@@ -1,0 +1,48 @@
+(define (problem rovers-easy-s7)
+  (:domain rovers)
+  (:objects
+    rover0 - rover
+    waypoint0 waypoint1 waypoint2 waypoint3 - waypoint
+    rover0-store - store
+    camera0 - camera
+    colour high-res low-res - mode
+    general - lander
+    objective0 - objective
+  )
+  (:init
+    (at-lander general waypoint1)
+    (visible waypoint0 waypoint1)
+    (visible waypoint0 waypoint2)
+    (visible waypoint1 waypoint0)
+    (visible waypoint1 waypoint2)
+    (visible waypoint2 waypoint0)
+    (visible waypoint2 waypoint1)
+    (visible waypoint2 waypoint3)
+    (visible waypoint3 waypoint2)
+    (at rover0 waypoint1)
+    (store-of rover0-store rover0)
+    (empty rover0-store)
+    (can-traverse rover0 waypoint0 waypoint1)
+    (can-traverse rover0 waypoint0 waypoint2)
+    (can-traverse rover0 waypoint1 waypoint0)
+    (can-traverse rover0 waypoint1 waypoint2)
+    (can-traverse rover0 waypoint2 waypoint0)
+    (can-traverse rover0 waypoint2 waypoint3)
+    (can-traverse rover0 waypoint3 waypoint2)
+    (equipped-for-imaging rover0)
+    (equipped-for-rock-analysis rover0)
+    (equipped-for-soil-analysis rover0)
+    (on-board camera0 rover0)
+    (calibration-target camera0 objective0)
+    (supports camera0 colour)
+    (supports camera0 high-res)
+    (visible-from objective0 waypoint0)
+    (visible-from objective0 waypoint2)
+    (at-soil-sample waypoint1)
+    (at-soil-sample waypoint3)
+    (at-rock-sample waypoint1)
+  )
+  (:goal (and
+    (communicated-soil-data waypoint1)
+  ))
+)

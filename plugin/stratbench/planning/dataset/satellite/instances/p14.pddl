@@ -1,0 +1,28 @@
+(define (problem satellite-medium-s14)
+  (:domain satellite)
+  (:objects
+    sat1 sat2 - satellite
+    instrument1 instrument2 instrument3 - instrument
+    infrared thermal spectral - mode
+    star0 star1 target1 target2 target3 target4 target5 - direction)
+  (:init
+    (pointing sat1 star0)
+    (power-available sat1)
+    (pointing sat2 target2)
+    (power-available sat2)
+    (on-board instrument1 sat1)
+    (supports instrument1 spectral)
+    (supports instrument1 thermal)
+    (calibration-target instrument1 star0)
+    (on-board instrument2 sat2)
+    (supports instrument2 thermal)
+    (calibration-target instrument2 star0)
+    (on-board instrument3 sat2)
+    (supports instrument3 infrared)
+    (supports instrument3 spectral)
+    (calibration-target instrument3 star1))
+  (:goal (and
+    (have-image target2 infrared)
+    (have-image target3 infrared)
+    (have-image target4 infrared)
+    (have-image target4 thermal))))

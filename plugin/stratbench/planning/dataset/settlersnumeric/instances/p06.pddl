@@ -1,0 +1,21 @@
+(define (problem settlersnumeric-easy-s6)
+  (:domain settlersnumeric)
+  (:objects
+    place1 - place)
+  (:init
+    (woodland place1)
+    (mountain place1)
+    (has-cabin place1)
+    (has-sawmill place1)
+    (has-quarry place1)
+    (= (trees place1) 2)
+    (= (rock place1) 1)
+    (= (available timber place1) 0)
+    (= (available wood place1) 0)
+    (= (available stone place1) 0)
+    (= (housing place1) 0)
+    (= (labour) 0)
+    (= (pollution) 0))
+  (:goal (and
+    (>= (housing place1) 1)))
+  (:metric minimize (+ (labour) (pollution))))

@@ -1,0 +1,35 @@
+(define (problem sugar-hard-s18)
+  (:domain sugar)
+  (:objects
+    farm1 farm2 - farm
+    mill1 - mill
+    depot1 depot2 - depot
+    truck1 truck2 - truck)
+  (:init
+    (truck-at truck1 mill1)
+    (truck-at truck2 farm2)
+    (= (standing-cane farm1) 1)
+    (= (standing-cane farm2) 3)
+    (= (cut-cane farm1) 0)
+    (= (cut-cane farm2) 0)
+    (= (cut-cane mill1) 1)
+    (= (cut-cane depot1) 0)
+    (= (cut-cane depot2) 0)
+    (= (raw-sugar mill1) 0)
+    (= (white-sugar farm1) 0)
+    (= (white-sugar farm2) 0)
+    (= (white-sugar mill1) 0)
+    (= (white-sugar depot1) 0)
+    (= (white-sugar depot2) 0)
+    (= (carried-cane truck1) 0)
+    (= (carried-sugar truck1) 0)
+    (= (truck-capacity truck1) 2)
+    (= (carried-cane truck2) 0)
+    (= (carried-sugar truck2) 0)
+    (= (truck-capacity truck2) 3)
+    (= (stored depot1) 0)
+    (= (stored depot2) 0)
+    (= (labour) 0))
+  (:goal (and
+    (>= (stored depot1) 2)
+    (>= (stored depot2) 2))))

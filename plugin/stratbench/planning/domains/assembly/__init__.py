@@ -1,0 +1,1 @@
+"""The assembly planning domain: build a product from sub-assemblies in the required order."""

@@ -1,0 +1,1 @@
+"""Barman: a two-handed robot barman fills shots and mixes cocktails in a shaker."""

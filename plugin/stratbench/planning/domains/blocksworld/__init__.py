@@ -1,0 +1,1 @@
+"""The blocksworld domain (4 operators: pick-up, put-down, stack, unstack)."""

@@ -1,0 +1,1 @@
+"""The briefcaseworld planning domain: carry objects between locations in a briefcase."""

@@ -1,0 +1,1 @@
+"""Cooperative gripper robots: heavy balls need two robots, deliveries go in a fixed order."""

@@ -1,0 +1,1 @@
+"""The drone planning domain: a battery-powered drone flies over a grid to visit locations."""

@@ -1,0 +1,1 @@
+"""Elevators: lifts with limited capacity and served floors carry passengers, minimising cost."""

@@ -1,0 +1,1 @@
+"""FreeCell: a small card solitaire where free cells are the scarce resource."""

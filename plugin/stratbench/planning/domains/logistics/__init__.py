@@ -1,0 +1,1 @@
+"""The logistics planning domain: trucks and airplanes deliver packages between cities."""

@@ -1,0 +1,1 @@
+"""Multi-agent coordination: zoned gripper robots relay balls between rooms."""

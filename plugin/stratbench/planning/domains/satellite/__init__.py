@@ -1,0 +1,1 @@
+"""Satellite: satellites turn, power and calibrate instruments to take images."""

@@ -1,0 +1,1 @@
+"""Settlers: gather timber and stone, build industry and carts, and put up houses."""

@@ -1,0 +1,1 @@
+"""The sokoban planning domain: a player pushes stones onto goal cells."""

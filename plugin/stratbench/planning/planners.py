@@ -1,0 +1,294 @@
+"""Solving planning tasks with unified-planning's planners, and random walks.
+
+:func:`solve` tries the installed engines in order (Fast Downward when the
+optional ``planners`` extra is installed, then pyperplan, tamer and ENHSP)
+and returns the first plan the validator accepts, with the engine that found
+it. :func:`solve_isolated` runs one engine in a child process with a hard
+timeout (for the dataset builder: pyperplan and tamer ignore timeouts).
+:func:`random_walk` applies random applicable actions with unified-planning's
+sequential simulator until the goal holds or a bound is reached.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import time
+import warnings
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from stratbench.planning.reading import up
+
+__all__ = [
+    "DEFAULT_ENGINES", "Solution", "available_engines", "engine_version", "random_walk", "solve", "solve_isolated",
+]
+
+DEFAULT_ENGINES = ("fast-downward", "pyperplan", "tamer", "enhsp")
+"""Engines tried in order; engines not installed are skipped."""
+
+_DISTRIBUTIONS = {
+    "pyperplan": "up-pyperplan",
+    "tamer": "up-tamer",
+    "enhsp": "up-enhsp",
+    "fast-downward": "up-fast-downward",
+}
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A plan an engine found.
+
+    Attributes:
+        steps: ``(action, (args...))`` per step, lower-cased.
+        engine: The engine's name (``tamer``).
+        engine_version: The engine's package version.
+        seconds: Wall time of the solve.
+    """
+
+    steps: tuple[tuple[str, tuple[str, ...]], ...]
+    engine: str
+    engine_version: str
+    seconds: float
+
+
+def engine_version(engine: str) -> str:
+    """Returns the installed version of an engine's package, or ``"unknown"``."""
+    distribution = _DISTRIBUTIONS.get(engine, engine)
+    for name in (distribution, distribution.replace("-", "_")):
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            continue
+    return "unknown"
+
+
+_NUMERIC = {"SIMPLE_NUMERIC_PLANNING", "GENERAL_NUMERIC_PLANNING"}
+
+
+def available_engines(engines: tuple[str, ...] = DEFAULT_ENGINES, problem: Any = None) -> list[str]:
+    """Returns the engines of ``engines`` that are installed, in the order to try them.
+
+    For a numeric task (numeric fluents beyond action costs) ENHSP, a
+    numeric planner, moves to the front.
+    """
+    up()
+    from unified_planning.environment import get_environment
+
+    installed = set(get_environment().factory.engines)
+    order = [name for name in engines if name in installed]
+    if problem is not None and _NUMERIC & set(problem.kind.features) and "enhsp" in order:
+        order.remove("enhsp")
+        order.insert(0, "enhsp")
+    return order
+
+
+def solve(problem: Any, engines: tuple[str, ...] = DEFAULT_ENGINES) -> Solution | None:
+    """Returns the first valid plan an engine finds, in engine order, or None if none does.
+
+    Every installed engine is tried, even one that does not declare support
+    for the task's features (pyperplan ignores action costs, which do not
+    affect validity); a plan is accepted only if the validator accepts it.
+    """
+    from stratbench.planning.validation import check_steps
+
+    for name in available_engines(engines, problem):
+        solution = _solve_with(problem, name)
+        if solution is not None and check_steps(problem, solution.steps).valid:
+            return solution
+    return None
+
+
+def _solve_with(problem: Any, engine: str) -> Solution | None:
+    up()
+    from unified_planning.engines import PlanGenerationResultStatus
+    from unified_planning.shortcuts import OneshotPlanner
+
+    solved = (PlanGenerationResultStatus.SOLVED_SATISFICING, PlanGenerationResultStatus.SOLVED_OPTIMALLY)
+    start = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with OneshotPlanner(name=engine) as planner:
+                result = planner.solve(problem)
+    except Exception:  # an engine failing on a task means "not solved by it"
+        return None
+    if result.status not in solved or result.plan is None:
+        return None
+    steps = tuple(
+        (a.action.name.lower(), tuple(str(p).lower() for p in a.actual_parameters)) for a in result.plan.actions
+    )
+    return Solution(steps, engine, engine_version(engine), time.perf_counter() - start)
+
+
+def solve_isolated(domain: str, problem: str, engine: str, timeout: float) -> Solution | None:
+    """Solves in a forked child process with one engine, killed after ``timeout`` seconds.
+
+    Returns None when the engine fails, finds no plan, or runs out of time.
+    """
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_child_solve, args=(domain, problem, engine, sender), daemon=True)
+    child.start()
+    sender.close()
+    result = None
+    try:
+        if receiver.poll(timeout):
+            result = receiver.recv()
+    except EOFError:
+        result = None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receiver.close()
+    return result
+
+
+def _child_solve(domain: str, problem: str, engine: str, sender: Any) -> None:
+    from stratbench.planning.reading import read_problem
+
+    try:
+        sender.send(_solve_with(read_problem(domain, problem), engine))
+    except Exception:  # report "no plan" rather than a traceback from the child
+        sender.send(None)
+    finally:
+        sender.close()
+
+
+def random_walk(problem: Any, rng: random.Random, max_steps: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Applies uniformly random applicable actions until the goal holds or ``max_steps`` are taken.
+
+    At each step every applicable grounding is listed (:class:`_Successors`),
+    sorted by its text, and one is drawn with ``rng``; unified-planning's
+    sequential simulator applies it. A seed replays the same walk.
+    """
+    up()
+    from unified_planning.engines.sequential_simulator import UPSequentialSimulator
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        simulator = UPSequentialSimulator(problem, error_on_failed_checks=False)
+        successors = _Successors(problem)
+        state = simulator.get_initial_state()
+        steps: list[tuple[str, tuple[str, ...]]] = []
+        while len(steps) < max_steps and not simulator.is_goal(state):
+            options = successors.applicable(state)
+            following = None
+            while options and following is None:
+                step, action, objects = options.pop(rng.randrange(len(options)))
+                following = simulator.apply(state, action, objects)
+            if following is None:
+                break  # a dead end: no action applies
+            state = following
+            steps.append(step)
+    return tuple(steps)
+
+
+class _Successors:
+    """Lists the applicable groundings of a task's actions in a state, by backtracking.
+
+    unified-planning's grounder instantiates every action's effects for every
+    parameter tuple, which takes minutes on mid-sized tasks; this binds the
+    parameters one at a time and checks each precondition conjunct as soon as
+    its parameters are bound. Literals and (in)equalities are checked with
+    direct state look-ups; any other conjunct (numeric, quantified,
+    disjunctive) is substituted and evaluated by unified-planning.
+    """
+
+    def __init__(self, problem: Any) -> None:
+        from unified_planning.model.walkers import StateEvaluator
+
+        self.problem = problem
+        self.manager = problem.environment.expression_manager
+        self.evaluator = StateEvaluator(problem)
+        self.atoms: dict[tuple[Any, tuple[Any, ...]], Any] = {}
+        self.actions = [self._compile(action) for action in problem.actions]
+
+    def _compile(self, action: Any) -> tuple[Any, list[Any], list[list[Any]]]:
+        params = list(action.parameters)
+        index = {p: i for i, p in enumerate(params)}
+        domains = [list(self.problem.objects(p.type)) for p in params]
+        buckets: list[list[Any]] = [[] for _ in range(len(params) + 1)]
+        for precondition in action.preconditions:
+            for part in _conjuncts(precondition):
+                used = _parameters(part)
+                last = max((index[p] for p in used), default=-1)
+                buckets[last + 1].append(self._checker(part, index))
+        return action, domains, buckets
+
+    def _checker(self, node: Any, index: dict[Any, int]) -> Any:
+        negated = node.is_not()
+        inner = node.arg(0) if negated else node
+        if inner.is_fluent_exp() and inner.fluent().type.is_bool_type() and all(
+            a.is_parameter_exp() or a.is_object_exp() for a in inner.args
+        ):
+            specs = [(index[a.parameter()], None) if a.is_parameter_exp() else (-1, a.object()) for a in inner.args]
+            fluent = inner.fluent()
+            return lambda state, bound: self._atom(state, fluent, specs, bound) != negated
+        if inner.is_equals() and all(a.is_parameter_exp() or a.is_object_exp() for a in inner.args):
+            left, right = (
+                (index[a.parameter()], None) if a.is_parameter_exp() else (-1, a.object()) for a in inner.args
+            )
+            return lambda state, bound: (_value(left, bound) == _value(right, bound)) != negated
+        params = [p for p in index]
+
+        def general(state: Any, bound: list[Any]) -> bool:
+            binding = {p: self.manager.ObjectExp(bound[index[p]]) for p in params if index[p] < len(bound)}
+            grounded = self.problem.environment.substituter.substitute(node, binding)
+            value = self.evaluator.evaluate(grounded, state)
+            return value.is_bool_constant() and value.bool_constant_value()
+
+        return general
+
+    def _atom(self, state: Any, fluent: Any, specs: list[Any], bound: list[Any]) -> bool:
+        objects = tuple(_value(spec, bound) for spec in specs)
+        key = (fluent, objects)
+        atom = self.atoms.get(key)
+        if atom is None:
+            atom = self.atoms[key] = self.manager.FluentExp(fluent, [self.manager.ObjectExp(o) for o in objects])
+        return state.get_value(atom).bool_constant_value()
+
+    def applicable(self, state: Any) -> list[tuple[tuple[str, tuple[str, ...]], Any, tuple[Any, ...]]]:
+        """Returns ``(step, action, objects)`` for every applicable grounding, sorted by step."""
+        found = []
+        for action, domains, buckets in self.actions:
+            if not all(check(state, []) for check in buckets[0]):
+                continue
+            for objects in self._bind(state, domains, buckets, []):
+                step = (action.name.lower(), tuple(o.name.lower() for o in objects))
+                found.append((step, action, tuple(objects)))
+        found.sort(key=lambda option: option[0])
+        return found
+
+    def _bind(self, state: Any, domains: list[list[Any]], buckets: list[list[Any]], bound: list[Any]) -> Any:
+        depth = len(bound)
+        if depth == len(domains):
+            yield list(bound)
+            return
+        for obj in domains[depth]:
+            bound.append(obj)
+            if all(check(state, bound) for check in buckets[depth + 1]):
+                yield from self._bind(state, domains, buckets, bound)
+            bound.pop()
+
+
+def _value(spec: tuple[int, Any], bound: list[Any]) -> Any:
+    position, obj = spec
+    return obj if position < 0 else bound[position]
+
+
+def _conjuncts(node: Any) -> list[Any]:
+    if node.is_and():
+        return [part for arg in node.args for part in _conjuncts(arg)]
+    return [node]
+
+
+def _parameters(node: Any) -> set[Any]:
+    if node.is_parameter_exp():
+        return {node.parameter()}
+    found: set[Any] = set()
+    for arg in node.args:
+        found |= _parameters(arg)
+    return found

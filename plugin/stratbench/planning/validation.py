@@ -1,0 +1,242 @@
+"""Plan validation with unified-planning, with reasons and SPIN-Bench's error classes.
+
+:func:`check_answer` reads a plan out of a model's answer and validates it
+against a unified-planning ``Problem``; :func:`check_steps` validates steps
+already parsed. The verdict comes from unified-planning's
+``SequentialPlanValidator``; on failure the result names why, precisely:
+
+* ``parse_error`` — no plan could be read, or a line is not an action;
+* ``unknown_action`` / ``unknown_object`` — a name the task does not declare;
+* ``wrong_arity`` / ``type_mismatch`` — arguments that do not fit the action;
+* ``inapplicable_action`` — the first step whose preconditions do not hold,
+  with those preconditions;
+* ``goal_not_satisfied`` — every step applies but goals remain unmet, listed.
+
+SPIN-Bench sorts failures into three classes (§4.2, Table 2) from VAL's
+output: **BC** (breaking constraints: execution failures, type mismatches,
+bad plan descriptions), **GS** (goal not satisfied) and **Other** (parse and
+format errors). :data:`ERROR_CLASSES` maps each error above to its class.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from stratbench.planning.plan_parsing import PlanParseError, extract_plan, render_plan
+from stratbench.planning.reading import up
+
+__all__ = ["ERROR_CLASSES", "PlanCheck", "check_answer", "check_steps", "render_condition"]
+
+ERROR_CLASSES: dict[str, str] = {
+    "parse_error": "Other",
+    "no_answer": "Other",
+    "unknown_action": "BC",
+    "unknown_object": "BC",
+    "wrong_arity": "BC",
+    "type_mismatch": "BC",
+    "inapplicable_action": "BC",
+    "goal_not_satisfied": "GS",
+}
+"""Each validation error and its SPIN-Bench class (BC, GS or Other)."""
+
+_MAX_LISTED = 8
+
+
+@dataclass(frozen=True)
+class PlanCheck:
+    """The verdict on one plan.
+
+    Attributes:
+        valid: Whether the plan reaches the goal with every step applicable.
+        error: None, or one of :data:`ERROR_CLASSES`' keys.
+        reason: ``"valid"`` or a one-line explanation of the failure.
+        plan_length: Steps in the plan read (None when none could be read).
+        step: The 1-based step that failed, when one did.
+        action: That step's text, ``(name args)``.
+        unmet: The unmet preconditions of that step, or the unmet goals.
+        form: How the plan was given (``dollar-json``, ``json``, ``fenced``, ``lines``).
+        validator: The unified-planning validator that gave the verdict.
+    """
+
+    valid: bool
+    error: str | None
+    reason: str
+    plan_length: int | None = None
+    step: int | None = None
+    action: str | None = None
+    unmet: tuple[str, ...] = field(default_factory=tuple)
+    form: str | None = None
+    validator: str | None = None
+
+    @property
+    def error_class(self) -> str | None:
+        """Returns SPIN-Bench's class of the error: ``BC``, ``GS``, ``Other``, or None if valid."""
+        return None if self.error is None else ERROR_CLASSES[self.error]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns a JSON-safe dict, with the error class."""
+        return {**asdict(self), "unmet": list(self.unmet), "error_class": self.error_class}
+
+
+def check_answer(problem: Any, answer: str | None) -> PlanCheck:
+    """Reads the plan in ``answer`` and validates it against ``problem``.
+
+    Args:
+        problem: A unified-planning ``Problem`` (see :func:`~stratbench.planning.reading.read_problem`).
+        answer: The model's whole answer; None or empty when it gave none.
+    """
+    if answer is None or not answer.strip():
+        return PlanCheck(False, "no_answer", "no answer was given")
+    try:
+        parsed = extract_plan(answer)
+    except PlanParseError as error:
+        return PlanCheck(False, "parse_error", f"parse error: {error}")
+    return check_steps(problem, parsed.steps, form=parsed.form)
+
+
+def check_steps(problem: Any, steps: tuple[tuple[str, tuple[str, ...]], ...], *, form: str | None = None) -> PlanCheck:
+    """Validates parsed ``(name, args)`` steps against ``problem``."""
+    up()
+    from unified_planning.engines.plan_validator import SequentialPlanValidator
+    from unified_planning.engines.results import FailedValidationReason, ValidationResultStatus
+    from unified_planning.plans import ActionInstance, SequentialPlan
+
+    length = len(steps)
+    resolved = _resolve(problem, steps, form)
+    if isinstance(resolved, PlanCheck):
+        return resolved
+    instances = [ActionInstance(action, objects) for action, objects in resolved]
+    plan = SequentialPlan(instances, environment=problem.environment)
+    validator = SequentialPlanValidator(environment=problem.environment)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = validator.validate(problem, plan)
+    name = validator.name
+    if result.status == ValidationResultStatus.VALID:
+        return PlanCheck(True, None, "valid", length, form=form, validator=name)
+    trace = result.trace or []
+    if result.reason == FailedValidationReason.INAPPLICABLE_ACTION:
+        index = len(trace)
+        action, objects = resolved[index - 1]
+        text = render_plan([steps[index - 1]])
+        unmet = _unmet_preconditions(problem, action, objects, trace[-1]) if trace else ()
+        detail = ", ".join(unmet[:_MAX_LISTED]) if unmet else _log_text(result)
+        return PlanCheck(
+            False, "inapplicable_action", f"step {index} {text} is not applicable: unmet precondition {detail}",
+            length, index, text, unmet, form, name,
+        )
+    unmet = _unmet_goals(problem, trace[-1]) if trace else ()
+    shown = ", ".join(unmet[:_MAX_LISTED]) + (", ..." if len(unmet) > _MAX_LISTED else "")
+    return PlanCheck(
+        False, "goal_not_satisfied", f"goal not satisfied after {length} steps: {shown or _log_text(result)}",
+        length, unmet=unmet, form=form, validator=name,
+    )
+
+
+def _resolve(
+    problem: Any, steps: tuple[tuple[str, tuple[str, ...]], ...], form: str | None
+) -> list[tuple[Any, tuple[Any, ...]]] | PlanCheck:
+    """Maps names to the problem's actions and objects, or returns the first naming error."""
+    actions = {a.name.lower(): a for a in problem.actions}
+    objects = {o.name.lower(): o for o in problem.all_objects}
+    resolved = []
+    for index, (name, args) in enumerate(steps, start=1):
+        text = render_plan([(name, args)])
+
+        def failure(error: str, why: str, index: int = index, text: str = text) -> PlanCheck:
+            return PlanCheck(False, error, f"step {index} {text}: {why}", len(steps), index, text, form=form)
+
+        action = actions.get(name)
+        if action is None:
+            return failure("unknown_action", f"unknown action {name!r}")
+        if len(args) != len(action.parameters):
+            return failure("wrong_arity", f"{name} takes {len(action.parameters)} arguments, got {len(args)}")
+        bound = []
+        for arg, parameter in zip(args, action.parameters):
+            obj = objects.get(arg)
+            if obj is None:
+                return failure("unknown_object", f"unknown object {arg!r}")
+            if not obj.type.is_subtype(parameter.type):
+                return failure(
+                    "type_mismatch", f"{arg} is of type {obj.type}, parameter ?{parameter.name} needs {parameter.type}"
+                )
+            bound.append(obj)
+        resolved.append((action, tuple(bound)))
+    return resolved
+
+
+def _unmet_preconditions(problem: Any, action: Any, objects: tuple[Any, ...], state: Any) -> tuple[str, ...]:
+    """Returns the conjuncts of ``action``'s preconditions, grounded, that are false in ``state``."""
+    try:
+        from unified_planning.model.walkers import StateEvaluator
+
+        manager = problem.environment.expression_manager
+        binding = {p: manager.ObjectExp(o) for p, o in zip(action.parameters, objects)}
+        evaluator = StateEvaluator(problem)
+        unmet = []
+        for precondition in action.preconditions:
+            grounded = problem.environment.substituter.substitute(precondition, binding)
+            for part in _conjuncts(grounded):
+                if not _holds(evaluator, part, state):
+                    unmet.append(render_condition(part))
+        return tuple(unmet)
+    except Exception:  # the details are a courtesy; the verdict stands without them
+        return ()
+
+
+def _unmet_goals(problem: Any, state: Any) -> tuple[str, ...]:
+    """Returns the goal conjuncts that are false in ``state``."""
+    try:
+        from unified_planning.model.walkers import StateEvaluator
+
+        evaluator = StateEvaluator(problem)
+        return tuple(
+            render_condition(part)
+            for goal in problem.goals
+            for part in _conjuncts(goal)
+            if not _holds(evaluator, part, state)
+        )
+    except Exception:  # the details are a courtesy; the verdict stands without them
+        return ()
+
+
+def _holds(evaluator: Any, condition: Any, state: Any) -> bool:
+    value = evaluator.evaluate(condition, state)
+    return value.is_bool_constant() and value.bool_constant_value()
+
+
+def _conjuncts(node: Any) -> list[Any]:
+    if node.is_and():
+        return [part for arg in node.args for part in _conjuncts(arg)]
+    return [node]
+
+
+def render_condition(node: Any) -> str:
+    """Renders a unified-planning condition in PDDL syntax (``(on a b)``, ``(not (clear c))``)."""
+    if node.is_fluent_exp():
+        args = " ".join(render_condition(a) for a in node.args)
+        return f"({node.fluent().name}{' ' + args if args else ''})"
+    if node.is_object_exp():
+        return node.object().name
+    if node.is_parameter_exp():
+        return f"?{node.parameter().name}"
+    if node.is_variable_exp():
+        return f"?{node.variable().name}"
+    if node.is_bool_constant():
+        return "true" if node.bool_constant_value() else "false"
+    if node.is_int_constant() or node.is_real_constant():
+        return str(node.constant_value())
+    operators = {
+        "is_not": "not", "is_and": "and", "is_or": "or", "is_implies": "imply", "is_equals": "=",
+        "is_le": "<=", "is_lt": "<", "is_plus": "+", "is_minus": "-", "is_times": "*", "is_div": "/",
+    }
+    for test, symbol in operators.items():
+        if getattr(node, test)():
+            return f"({symbol} {' '.join(render_condition(a) for a in node.args)})"
+    return str(node)
+
+
+def _log_text(result: Any) -> str:
+    return "; ".join(m.message for m in (result.log_messages or [])) or "no details"

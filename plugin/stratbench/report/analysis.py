@@ -1,0 +1,231 @@
+"""Turns stored match records into everything a report shows (pure computation, no I/O).
+
+The result is a plain dict of builtins — it is written as ``results.json`` and
+rendered by :mod:`stratbench.report.render`. Problems the data has (no
+matches, one agent, a game with one match, a disconnected comparison graph,
+only ties, malformed records) become notes, never exceptions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from stratbench.rating import (
+    MatchResult,
+    average_scores,
+    bootstrap,
+    elo,
+    win_probability_matrix,
+)
+
+__all__ = ["REPORT_VERSION", "SectionBuilder", "analyse", "finite", "malformed", "manifest_for", "to_match_results"]
+
+REPORT_VERSION = 1
+SectionBuilder = Callable[[list[dict[str, Any]]], "dict[str, Any] | None"]
+"""Builds one per-family report section from the records, or None if it has nothing to show."""
+
+
+def to_match_results(records: Iterable[dict[str, Any]]) -> list[MatchResult]:
+    """Converts result records to the rating library's match results."""
+    out = []
+    for record in records:
+        agents = tuple(side["agent"] for side in record["sides"])
+        out.append(MatchResult(record["game"], agents, tuple(float(s) for s in record["scores"]), record["match_id"]))
+    return out
+
+
+def analyse(
+    records: list[dict[str, Any]],
+    *,
+    sections: dict[str, SectionBuilder] | None = None,
+    resamples: int = 10_000,
+    level: float = 0.90,
+    ties: str = "drop",
+    manifest: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Computes ratings, Elo, average scores, win probabilities, sections and notes.
+
+    Args:
+        records: Match records (deduplicated by match id; the last one wins).
+        sections: Per-family section builders by name (from the registry).
+        resamples: Bootstrap resamples B.
+        level: Interval coverage.
+        ties: Tie policy for Bradley–Terry (``drop`` or ``half``).
+        manifest: The reproducibility manifest to embed.
+
+    Returns:
+        The report data, builtin types only.
+    """
+    notes: list[str] = []
+    usable = [r for r in records if malformed(r) is None]
+    if len(usable) < len(records):
+        reasons = sorted({str(malformed(r)) for r in records if malformed(r) is not None})
+        notes.append(f"{len(records) - len(usable)} malformed record(s) left out ({'; '.join(reasons)}).")
+    records = list({r["match_id"]: r for r in usable}.values())
+    matches = to_match_results(records)
+    two_sided = [m for m in matches if len(m.agents) == 2 and m.agents[0] != m.agents[1]]
+    data: dict[str, Any] = {
+        "version": REPORT_VERSION,
+        "manifest": manifest or {},
+        "n_matches": len(records),
+        "games": sorted({r["game"] for r in records}),
+        "agents": sorted({side["agent"] for r in records for side in r["sides"]}),
+        "ratings": None,
+        "elo": None,
+        "win_probability": None,
+        # An agent playing itself always averages the mean score: leave self-play out of the averages.
+        "average_scores": _average_scores([m for m in matches if len(m.agents) == 1 or len(set(m.agents)) > 1]),
+        "sections": [],
+        "notes": notes,
+        "matches": [_match_row(r) for r in sorted(records, key=lambda r: r["match_id"])],
+    }
+    if not records:
+        notes.append("No match results: nothing to rate.")
+        return data
+    agents = sorted({a for m in two_sided for a in m.agents})
+    if len(agents) < 2:
+        notes.append(
+            "Bradley–Terry ratings need two-sided matches between at least two different agents; these results "
+            f"have {len(two_sided)} such match(es) and {len(data['agents'])} agent(s) "
+            f"({', '.join(data['agents'])}): average scores only."
+        )
+    else:
+        components = _components(two_sided)
+        if len(components) > 1:
+            shown = "; ".join(", ".join(c) for c in components)
+            notes.append(f"The comparison graph is disconnected ({shown}): ratings of different groups are "
+                         "not comparable; only the regularisation links them.")
+        for game in sorted({m.game for m in two_sided}):
+            count = sum(1 for m in two_sided if m.game == game)
+            if count < 2:
+                notes.append(f"Game {game} has {count} two-sided match: its ratings rest on almost nothing.")
+        if ties == "drop" and all(len(set(m.scores)) == 1 for m in two_sided):
+            notes.append(f"All {len(two_sided)} two-sided matches are ties, which the 'drop' tie policy leaves "
+                         "out: the ratings come from the regularisation only.")
+        try:
+            summary = bootstrap(two_sided, n_resamples=resamples, level=level, ties=ties)
+        except ValueError as error:
+            notes.append(f"Ratings could not be computed: {error}.")
+        else:
+            data["ratings"] = summary.to_dict()
+            if summary.warning:
+                notes.append(summary.warning)
+            if summary.n_failed:
+                notes.append(f"{summary.n_failed} of {summary.n_resamples} bootstrap resamples failed to fit "
+                             "and were left out.")
+            names, matrix = win_probability_matrix(summary.ratings)
+            data["win_probability"] = {"agents": list(names), "matrix": [[float(x) for x in row] for row in matrix]}
+        data["elo"] = {k: float(v) for k, v in elo(two_sided).items()}
+    for name, builder in sorted((sections or {}).items()):
+        try:
+            section = builder(records)
+        except Exception as error:  # noqa: BLE001 - a broken section must not cost the whole report
+            notes.append(f"Report section {name} failed: {type(error).__name__}: {error}")
+            continue
+        if section:
+            data["sections"].append({"name": name, **section})
+    return data
+
+
+def malformed(record: Any) -> str | None:
+    """Returns why a match record cannot be analysed, or None when it can."""
+    if not isinstance(record, dict):
+        return "not an object"
+    for key in ("match_id", "game", "sides", "scores"):
+        if key not in record:
+            return f"no {key!r}"
+    if not isinstance(record["match_id"], str):
+        return "'match_id' is not a string"
+    if not isinstance(record["sides"], list) or not all(isinstance(s, dict) and "agent" in s for s in record["sides"]):
+        return "'sides' is not a list of objects with an 'agent'"
+    if not isinstance(record["scores"], list) or not all(finite(x) and not isinstance(x, bool)
+                                                         for x in record["scores"]):
+        return "'scores' is not a list of finite numbers"
+    try:
+        to_match_results([record])
+    except (TypeError, ValueError) as error:
+        return str(error)
+    return None
+
+
+def _average_scores(matches: list[MatchResult]) -> dict[str, Any]:
+    scores = average_scores(matches)
+    return {
+        "overall": {a: {"mean": s.mean, "n": s.n} for a, s in scores.overall.items()},
+        "per_game": {g: {a: {"mean": s.mean, "n": s.n} for a, s in per.items()} for g, per in scores.per_game.items()},
+    }
+
+
+def _components(matches: list[MatchResult]) -> list[list[str]]:
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for m in matches:
+        a, b = m.agents
+        parent[find(a)] = find(b)
+    groups: dict[str, list[str]] = {}
+    for agent in list(parent):
+        groups.setdefault(find(agent), []).append(agent)
+    return sorted(sorted(g) for g in groups.values())
+
+
+def _match_row(record: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "match_id": record["match_id"],
+        "test_id": record.get("test_id", record["match_id"]),
+        "game": record["game"],
+        "variant": record.get("variant"),
+        "seed": record.get("seed"),
+        "agents": [side["agent"] for side in record["sides"]],
+        "subject": record.get("subject", 0),
+        "scores": record["scores"],
+        "result": record.get("result"),
+        "terminal": record.get("terminal"),
+        "turns": record.get("turns"),
+        "illegal": record.get("illegal"),
+        "tokens": record.get("tokens", 0),
+        "cost_usd": record.get("cost_usd", 0.0),
+        "transcript": record.get("transcript"),
+        "metrics": record.get("metrics", {}),
+    }
+
+
+def finite(value: Any) -> bool:
+    """Tells whether a value is a finite number."""
+    return isinstance(value, (int, float)) and math.isfinite(value)
+
+
+def manifest_for(records: list[dict[str, Any]], *, command: list[str] | None = None,
+                 versions: dict[str, str] | None = None) -> dict[str, Any]:
+    """Builds the reproducibility manifest: versions, models, scaffolds, seeds, cassettes, command."""
+    records = [r for r in records if isinstance(r, dict)]
+    sides = [s for r in records if isinstance(r.get("sides"), list) for s in r["sides"] if isinstance(s, dict)]
+    models = sorted({str(s["model"]) for s in sides if s.get("model")})
+    scaffolds = sorted({str(s["scaffold"]) for s in sides if s.get("scaffold")})
+    cassettes = {
+        str(r["cassette"].get("path")): str(r["cassette"]["sha256"])
+        for r in records
+        if isinstance(r.get("cassette"), dict) and r["cassette"].get("sha256")
+    }
+    found_versions = dict(versions or {})
+    for record in records:
+        versions_seen = record.get("versions")
+        for name, value in (versions_seen.items() if isinstance(versions_seen, dict) else ()):
+            found_versions.setdefault(name, value)
+    return {
+        "packages": found_versions,
+        "models": models,
+        "scaffolds": scaffolds,
+        "seeds": sorted({r["seed"] for r in records if isinstance(r.get("seed"), int)}),
+        "cassettes": dict(sorted(cassettes.items())),
+        "command_line": list(command or []),
+        "run_ids": sorted({str(r["run_id"]) for r in records if r.get("run_id")}),
+    }

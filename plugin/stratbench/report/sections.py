@@ -1,0 +1,156 @@
+"""Built-in report sections: per-family metric tables computed from result records."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from stratbench.metrics.solver import draw_rate
+
+__all__ = ["SOLVERS", "solver_games"]
+
+SOLVERS = {"tictactoe": "minimax", "connect4": "c4solver", "chess": "stockfish"}
+"""The solver opponent of each SPIN-Bench competitive game (chess: any stockfish level)."""
+
+
+def _is_solver(agent: str, game: str) -> bool:
+    solver = SOLVERS.get(game)
+    return solver is not None and agent.startswith(solver)
+
+
+def solver_games(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """SPIN-Bench's competitive metrics per game and agent against the solver.
+
+    Draw rate vs the solver, top-1 (optimal) and top-3 move shares, IML (games
+    lost to illegal moves) and IMT (illegal moves per turn).
+    """
+    groups: dict[tuple[str, str], list[tuple[dict[str, Any], int]]] = defaultdict(list)
+    for record in records:
+        if record["game"] not in SOLVERS or len(record["sides"]) != 2:
+            continue
+        agents = [s["agent"] for s in record["sides"]]
+        for side, agent in enumerate(agents):
+            if not _is_solver(agent, record["game"]) and _is_solver(agents[1 - side], record["game"]):
+                groups[(record["game"], agent)].append((record, side))
+    if not groups:
+        return None
+    rows = []
+    for (game, agent), items in sorted(groups.items()):
+        results = []
+        top1_num = top3_num = moves = illegal = turns = lost_illegal = 0
+        for record, side in items:
+            mine, other = record["scores"][side], record["scores"][1 - side]
+            results.append("won" if mine > other else "draw" if mine == other else "lost")
+            for player in record["sides"][side]["players"]:
+                metric = record.get("metrics", {}).get(str(player), {})
+                n = int(metric.get("moves", 0) or 0)
+                moves += n
+                top1 = metric.get("top1_share", metric.get("optimal_move_share"))
+                if top1 is not None:
+                    top1_num += top1 * n
+                if metric.get("top3_share") is not None:
+                    top3_num += metric["top3_share"] * n
+            illegal += record["illegal"][side]
+            turns += record["decisions"][side] if record.get("decisions") else 0
+            if record.get("forfeited_by_side") == side:
+                lost_illegal += 1
+        rows.append([
+            agent, game, len(items), draw_rate(results), results.count("won") / len(results),
+            top1_num / moves if moves else None, top3_num / moves if moves else None,
+            lost_illegal / len(items), illegal / turns if turns else None,
+        ])
+    return {
+        "title": "Against solvers (SPIN-Bench)",
+        "columns": ["agent", "game", "matches", "draw rate", "win rate", "top-1 moves", "top-3 moves", "IML", "IMT"],
+        "rows": rows,
+        "note": "Draw rate = share of drawn games against the solver; top-k = share of the agent's moves the "
+                "solver ranks among its k best (ties rank best); IML = games lost to illegal moves; "
+                "IMT = rejected answers per decision.",
+    }
+
+
+def hanabi(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Mean Hanabi score per agent and player count, with SPIN-Bench's Table 1 and the human reference."""
+    if not any(r["game"] == "hanabi" for r in records):
+        return None
+    from stratbench.metrics.hanabi import HUMAN_REFERENCE, score_table
+
+    counts = ("2p", "3p", "4p", "5p")
+    rows = []
+    for row in score_table(records):
+        if row["source"] == "human":
+            continue
+        cells = []
+        for count in counts:
+            cell = row.get(count)
+            if cell is None:
+                cells.append(None)
+            elif "n" in cell:
+                cells.append(f"{cell['mean']:.1f} ± {cell['sd']:.1f} (n={cell['n']})")
+            else:
+                cells.append(f"{cell['mean']:.1f}")
+        rows.append([row["agent"], row["source"], *cells])
+    low, high = HUMAN_REFERENCE["typical_range"]
+    rows.append(["human", HUMAN_REFERENCE["source"], *([f"typically {low}–{high}"] * 4)])
+    return {
+        "title": "Hanabi (SPIN-Bench): mean score of 25 by player count",
+        "columns": ["agent", "source", *counts],
+        "rows": rows,
+        "note": "Score = sum of the fireworks at the end (SPIN-Bench's wording); the same agent plays every seat.",
+    }
+
+
+def diplomacy(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Diplomacy per agent: supply centers, controlled regions and order success by type."""
+    if not any(r["game"] in ("diplomacy", "diplomacy-nopress") for r in records):
+        return None
+    from stratbench.metrics.diplomacy import summary_rows
+
+    rows = []
+    for row in summary_rows(records):
+        orders = row["orders"] or {}
+        shown = ", ".join(
+            f"{kind} {stats.get('success', 0)}/{stats.get('total', 0)}"
+            for kind, stats in sorted(orders.items()) if isinstance(stats, dict) and stats.get("total")
+        )
+        rows.append([row["agent"], row["matches"], row["mean_supply_centers"], row["mean_controlled_regions"], shown])
+    return {
+        "title": "Diplomacy (SPIN-Bench)",
+        "columns": ["agent", "matches", "mean supply centers", "mean controlled regions", "orders succeeded / given"],
+        "rows": rows,
+        "note": "Summed over all powers an agent controls, at the end of the game.",
+    }
+
+
+def gamebench_categories(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """GameBench Table 3 (games per reasoning category) with each agent's mean score per category.
+
+    A category's score averages the agent's mean score over the category's
+    games it played here; games stratbench does not implement are listed but
+    contribute nothing.
+    """
+    from stratbench.games.gamebench import REASONING_CATEGORIES
+
+    played = [r for r in records if r.get("family") == "gamebench" or r["game"] in
+              {g for games in REASONING_CATEGORIES.values() for g in games}]
+    if not played:
+        return None
+    per_game: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for record in played:
+        for side, info in enumerate(record["sides"]):
+            per_game[(info["agent"], record["game"])].append(float(record["scores"][side]))
+    agents = sorted({agent for agent, _ in per_game})
+    rows = []
+    for category, games in REASONING_CATEGORIES.items():
+        here = [g for g in games if any(game == g for _, game in per_game)]
+        cells = []
+        for agent in agents:
+            means = [sum(v) / len(v) for (a, g), v in per_game.items() if a == agent and g in here]
+            cells.append(sum(means) / len(means) if means else None)
+        rows.append([category, len(games), ", ".join(games), ", ".join(here) or "–", *cells])
+    return {
+        "title": "GameBench reasoning categories (Table 3) and mean scores",
+        "columns": ["category", "games", "GameBench games", "played here", *agents],
+        "rows": rows,
+        "note": "Mean score per agent over the category's games played in this run (each game weighted equally).",
+    }

@@ -1,0 +1,37 @@
+"""SPIN-Bench chess: each subject plays Stockfish.
+
+4 games per pairing with seats swapped halfway (Stockfish plays White in the
+first half), 10 attempts per move before an illegal-move loss; LLM subjects
+also play each other in a round robin. The opponent's skill level is
+``STRATBENCH_CHESS_LEVEL`` (0-20, default 20: SPIN-Bench's draw rate is
+against level 20); the agent is then ``stockfish<level>``. Its search depth
+per move is ``STRATBENCH_STOCKFISH_DEPTH`` (default 15).
+
+Per match: the result, the rank of every non-engine move among Stockfish's
+top 10 lines (``STRATBENCH_CHESS_ANNOTATION_DEPTH``, default 12), and the
+final FEN and PGN. Matches with a Stockfish side are skipped when the binary
+is missing.
+"""
+
+import os
+
+import pytest
+from stratbench.agents.stockfish import STOCKFISH_MISSING, find_stockfish
+
+LEVEL = int(os.environ.get("STRATBENCH_CHESS_LEVEL", "20"))
+
+
+@pytest.mark.stratbench(
+    game="chess",
+    opponents=[f"stockfish{LEVEL}"],
+    baselines=["random"],
+    matches=4,
+    seats="half",
+    illegal_tolerance=10,
+    fallback="forfeit",
+)
+def test_chess(match):
+    engine_side = any(side.kind.startswith("stockfish") for side in match.spec.sides)
+    if engine_side and find_stockfish(match.session.settings.stockfish) is None:
+        pytest.skip(STOCKFISH_MISSING)
+    match.play()

@@ -1,0 +1,54 @@
+"""SPIN-Bench Diplomacy: the basic-skill game and multi-agent games with negotiation.
+
+``test_diplomacy_basic_skill`` (game ``diplomacy-nopress``): the subject
+plays France; the six other powers hold and disband only when they must
+(SPIN-Bench's neutral powers); no negotiation.
+
+``test_diplomacy``: games with 3 negotiation rounds before each movement
+phase. The subject controls the powers SPIN-Bench's tested agent controls in
+its 2- to 5-agent settings (Table 6); every other power plays random possible
+orders. Each power is its own agent instance (its own conversation), where
+SPIN-Bench let one model control several powers in one conversation.
+
+Games end with a solo victory (18 supply centers) or after 1905, or after
+``$STRATBENCH_DIPLOMACY_END_YEAR``; ``$STRATBENCH_DIPLOMACY_ROUNDS`` sets the
+negotiation rounds. A side's score is its power's supply centers at the end.
+An order set without readable ``orders`` JSON is retried up to 10 times;
+invalid orders inside a readable set are dropped (the unit holds), as the
+engine does in SPIN-Bench. Needs ``pytest-stratbench[diplomacy]``.
+"""
+
+import pytest
+
+_OTHERS = "random-orders"
+# Powers in alphabetical order: AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY.
+SEATINGS = {
+    "2-agents": (_OTHERS, _OTHERS, _OTHERS, _OTHERS, "subject", "subject", "subject"),
+    "3-agents": (_OTHERS, _OTHERS, _OTHERS, _OTHERS, _OTHERS, "subject", "subject"),
+    "4-agents": (_OTHERS, _OTHERS, _OTHERS, _OTHERS, _OTHERS, "subject", _OTHERS),
+    "5-agents": (_OTHERS, _OTHERS, _OTHERS, "subject", _OTHERS, _OTHERS, _OTHERS),
+}
+
+
+@pytest.mark.stratbench(
+    game="diplomacy-nopress",
+    baselines=["hold", "random-orders"],
+    seatings={"basic-skill": ("hold", "hold", "subject", "hold", "hold", "hold", "hold")},
+    matches=1,
+    illegal_tolerance=10,
+    fallback="forfeit",
+)
+def test_diplomacy_basic_skill(match):
+    match.play()
+
+
+@pytest.mark.stratbench(
+    game="diplomacy",
+    baselines=["hold", "random-orders"],
+    seatings=SEATINGS,
+    matches=1,
+    illegal_tolerance=10,
+    fallback="forfeit",
+)
+def test_diplomacy(match):
+    match.play()

@@ -1,0 +1,31 @@
+"""SPIN-Bench classical planning: one item per subject per task of the dataset.
+
+Each task is the ``pddl`` game in one variant (``<domain>/<instance>``): the
+committed default dataset, or ``--pddl-dir DIR`` in SPIN-Bench's layout
+(``<domain>/domain.pddl``, ``<domain>/instances/*.pddl``), where domains that
+unified-planning cannot read are skipped with the reason. The subject gets
+SPIN-Bench's E.1 prompt once and answers with a plan; a valid plan scores 1,
+anything else 0, and the plan is never retried (single-shot). Per task: the
+verdict, the failure (first inapplicable step and its unmet preconditions,
+unmet goals, unknown names, parse error) and its class (BC, GS, Other),
+plus the reference plan length for N-step.
+
+With no ``--model`` (and no ``--stratbench-agent``) only the floor runs,
+``random_planner`` (random applicable actions, at most 50), and on a smoke
+subset: the first instance of each domain, so that ``pytest suites/`` stays
+fast. Any subject on the command line gets the whole dataset; the ceiling
+is ``--stratbench-agent planner`` (unified-planning's planners, 100%).
+"""
+
+import pytest
+
+
+@pytest.mark.stratbench(
+    game="pddl",
+    baselines=["random_planner"],
+    matches=1,
+    illegal_tolerance=1,
+    fallback="forfeit",
+)
+def test_pddl(match):
+    match.play()

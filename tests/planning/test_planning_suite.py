@@ -1,0 +1,75 @@
+"""The planning suite end to end: --pddl-dir, skips, the planner ceiling, an LLM through the fake server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from planning_toys import BLOCKS_DOMAIN, BLOCKS_P01, BLOCKS_P01_PLAN, write_dataset
+
+SUITE = (Path(__file__).resolve().parents[2] / "suites" / "spin" / "test_pddl.py").read_text()
+BROKEN = """(define (domain d) (:requirements :typing) (:types a b - object c - (either a b))
+ (:predicates (at ?x - c)) (:action go :parameters (?x - c) :precondition (at ?x) :effect (not (at ?x))))"""
+
+
+def records(pytester):
+    path = pytester.path / "reports" / "results.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def make_dataset(pytester) -> Path:
+    problem = "(define (problem p) (:domain d) (:objects o - c) (:init (at o)) (:goal (not (at o))))"
+    return write_dataset(
+        pytester.path / "data",
+        {
+            "blocksworld": (BLOCKS_DOMAIN, {"p01": BLOCKS_P01}),
+            "assembly": (BROKEN, {"p01": problem, "p02": problem}),
+        },
+    )
+
+
+def test_planner_scores_every_readable_task_and_unreadable_domains_are_skipped(pytester):
+    pytester.makepyfile(test_pddl=SUITE)
+    data = make_dataset(pytester)
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-rs", "-v", "--pddl-dir", str(data), "--stratbench-agent", "planner",
+        "--report-dir", "reports",
+    )
+    result.stdout.fnmatch_lines([
+        "*test_pddl?planner-blocksworld/p01-s0? SCORE 1.00*",
+        "*SKIPPED [[]4[]] test_pddl.py:*assembly: unified-planning cannot read it: 'either' types in the domain*",
+    ])
+    assert result.ret == 0, result.stdout.str()
+    result.assert_outcomes(skipped=4)  # 2 instances x 2 subjects (planner, random_planner)
+    by_agent = {r["sides"][0]["agent"]: r for r in records(pytester)}
+    planner = by_agent["planner"]["metrics"]["0"]
+    assert planner["valid"] and planner["task"] == "blocksworld/p01" and planner["category"] == "sequential"
+    assert by_agent["planner"]["scores"] == [1.0]
+    floor = by_agent["random_planner"]["metrics"]["0"]
+    assert floor["error"] in (None, "goal_not_satisfied")
+
+
+def test_a_model_gets_the_e1_prompt_once_and_its_plan_is_validated(pytester, fake_llm):
+    pytester.makepyfile(test_pddl=SUITE)
+    tasks = {"blocksworld": (BLOCKS_DOMAIN, {"p01": BLOCKS_P01, "p02": BLOCKS_P01})}
+    data = write_dataset(pytester.path / "data", tasks)
+    plans = iter([BLOCKS_P01_PLAN, "(unstack a b)"])
+
+    def responder(body):
+        return "Reasoning: ...\n$$\n" + json.dumps({"plan": next(plans)}) + "\n$$"
+
+    fake_llm.responder = responder
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-v", "--pddl-dir", str(data), "--model", "openai/m", "--api-base",
+        fake_llm.api_base, "--record-mode=once", "--stratbench-cassette-dir", str(pytester.path / "cassettes"),
+        "--report-dir", "reports", "-k", "openai",
+    )
+    assert result.ret == 0, result.stdout.str()
+    assert len(fake_llm.requests) == 2  # single-shot: one request per task, no retry
+    prompt = fake_llm.requests[0].body["messages"][-1]["content"]
+    assert prompt.startswith("Solve this planning problem:") and BLOCKS_P01.strip() in prompt
+    metrics = {r["variant"]: r["metrics"]["0"] for r in records(pytester)}
+    assert metrics["blocksworld/p01"]["valid"] is True
+    failed = metrics["blocksworld/p02"]
+    assert (failed["valid"], failed["error"], failed["error_class"]) == (False, "goal_not_satisfied", "GS")
+    assert failed["unmet"] == ["(on b c)", "(on a b)"]

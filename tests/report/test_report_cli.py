@@ -1,0 +1,173 @@
+"""The ``stratbench`` command line, run as a user runs it: in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from report_records import league, record, write_jsonl
+from stratbench.report.analysis import analyse, manifest_for
+from stratbench.report.render import write_reports
+from stratbench.results import ResultStore
+
+GAMEBENCH_MATCHES = Path(__file__).resolve().parents[3] / "shared" / "data" / "gamebench" / "matches.json"
+BASE = {"llm": 1.0, "minimax": 2.0, "random": -1.5}
+
+
+def stratbench(*args: object, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "stratbench.cli", *map(str, args)], capture_output=True,
+                          text=True, cwd=cwd, timeout=120, check=False)
+
+
+def _table(text: str) -> dict[str, dict[str, str]]:
+    """Parses the first plain-text table of ``stratbench rate``: agent -> column -> cell."""
+    lines = text.splitlines()
+    header = lines[0].split()
+    assert set(lines[1]) <= {"-", " "}
+    rows = {}
+    for line in lines[2:]:
+        if not line.strip():
+            break
+        cells = line.split()
+        rows[cells[0]] = dict(zip(header[1:], cells[1:]))
+    return rows
+
+
+@pytest.mark.skipif(not GAMEBENCH_MATCHES.is_file(), reason="needs ../shared/data/gamebench/matches.json")
+def test_rate_gamebench_prints_the_corrected_table_1():
+    result = stratbench("rate", GAMEBENCH_MATCHES, "--compat", "gamebench")
+    assert result.returncode == 0, result.stderr
+    table = _table(result.stdout)
+    # Corrected Table 1 (GameBench digest §A7.3), columns by game id.
+    expected = {
+        ("human", "Overall"): "1.76", ("gpt-4", "sea_battle"): "-7.38", ("random", "air_land_sea"): "-2.67",
+        ("gpt-4-rap", "arctic_scavengers"): "2.51", ("human", "codenames"): "-0.89", ("gpt-4", "hive"): "-4.42",
+        ("gpt-3-cot", "are_you_the_traitor"): "2.42", ("human", "santorini"): "3.63", ("gpt-4", "Overall"): "-0.89",
+        ("human", "air_land_sea"): "1.26*", ("gpt-4-rap", "sea_battle"): "1.41*",
+    }
+    for (agent, column), value in expected.items():
+        assert table[agent][column] == value, (agent, column)
+    assert list(table) == ["human", "gpt-4-cot", "gpt-3-cot", "gpt-4-rap", "gpt-3", "random", "gpt-4"]
+    assert "mode gamebench, seed 0" in result.stdout and "alpha=0.001; ties drop" in result.stdout
+
+
+def test_rate_reads_our_results_and_orders_agents(tmp_path):
+    path = write_jsonl(tmp_path / "results.jsonl", league(BASE, matches=10))
+    result = stratbench("rate", path, "--resamples", "100", "--intervals")
+    assert result.returncode == 0, result.stderr
+    table = _table(result.stdout)
+    assert list(table) == ["minimax", "llm", "random"]
+    assert re.search(r"^minimax\s+[-\d.]+ \[[-\d.]+, [-\d.]+\]", result.stdout, re.MULTILINE)
+    assert "mean of 100 game-balanced bootstrap resamples" in result.stdout
+
+
+def test_report_writes_the_three_files_and_transcript_pages(tmp_path):
+    store = ResultStore(tmp_path / "run", "run-1")
+    for r in league(BASE, games=("tictactoe",), matches=3):
+        store.append(r, [{"kind": "action", "t": 0.0, "player": 0, "action": "4"}])
+    out = tmp_path / "out"
+    result = stratbench("report", tmp_path / "run", "--out", out, "--resamples", "100")
+    assert result.returncode == 0, result.stderr
+    for name in ("report.html", "report.md", "results.json"):
+        assert (out / name).is_file() and f"wrote {out / name}" in result.stdout
+    assert len(list((out / "transcripts").glob("*.html"))) == 9
+    data = json.loads((out / "results.json").read_text())
+    assert data["n_matches"] == 9 and data["manifest"]["command_line"][:2] == ["stratbench", "report"]
+
+
+def test_merge_dedupes_by_match_id_and_reports_conflicts(tmp_path):
+    records = league(BASE, games=("tictactoe",), matches=4)  # 12 matches
+    first, second = tmp_path / "shard1", tmp_path / "shard2"
+    write_jsonl(first / "results.jsonl", records[:8])
+    changed = {**records[6], "scores": list(reversed(records[6]["scores"]))}
+    if changed["scores"] == records[6]["scores"]:
+        changed["scores"] = [0.5, 0.5]
+    write_jsonl(second / "results.jsonl", [records[5], changed, *records[7:]])
+    result = stratbench("merge", tmp_path / "merged", first, second)
+    assert result.returncode == 0, result.stderr
+    assert "merged 12 matches from 2 shard(s)" in result.stdout and "1 conflict(s)" in result.stdout
+    conflict = [line for line in result.stderr.splitlines() if line.startswith("conflict: ")]
+    assert len(conflict) == 1 and records[6]["match_id"] in conflict[0]
+    merged = [json.loads(line) for line in (tmp_path / "merged" / "results.jsonl").read_text().splitlines()]
+    assert sorted(r["match_id"] for r in merged) == sorted(r["match_id"] for r in records)
+    again = stratbench("merge", tmp_path / "merged", first)
+    assert again.returncode == 2 and "exists; merge into a new directory" in again.stderr
+
+
+def test_gate_exits_1_on_a_regression_and_0_on_noise(tmp_path):
+    baseline = write_jsonl(tmp_path / "base" / "results.jsonl", league(BASE, seed=1))
+    worse = write_jsonl(tmp_path / "worse" / "results.jsonl", league({**BASE, "llm": -1.5}, seed=2))
+    noise = write_jsonl(tmp_path / "noise" / "results.jsonl", league(BASE, seed=3))
+    failed = stratbench("gate", worse.parent, baseline, "--resamples", "300")
+    assert failed.returncode == 1, failed.stderr
+    assert failed.stdout.startswith("stratbench gate: FAILED\n")
+    assert "  FAIL  llm: rating " in failed.stdout and ": a significant drop" in failed.stdout
+    assert len(failed.stdout.splitlines()) <= 24
+    passed = stratbench("gate", noise, baseline.parent, "--resamples", "300")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert passed.stdout.startswith("stratbench gate: passed\n")
+
+
+def test_gate_reads_rendered_results_json_and_maps_renamed_agents(tmp_path):
+    renamed = [
+        {**r, "sides": [{**s, "agent": "llm-v2" if s["agent"] == "llm" else s["agent"]} for s in r["sides"]],
+         "match_id": r["match_id"].replace("[llm-", "[llm-v2-")}
+        for r in league({**BASE, "llm": -1.5}, seed=2)
+    ]
+    for name, records in (("base", league(BASE, seed=1)), ("new", renamed)):
+        write_reports(analyse(records, resamples=300, manifest=manifest_for(records)), tmp_path / name)
+    plain = stratbench("gate", tmp_path / "new", tmp_path / "base" / "results.json")
+    assert plain.returncode == 0 and "baseline agents not in this run: llm" in plain.stdout
+    mapped = stratbench("gate", tmp_path / "new", tmp_path / "base", "--map", "llm-v2=llm")
+    assert mapped.returncode == 1 and "FAIL  llm-v2: rating" in mapped.stdout
+
+
+def _bad_inputs(tmp: Path) -> dict[str, tuple[list[object], str]]:
+    empty = tmp / "empty.jsonl"
+    empty.write_text("")
+    garbage = tmp / "garbage.jsonl"
+    garbage.write_text("this is not json\n")
+    no_records = write_jsonl(tmp / "header.jsonl", [{"type": "header", "run_id": "x"}])
+    broken = write_jsonl(tmp / "broken.jsonl", [record("m1"), {**record("m2"), "scores": "1-0"}])
+    good = write_jsonl(tmp / "good" / "results.jsonl", [record("m1"), record("m2", ("b", "a"))])
+    not_report = tmp / "not-report.json"
+    not_report.write_text('{"hello": 1}')
+    missing = tmp / "missing.jsonl"
+    return {
+        "rate-missing": (["rate", missing], f"stratbench rate: {missing}: no such file"),
+        "rate-empty": (["rate", empty], f"stratbench rate: {empty}: line 1: file is empty"),
+        "report-missing": (["report", tmp / "nowhere"], f"stratbench report: {tmp / 'nowhere'}: no results.jsonl found"),
+        "report-empty": (["report", empty], f"stratbench report: {empty}: empty file, no match records"),
+        "report-not-json": (["report", garbage], f"stratbench report: {garbage}: not a results.jsonl*"),
+        "report-no-records": (["report", no_records], f"stratbench report: {no_records}: no match records*"),
+        "report-bad-record": (["report", broken], f"stratbench report: {broken}: record 2: not a match record*"),
+        "merge-empty": (["merge", tmp / "out", empty], f"stratbench merge: {empty}: empty file, no match records"),
+        "gate-missing": (["gate", good.parent, missing], f"stratbench gate: {missing}: no results.jsonl found"),
+        "gate-empty": (["gate", empty, good], f"stratbench gate: {empty}: empty file, no match records"),
+        "gate-not-report": (["gate", good, not_report], f"stratbench gate: {not_report}: not a stratbench results.json*"),
+        "gate-bad-map": (["gate", good, good, "--map", "foo"], "stratbench gate: --map 'foo': expected NEW=OLD"),
+    }
+
+
+BAD_INPUTS = [
+    "rate-missing", "rate-empty", "report-missing", "report-empty", "report-not-json",
+    "report-no-records", "report-bad-record", "merge-empty", "gate-missing", "gate-empty", "gate-not-report",
+    "gate-bad-map",
+]
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS)
+def test_bad_input_exits_2_with_one_line(tmp_path, case):
+    cases = _bad_inputs(tmp_path)
+    assert sorted(cases) == sorted(BAD_INPUTS)
+    args, message = cases[case]
+    result = stratbench(*args)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert re.fullmatch(re.escape(message).replace(r"\*", ".*"), lines[0]), lines[0]

@@ -75,7 +75,10 @@ def _rating_rows(data: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]
             per = ratings["per_game"][game]
             if agent in per["agents"] and per["mean"][per["agents"].index(agent)] is not None:
                 j = per["agents"].index(agent)
-                cells.append(f"{per['mean'][j]:+.2f}" + ("*" if per["n_matches"][j] == 0 else ""))
+                cell = f"{per['mean'][j]:+.2f}" + ("*" if per["n_matches"][j] == 0 else "")
+                if per["low"][j] is not None and per["high"][j] is not None:
+                    cell += f" [{per['low'][j]:+.2f}, {per['high'][j]:+.2f}]"
+                cells.append(cell)
             else:
                 cells.append("–")
         rows.append({

@@ -17,9 +17,17 @@ Measured, on the committed default dataset (``plugin/stratbench/planning/dataset
 * **planner** time per instance: :func:`stratbench.planning.planners.solve`
   in this process, as the ``planner`` agent runs it; and the ``random_planner`` walk.
 
+With ``--floor K`` it measures instead how often the ``random_planner``
+floor solves each task: K goal-blind walks per instance
+(:func:`stratbench.planning.planners.blind_walk`, bound 50, seeds
+``<task>:0`` .. ``<task>:K-1``), each validated with the project's
+validator, averaged per domain, tier and overall. This is the expected
+Plan Accuracy of the floor, with less noise than one suite run.
+
 Usage::
 
     python bench/pddl.py [--limit N] [--per-domain N] [--write FILE]
+    python bench/pddl.py --floor K [--domains a,b]
 """
 
 from __future__ import annotations
@@ -74,6 +82,50 @@ def _summary(values: list[float]) -> str:
             f"p95 {p95 * 1000:.1f} ms, max {max(values) * 1000:.1f} ms")
 
 
+def _floor(instances: list, walks: int) -> str:
+    """Returns a markdown report of the random_planner floor's success rate over ``walks`` walks per task."""
+    from stratbench.planning.planners import blind_walk
+    from stratbench.planning.reading import read_problem
+    from stratbench.planning.validation import check_steps
+
+    tiers = {e["name"]: e["tier"] for e in json.loads((DATASET_DIR / "manifest.json").read_text())["instances"]}
+    rate: dict[str, float] = {}
+    start = time.perf_counter()
+    for instance in instances:
+        problem = read_problem(*domain_problem(instance))
+        solved = sum(
+            check_steps(problem, blind_walk(problem, random.Random(f"{instance.name}:{k}"), 50)).valid
+            for k in range(walks)
+        )
+        rate[instance.name] = solved / walks
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    seconds = time.perf_counter() - start
+    lines = [
+        (f"random_planner floor: {walks} walks per task over {len(rate)} tasks ({seconds:.0f} s, load average at "
+         f"the end {load})."),
+        "",
+        f"- overall: {statistics.mean(rate.values()):.3f}",
+    ]
+    for tier in ("easy", "medium", "hard"):
+        values = [r for name, r in rate.items() if tiers.get(name) == tier]
+        if values:
+            lines.append(f"- {tier}: {statistics.mean(values):.3f} over {len(values)} tasks")
+    lines += ["", "| domain | tasks | floor | easy | medium | hard | tasks ever solved |"]
+    lines += ["|---|---:|---:|---:|---:|---:|---:|"]
+    by_domain: dict[str, list[str]] = defaultdict(list)
+    for name in rate:
+        by_domain[name.split("/")[0]].append(name)
+    for domain, names in sorted(by_domain.items()):
+        cells = []
+        for tier in ("easy", "medium", "hard"):
+            values = [rate[n] for n in names if tiers.get(n) == tier]
+            cells.append(f"{statistics.mean(values):.2f}" if values else "–")
+        ever = sum(rate[n] > 0 for n in names)
+        lines.append(f"| {domain} | {len(names)} | {statistics.mean(rate[n] for n in names):.3f} | "
+                     f"{' | '.join(cells)} | {ever} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     """Runs the benchmark and prints (or writes) a markdown report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -81,12 +133,19 @@ def main() -> int:
     parser.add_argument("--per-domain", type=int, default=0,
                         help="use only the first N instances of each domain for the timings (0: all)")
     parser.add_argument("--write", type=Path, default=None, help="write the report to this markdown file")
+    parser.add_argument("--floor", type=int, default=0, metavar="K",
+                        help="only measure the random_planner floor: K walks per instance")
+    parser.add_argument("--domains", default="", help="with --floor: comma-separated domains (default: all)")
     args = parser.parse_args()
     instances = list(default_instances())
     if not instances:
         print(f"no default dataset under {DATASET_DIR}; run python -m stratbench.planning.build_dataset",
               file=sys.stderr)
         return 1
+    if args.floor:
+        wanted = {d.strip() for d in args.domains.split(",") if d.strip()}
+        print(_floor([i for i in instances if not wanted or i.domain in wanted], args.floor))
+        return 0
     timed = instances[: args.limit] if args.limit else instances
     if args.per_domain:
         by_domain: dict[str, list] = defaultdict(list)
@@ -107,7 +166,7 @@ def main() -> int:
     lines.append(f"- collection, default dataset: {seconds:.2f} s ({tail})")
 
     from stratbench.planning import reading
-    from stratbench.planning.planners import random_walk, solve
+    from stratbench.planning.planners import blind_walk, solve
     from stratbench.planning.validation import check_answer
 
     start = time.perf_counter()
@@ -138,7 +197,7 @@ def main() -> int:
         else:
             engines[solution.engine] += 1
         start = time.perf_counter()
-        random_walk(problem, random.Random(0), 50)
+        blind_walk(problem, random.Random(0), 50)
         walk.append(time.perf_counter() - start)
     everything = [s for values in planner.values() for s in values]
     lines += [
@@ -147,7 +206,7 @@ def main() -> int:
         f"- validation per plan, reference plan minus its first step: {_summary(invalid)}",
         f"- planner per instance: {_summary(everything)}; total {sum(everything):.1f} s; "
         f"solved {len(everything) - len(unsolved)}/{len(everything)}; engines {dict(sorted(engines.items()))}",
-        f"- random_planner walk (50 steps max) per instance: {_summary(walk)}; total {sum(walk):.1f} s",
+        f"- random_planner walk (length drawn from 1..50) per instance: {_summary(walk)}; total {sum(walk):.1f} s",
         "",
         "| domain | instances | planner mean s | planner max s |",
         "|---|---:|---:|---:|",

@@ -87,12 +87,14 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
 
 @pytest.hookimpl
 def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
-    """Registers the built-in scaffolds: direct, cot."""
+    """Registers the built-in scaffolds: direct, cot, constrained."""
+    from stratbench.scaffolds.constrained import constrained
     from stratbench.scaffolds.cot import cot
     from stratbench.scaffolds.direct import direct
 
     registry.add_scaffold("direct", direct)
     registry.add_scaffold("cot", cot)
+    registry.add_scaffold("constrained", constrained)
 
 
 @pytest.hookimpl
@@ -131,9 +133,10 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """Registers the built-in report sections."""
-    from stratbench.report.sections import diplomacy, gamebench_categories, hanabi, solver_games
+    from stratbench.report.sections import diplomacy, gamebench_categories, hanabi, negotiation, solver_games
 
     registry.add_report_section("solver_games", solver_games)
     registry.add_report_section("hanabi", hanabi)
     registry.add_report_section("diplomacy", diplomacy)
+    registry.add_report_section("negotiation", negotiation)
     registry.add_report_section("gamebench_categories", gamebench_categories)

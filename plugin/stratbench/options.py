@@ -51,6 +51,11 @@ def add_options(parser: Any) -> None:
     # Help texts: start with a capital letter, a single phrase, no closing period.
     group.addoption("--model", action="append", default=[], metavar="MODEL",
                     help="Evaluate this litellm model string (repeatable), e.g. openai/gpt-4o")
+    group.addoption("--local-model", action="append", default=[], metavar="[NAME=]PATH",
+                    help="GGUF file served by llama.cpp for --model local/NAME (repeatable)")
+    group.addoption("--stratbench-reference", choices=("auto", "replay", "record", "off"), default="auto",
+                    help="Committed reference recordings (cassettes/reference.json): auto replays them when no "
+                         "model or agent is given; record re-records them; off leaves them out")
     group.addoption("--scaffold", action="append", default=[], metavar="NAME",
                     help="Prompting scaffold for every --model (repeatable; default direct)")
     group.addoption("--matches", type=positive_int, default=None, metavar="N",

@@ -95,8 +95,23 @@ def _settings(config: pytest.Config) -> RunSettings:
         run_id = config.workerinput.get("stratbench_run_id", "worker")  # type: ignore[attr-defined]
     report_dir = config.getoption("report_dir") or config.getini("stratbench_report_dir")
     cassette_dir = config.getoption("stratbench_cassette_dir") or config.getini("stratbench_cassette_dir")
+    cassette_path = (root / cassette_dir) if not Path(cassette_dir).is_absolute() else Path(cassette_dir)
+    models = list(config.getoption("model"))
+    reference_mode = config.getoption("stratbench_reference")
+    from stratbench.llm.local import LocalModelError, parse_model_files
+    from stratbench.reference import ReferenceError, choose_profile
+
+    try:
+        reference = choose_profile(
+            reference_mode, cassette_path, subjects_given=bool(models or config.getoption("stratbench_agent"))
+        )
+        local_models = parse_model_files(
+            list(config.getoption("local_model")), models + list(reference.models if reference else [])
+        )
+    except (ReferenceError, LocalModelError) as error:
+        raise pytest.UsageError(f"stratbench: {error}") from None
     return RunSettings(
-        models=list(config.getoption("model")),
+        models=models,
         scaffolds=list(config.getoption("scaffold")) or ["direct"],
         agents=list(config.getoption("stratbench_agent")),
         matches=config.getoption("matches"),
@@ -106,13 +121,16 @@ def _settings(config: pytest.Config) -> RunSettings:
         max_tokens=config.getoption("stratbench_max_tokens"),
         max_cost=config.getoption("max_cost"),
         report_dir=(root / report_dir) if not Path(report_dir).is_absolute() else Path(report_dir),
-        cassette_dir=(root / cassette_dir) if not Path(cassette_dir).is_absolute() else Path(cassette_dir),
+        cassette_dir=cassette_path,
         record_mode=config.getoption("record_mode"),
         run_id=run_id,
         stockfish=config.getoption("stockfish"),
         pddl_dir=Path(config.getoption("pddl_dir")).resolve() if config.getoption("pddl_dir") else None,
         annotator_model=config.getoption("annotator_model"),
         vision=config.getoption("stratbench_vision"),
+        local_models=local_models,
+        reference=reference,
+        reference_mode="record" if reference_mode == "record" else "replay",
     )
 
 
@@ -128,6 +146,12 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
         raise pytest.UsageError("stratbench: the human agent reads your moves from the terminal; run pytest with -s")
     if settings.models:
         _validate_models(settings.models)
+    if settings.reference is not None:
+        try:
+            for name in settings.reference.scaffolds:
+                registry.check_scaffold(name)
+        except ValueError as error:
+            raise pytest.UsageError(f"stratbench: {settings.reference.path}: {error}") from None
     if settings.api_base and settings.record_mode != "none" and settings.models and _is_controller(config):
         _check_reachable(settings.api_base)
 
@@ -154,7 +178,11 @@ def _validate_models(models: list[str]) -> None:
     configure_litellm_environment()
     import litellm
 
+    from stratbench.llm.local import is_local
+
     for model in models:
+        if is_local(model):
+            continue
         try:
             litellm.get_llm_provider(model)
         except Exception:  # litellm raises several types for unknown providers
@@ -229,6 +257,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             matches=session.settings.matches,
             base_seed=session.settings.seed,
             variants=variants,
+            limits=session.limits(suite),
         )
     except ValueError as error:
         pytest.fail(f"{name}: {error}", pytrace=False)

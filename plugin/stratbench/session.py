@@ -25,6 +25,7 @@ from stratbench.core.types import HarnessError, to_builtin
 from stratbench.llm import cassettes
 from stratbench.llm.budget import Budget
 from stratbench.llm.client import LLMClient
+from stratbench.reference import ReferenceProfile
 from stratbench.registry import Registry
 from stratbench.results import RECORD_VERSION, ResultStore
 
@@ -50,6 +51,9 @@ class RunSettings:
     pddl_dir: Path | None = None
     annotator_model: str | None = None
     vision: str = "auto"
+    local_models: dict[str, Path] = field(default_factory=dict)
+    reference: ReferenceProfile | None = None
+    reference_mode: str = "replay"
 
     def as_options(self) -> dict[str, Any]:
         """Returns the settings as a plain dict (for variant listers and agents)."""
@@ -92,9 +96,21 @@ class StratbenchSession:
             for model in self.settings.models
             for scaffold in self.settings.scaffolds
         ]
+        if self.settings.reference is not None:
+            subjects.extend(self.settings.reference.subjects())
         names = list(self.settings.agents) + [b for b in suite.baselines if b not in self.settings.agents]
         subjects.extend(AgentSpec(kind=name) for name in names)
         return subjects
+
+    def limits(self, suite: SuiteSpec) -> dict[str, Any]:
+        """Returns the narrower schedules of the reference subjects for a suite's game."""
+        reference = self.settings.reference
+        return {} if reference is None else reference.limits(suite.game)
+
+    def is_reference(self, spec: MatchSpec) -> bool:
+        """Tells whether a reference subject plays in the match."""
+        reference = self.settings.reference
+        return reference is not None and any(side.label in reference.labels() for side in spec.sides)
 
     # -- playing ------------------------------------------------------------------
 
@@ -102,7 +118,13 @@ class StratbenchSession:
     def client(self) -> LLMClient:
         """Returns the run's LLM client, built on first use."""
         if self._client is None:
-            self._client = LLMClient(api_base=self.settings.api_base, budget=self.budget)
+            from stratbench.llm.local import LocalModels
+
+            self._client = LLMClient(
+                api_base=self.settings.api_base,
+                budget=self.budget,
+                local=LocalModels(files=dict(self.settings.local_models)),
+            )
         return self._client
 
     @property
@@ -113,7 +135,9 @@ class StratbenchSession:
         return self._loop
 
     def close(self) -> None:
-        """Cancels leftover background tasks (litellm's logging worker) and closes the loop."""
+        """Stops local model servers, cancels leftover background tasks and closes the loop."""
+        if self._client is not None:
+            self._client.local.close()
         loop = self._loop
         if loop is None or loop.is_closed():
             return
@@ -134,11 +158,13 @@ class StratbenchSession:
             raise HarnessError(f"{spec.game} has {len(game.info.sides)} sides, the match has {len(spec.sides)}")
         transcript = Transcript()
         state = game.new_initial_state(spec.seed)
-        agent_options = {
-            **self.settings.as_options(),
-            "seed": spec.seed,
-            **(options or {}),
-        }
+        mode = self.settings.record_mode
+        agent_options = {**self.settings.as_options(), "seed": spec.seed}
+        if self.is_reference(spec):
+            assert self.settings.reference is not None
+            mode = "all" if self.settings.reference_mode == "record" else "none"
+            agent_options["max_tokens"] = self.settings.reference.max_tokens
+        agent_options.update(options or {})
         agents, sessions = self._build_agents(spec, game, transcript, agent_options)
         rules = MatchRules(illegal_tolerance=suite.illegal_tolerance, fallback=suite.fallback)
         rng = random.Random(f"{spec.seed}:match")
@@ -156,15 +182,14 @@ class StratbenchSession:
             annotators,
             transcript,
             annotation,
+            spec.seed,
         )
         if cassette_path is None:
             outcome = self.loop.run_until_complete(coroutine)
         else:
-            mode = self.settings.record_mode
             self.client.cassette = str(cassette_path)
-            self.client.allow_placeholder_key = bool(self.settings.api_base) or not cassettes.will_record(
-                cassette_path, mode
-            )
+            self.client.recording = cassettes.will_record(cassette_path, mode)
+            self.client.allow_placeholder_key = bool(self.settings.api_base) or not self.client.recording
             try:
                 with cassettes.use_cassette(cassette_path, mode):
                     outcome = self.loop.run_until_complete(coroutine)
@@ -173,9 +198,14 @@ class StratbenchSession:
         metrics = self._metrics(game, outcome, spec.seed)
         for player, values in annotation.get("metrics", {}).items():
             metrics.setdefault(str(player), {}).update(values)
-        record = self._record(spec, suite, nodeid, game, outcome, sessions, metrics, cassette_path, started)
+        record = self._record(spec, suite, nodeid, game, outcome, sessions, metrics, cassette_path, started, mode)
         if "usage" in annotation:
-            record["annotator"] = {"model": self.settings.annotator_model, "usage": annotation["usage"]}
+            record["annotator"] = {
+                "model": self.settings.annotator_model,
+                "settings": annotation["settings"],
+                "annotators": annotation["annotators"],
+                "usage": annotation["usage"],
+            }
         return PlayedMatch(outcome, record, transcript.to_list())
 
     async def _play_and_annotate(
@@ -186,8 +216,13 @@ class StratbenchSession:
         annotators: dict[str, Any],
         transcript: Transcript,
         annotation: dict[str, Any],
+        seed: int,
     ) -> MatchOutcome:
-        """Plays the match, closes the agents, then runs the LLM annotators."""
+        """Plays the match, closes the agents, then runs the LLM annotators.
+
+        The annotators' model is sampled at temperature 0 with the match's seed
+        (as the agents' models are), so replays and cassette keys are stable.
+        """
         outcome = await _play_and_close(agents, start_match())
         if annotators:
             from stratbench.llm.session import ModelSession
@@ -197,13 +232,15 @@ class StratbenchSession:
                 model=str(self.settings.annotator_model),
                 player=-1,
                 transcript=transcript,
-                settings={"temperature": 0.0},
+                settings=annotator_settings(seed),
             )
             merged: dict[int, dict[str, Any]] = {}
             for _, annotator in sorted(annotators.items()):
                 for player, values in (await annotator(game, outcome, judge)).items():
                     merged.setdefault(int(player), {}).update(values)
             annotation["metrics"] = merged
+            annotation["settings"] = dict(judge.settings)
+            annotation["annotators"] = sorted(annotators)
             annotation["usage"] = judge.usage.to_dict()
         return outcome
 
@@ -254,6 +291,7 @@ class StratbenchSession:
         metrics: dict[str, Any],
         cassette_path: Path | None,
         started: float,
+        mode: str,
     ) -> dict[str, Any]:
         info = game.info
         sides = []
@@ -302,7 +340,7 @@ class StratbenchSession:
             record["cassette"] = {
                 "path": _relative(cassette_path, self.settings.cassette_dir.parent),
                 "sha256": cassettes.file_sha256(cassette_path),
-                "record_mode": self.settings.record_mode,
+                "record_mode": mode,
             }
         return to_builtin(record)
 
@@ -316,6 +354,11 @@ async def _play_and_close(agents: dict[int, Agent], coroutine: Any) -> MatchOutc
             closer = getattr(agent, "aclose", None)
             if closer is not None:
                 await closer()
+
+
+def annotator_settings(seed: int) -> dict[str, Any]:
+    """Returns the request settings of a match's annotator calls: temperature 0 and the match's seed."""
+    return {"temperature": 0.0, "seed": int(seed)}
 
 
 def _same_agent_sides(spec: MatchSpec) -> list[int]:

@@ -11,8 +11,9 @@ unmet goals, unknown names, parse error) and its class (BC, GS, Other),
 plus the reference plan length for N-step.
 
 With no ``--model`` (and no ``--stratbench-agent``) only the floor runs,
-``random_planner`` (random applicable actions, at most 50), and on a smoke
-subset: the first instance of each domain, so that ``pytest suites/`` stays
+``random_planner`` (a goal-blind walk of random applicable actions, its
+length drawn from 1..50; it never stops because the goal holds), and on a
+smoke subset: the first instance of each domain, so that ``pytest suites/`` stays
 fast. Any subject on the command line gets the whole dataset; the ceiling
 is ``--stratbench-agent planner`` (unified-planning's planners, 100%).
 """

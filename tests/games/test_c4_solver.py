@@ -1,4 +1,8 @@
-"""Connect Four solver: published scores, brute force on late positions, the opening books."""
+"""Connect Four solver: published scores, brute force on late positions, the opening books.
+
+Searches run on both paths where it matters: the numba-compiled negamax
+(``jit=True``, skipped without numba) and the pure-Python one (``jit=False``).
+"""
 
 import random
 from functools import cache
@@ -10,6 +14,7 @@ from stratbench.games.c4_solver import (
     Solver,
     book_value_to_score,
     default_solver,
+    jit_available,
     move_scores,
     solve,
 )
@@ -25,9 +30,16 @@ PUBLISHED = [
 ]
 
 
+needs_numba = pytest.mark.skipif(not jit_available(), reason="numba is not installed")
+BOTH_PATHS = pytest.mark.parametrize("jit", [False, pytest.param(True, marks=needs_numba)], ids=["python", "numba"])
+
+
+@BOTH_PATHS
 @pytest.mark.parametrize(("sequence", "score"), PUBLISHED)
-def test_published_positions_get_their_published_scores(sequence, score):
-    assert solve(from_pons(sequence), Solver()) == score
+def test_published_positions_get_their_published_scores(sequence, score, jit):
+    solver = Solver(jit=jit)
+    assert solver.engine == ("numba" if jit else "python")
+    assert solve(from_pons(sequence), solver) == score
 
 
 def _brute_force(moves: tuple[int, ...]) -> int:
@@ -85,17 +97,44 @@ def _random_open_position(rng: random.Random, plies: int) -> list[int]:
             return moves
 
 
+@BOTH_PATHS
 @pytest.mark.parametrize("seed", range(12))
-def test_late_positions_match_brute_force(seed):
+def test_late_positions_match_brute_force(seed, jit):
     rng = random.Random(seed)
     moves = _random_open_position(rng, rng.choice([30, 31, 32, 33]))
-    solver = Solver()
+    solver = Solver(jit=jit)
     scores = solver.score_moves(Position.from_moves(moves))
     for column, score in scores.items():
         child = tuple(moves) + (column,)
         expected = 22 - (len(moves) // 2 + 1) if winner_of(child) else (0 if len(child) == 42 else -_brute_force(child))
         assert score == expected, (moves, column)
     assert solver.solve(Position.from_moves(moves)) == _brute_force(tuple(moves)) == max(scores.values())
+
+
+@needs_numba
+def test_compiled_and_python_searches_agree_on_middle_game_positions():
+    rng = random.Random(7)
+    compiled, python = Solver(jit=True), Solver(jit=False)
+    for plies in (20, 21, 22, 23, 24, 25, 26, 27):
+        moves = _random_open_position(rng, plies)
+        position = Position.from_moves(moves)
+        if position.can_win_next():
+            continue
+        assert compiled.score_moves(position) == python.score_moves(position), moves
+        assert compiled.solve(position) == python.solve(position)
+    assert compiled.nodes > 0 and python.nodes > 0
+
+
+def test_forcing_the_compiled_search_without_numba_says_what_to_install(monkeypatch):
+    import stratbench.games.c4_solver as module
+
+    monkeypatch.setattr(module, "jit_available", lambda: False)
+    with pytest.raises(ImportError, match="numba"):
+        Solver(jit=True)
+    assert Solver().engine == "python"
+    monkeypatch.setattr(module, "jit_available", lambda: True)
+    monkeypatch.setenv("STRATBENCH_C4_JIT", "0")
+    assert Solver().engine == "python"
 
 
 def test_score_moves_lists_only_playable_columns_and_rejects_finished_games():
@@ -128,6 +167,24 @@ def test_book_gives_the_documented_12_ply_scores():
     assert book is not None
     assert book.score(_from_rows(_DOC_WIN)) == 1
     assert book.score(_from_rows(_DOC_LOSS)) == -10
+
+
+@needs_book
+@needs_numba
+def test_compiled_search_reproduces_the_12_ply_book_and_its_children():
+    # The documented book position with a long win, searched without any book.
+    book = default_solver().book
+    assert Solver(jit=True).solve(_from_rows(_DOC_WIN)) == book.score(_from_rows(_DOC_WIN)) == 1
+    # Seeded 12-disc positions: the columns of a booked position (13-disc children, searched
+    # with the book score as a bound) against a search of every child with no book and no bound.
+    rng = random.Random(12)
+    for _ in range(3):
+        position = Position.from_moves(_random_open_position(rng, 12))
+        if position.can_win_next():
+            continue
+        booked = Solver(book, jit=True).score_moves(position)
+        assert max(booked.values()) == book.score(position)
+        assert Solver(jit=True).score_moves(position) == booked
 
 
 @needs_book

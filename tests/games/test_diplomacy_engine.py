@@ -12,7 +12,7 @@ pytest.importorskip("diplomacy", reason="Diplomacy needs the engine: pip install
 
 from stratbench.agents.diplomacy_baselines import HoldAgent, RandomOrdersAgent  # noqa: E402
 from stratbench.core.agent import AgentContext, AgentSpec  # noqa: E402
-from stratbench.core.messages import Outgoing  # noqa: E402
+from stratbench.core.messages import NegotiationTurn, Outgoing  # noqa: E402
 from stratbench.core.runner import run_match  # noqa: E402
 from stratbench.core.transcript import Transcript  # noqa: E402
 from stratbench.core.types import Action, ActionParseError, IllegalActionError  # noqa: E402
@@ -190,19 +190,23 @@ def test_negotiation_before_movement_phases_only_with_press():
     state = game.new_initial_state(0)
     negotiation = state.negotiation()
     assert negotiation.phase == "S1901M" and negotiation.rounds == 2 and negotiation.participants == tuple(range(7))
-    # The runner marks the phase held, then asks each talker for its round's prompt.
-    state.messages.held.append("S1901M")
-    first = game.observe(state, FRANCE)
+    assert state.negotiation() == negotiation  # asking has no side effects
+
+    def turn(round_):
+        return NegotiationTurn("S1901M", round_, 2, 7, diplomacy.MAX_CHARS,
+                               {p: POWERS[p] for p in range(7) if p != FRANCE})
+
+    first = game.observe_negotiation(state, FRANCE, turn(1))
     assert first.prompt.startswith("It is now round 1 of the negotiation phase.") and first.open_ended == {}
     state.messages.post(0, Outgoing("Austria to France only", (FRANCE,)), "S1901M", 1)
     state.messages.post(1, Outgoing("England to Germany only", (3,)), "S1901M", 1)
     state.messages.post(3, Outgoing("Germany to everyone", ()), "S1901M", 1)
-    second = game.observe(state, FRANCE)
+    second = game.observe_negotiation(state, FRANCE, turn(2))
     assert second.prompt.startswith("It is now round 2 of the negotiation phase.")
     assert "AUSTRIA to FRANCE: Austria to France only" in second.prompt
     assert "GERMANY to all players: Germany to everyone" in second.prompt
     assert "England to Germany only" not in second.prompt
-    assert state.negotiation() is not None  # the runner's next call: the negotiation is over
+    assert game.observe_negotiation(state, FRANCE, turn(2)).prompt == second.prompt  # observing is pure
     orders = game.observe(state, FRANCE)
     assert orders.prompt.startswith("Now it's your turn to issue orders, and you are playing as ['FRANCE'].")
     assert "AUSTRIA to FRANCE: Austria to France only" in orders.prompt
@@ -254,3 +258,33 @@ def test_unreadable_order_sets_are_retried_then_forfeit():
                                     rules=MatchRules(illegal_tolerance=3, fallback="forfeit")))
     assert outcome.illegal[FRANCE] == 3 and outcome.fallbacks[FRANCE] == 1 and outcome.forfeited_by == FRANCE
     assert outcome.scores[FRANCE] == 0.0 and outcome.turns == 0
+
+
+def test_the_random_fallback_plays_random_possible_orders_for_an_agent_that_answers_garbage():
+    from stratbench.core.runner import MatchRules
+
+    class Garbage:
+        async def act(self, observation):
+            return Action("orders", "no orders from me, just prose")
+
+    def play():
+        game = DiplomacyNoPress("to1901")
+        agents = {p: HoldAgent(AgentContext(AgentSpec("hold"), game, p, p, random.Random(p), Transcript()))
+                  for p in range(7)}
+        agents[FRANCE] = Garbage()
+        transcript = Transcript()
+        state = game.new_initial_state(0)
+        outcome = asyncio.run(run_match(game, state, agents, rng=random.Random(5), transcript=transcript,
+                                        rules=MatchRules(illegal_tolerance=2, fallback="random")))
+        return state, outcome, transcript
+
+    state, outcome, transcript = play()
+    assert outcome.forfeited_by is None and outcome.terminal == "year limit: the game ended after 1901"
+    assert outcome.decisions[FRANCE] >= 2 and outcome.fallbacks[FRANCE] == outcome.decisions[FRANCE]
+    assert outcome.illegal[FRANCE] == 2 * outcome.decisions[FRANCE]
+    fallbacks = [e for e in transcript.of_kind("fallback") if e["player"] == FRANCE]
+    assert len(fallbacks) == outcome.decisions[FRANCE] and {e["policy"] for e in fallbacks} == {"random"}
+    movement = [e for e in state.phase_log if e["type"] == "M"]
+    assert all(len(e["orders"]["FRANCE"]) == 3 and not e["dropped"].get("FRANCE") for e in movement)
+    assert any(not o.endswith(" H") for e in movement for o in e["orders"]["FRANCE"])  # not merely holds
+    assert play()[1].history == outcome.history  # seeded by the match

@@ -1,14 +1,23 @@
 """Per-match move quality for Connect Four (solver) and chess (Stockfish MultiPV), and the chess record."""
 
+import json
+import random
+
 import chess
 import pytest
+from stratbench.agents.c4_solver_agent import C4SolverAgent
 from stratbench.agents.stockfish import STOCKFISH_MISSING, RankedMove, find_stockfish
+from stratbench.core.agent import AgentContext, AgentSpec
 from stratbench.core.runner import MatchOutcome
-from stratbench.games.c4_solver import OpeningBook
+from stratbench.core.transcript import Transcript
+from stratbench.core.types import Action
+from stratbench.games.c4_solver import OpeningBook, default_solver
 from stratbench.games.chess_game import ChessGame
 from stratbench.games.connect_four import ConnectFour
+from stratbench.games.tictactoe import TicTacToe
 from stratbench.metrics import chess as chess_metrics
-from stratbench.metrics import connect_four
+from stratbench.metrics import connect_four, tictactoe
+from stratbench.metrics.solver import engine_sides, register_engine
 
 
 def _outcome(history):
@@ -44,6 +53,63 @@ def test_connect_four_ranks_come_from_exact_solver_scores():
     assert x["optimal_moves"] == sum(r == 0 for r in x["ranks"])
 
 
+def _json_round_trip(value):
+    return json.loads(json.dumps(value))
+
+
+@pytest.mark.skipif(not OpeningBook().available, reason="bitbully-databases is not installed")
+def test_connect_four_metrics_name_the_solver_side_and_how_positions_were_scored():
+    game = ConnectFour()
+    context = AgentContext(spec=AgentSpec(kind="c4solver"), game=game, player=1, side=1,
+                           rng=random.Random(0), transcript=Transcript())
+    C4SolverAgent(context)  # registers itself as the engine of player 1
+    # 14 discs: each player's first 6 positions have fewer than 12 discs (scored through the
+    # book), the last one is searched.
+    columns = [0, 1, 0, 2, 3, 6, 1, 3, 4, 0, 4, 1, 0, 5]
+    history = [{i % 2: str(c)} for i, c in enumerate(columns)]
+    metrics = connect_four.move_quality(game, _outcome(history), 0)
+    solver = default_solver().describe()
+    for player in (0, 1):
+        context = metrics[player]["context"]
+        assert _json_round_trip(context) == context
+        assert context["solver"] == solver and solver["book"]["exact_plies"] == 12
+        assert context["solver"]["search"] in ("numba", "python")
+        assert context["positions"] == {"book": 6, "search": 1}
+        assert context["engine"] is (player == 1)
+        assert [(e["player"], e["role"], e["agent"]) for e in context["engines"]] == [(1, "O", "c4solver")]
+        assert context["engines"][0]["ties"].startswith("uniform")
+
+
+def test_engine_registration_creates_what_a_game_lacks_and_reads_back_sorted():
+    game = TicTacToe()
+    assert engine_sides(game) == []
+    register_engine(game, 1, {"agent": "minimax"})
+    register_engine(game, 0, {"agent": "other", "depth": 3})
+    assert engine_sides(game) == [
+        {"player": 0, "role": game.role(0), "agent": "other", "depth": 3},
+        {"player": 1, "role": game.role(1), "agent": "minimax"},
+    ]
+
+
+def test_tictactoe_metrics_carry_the_rater_and_the_engine_players():
+    game = TicTacToe()
+    register_engine(game, 1, {"agent": "minimax"})
+    state = game.new_initial_state(0)
+    history = []
+    for _ in range(3):
+        (player,) = state.current_players()
+        action = state.legal_actions(player)[0]
+        history.append({player: action})
+        state.apply({player: Action(action)})
+    metrics = tictactoe.move_quality(game, _outcome(history), 0)
+    for player in (0, 1):
+        context = metrics[player]["context"]
+        assert _json_round_trip(context) == context
+        assert context["rater"] == {"solver": "minimax", "depth": "full game", "ties": "ranked best"}
+        assert context["engine"] is (player == 1)
+        assert [e["player"] for e in context["engines"]] == [1]
+
+
 FOOLS_MATE = [{0: "f3"}, {1: "e5"}, {0: "g4"}, {1: "Qh4#"}]
 
 
@@ -66,20 +132,28 @@ def test_chess_annotates_only_non_engine_players(monkeypatch):
 
     monkeypatch.setattr(chess_metrics, "analyse_positions", fake_analyse)
     game = ChessGame()
-    game.engine_players.add(1)
+    settings = {"agent": "stockfish", "level": 5.0, "elo": None, "depth": 12, "nodes": None, "threads": 1}
+    register_engine(game, 1, settings)
     game.stockfish_path = "/bin/true"
     metrics = chess_metrics.move_quality(game, _outcome(FOOLS_MATE), 0)
     assert seen == [chess.STARTING_FEN, "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2"]
-    assert metrics[1] == {"annotated": False}
+    engines = [{"player": 1, "role": "Black", **settings}]
+    annotation = {"engine": "stockfish", "depth": chess_metrics.ANNOTATION_DEPTH, "multipv": 10}
+    assert metrics[1] == {"annotated": False,
+                          "context": {"annotation": annotation, "engine": True, "engines": engines}}
     assert metrics[0]["ranks"] == [0, None]  # f3 ties the best line; g4 is not among the lines
     assert metrics[0]["top1_share"] == 0.5 and metrics[0]["top3_share"] == 0.5
     assert metrics[0]["annotation"]["multipv"] == 10
+    assert metrics[0]["context"] == {"annotation": annotation, "engine": False, "engines": engines}
+    assert _json_round_trip(metrics[0]) == metrics[0]
 
 
 def test_chess_without_stockfish_says_why(monkeypatch):
     monkeypatch.setattr(chess_metrics, "find_stockfish", lambda explicit=None: None)
     metrics = chess_metrics.move_quality(ChessGame(), _outcome(FOOLS_MATE), 0)
-    assert metrics[0] == metrics[1] == {"annotated": False, "annotation_skipped": STOCKFISH_MISSING}
+    context = {"annotation": None, "engine": False, "engines": []}
+    assert metrics[0] == metrics[1] == {"annotated": False, "annotation_skipped": STOCKFISH_MISSING,
+                                        "context": context}
 
 
 @pytest.mark.skipif(find_stockfish() is None, reason=STOCKFISH_MISSING)

@@ -191,16 +191,17 @@ GOLDEN = {
         (drop hoist1 crate1 crate0 distributor0)""",
         FailedValidationReason.INAPPLICABLE_ACTION,  # crate0 is at the depot, not the distributor
     ),
-    # Soil at waypoint2; the lander at waypoint0 is visible from waypoint1 but not from waypoint2.
+    # Soil and rock at waypoint1, where the rover stands; the lander at waypoint0 is visible from it.
     "rovers": (
-        """(navigate rover0 waypoint1 waypoint2)
-        (sample-soil rover0 rover0-store waypoint2)
-        (navigate rover0 waypoint2 waypoint1)
-        (communicate-soil-data rover0 general waypoint2 waypoint1 waypoint0)""",
-        """(navigate rover0 waypoint1 waypoint2)
-        (sample-soil rover0 rover0-store waypoint2)
-        (communicate-soil-data rover0 general waypoint2 waypoint2 waypoint0)""",
-        FailedValidationReason.INAPPLICABLE_ACTION,
+        """(sample-soil rover0 rover0-store waypoint1)
+        (communicate-soil-data rover0 general waypoint1 waypoint1 waypoint0)
+        (drop rover0 rover0-store)
+        (sample-rock rover0 rover0-store waypoint1)
+        (communicate-rock-data rover0 general waypoint1 waypoint1 waypoint0)""",
+        """(sample-soil rover0 rover0-store waypoint1)
+        (communicate-soil-data rover0 general waypoint1 waypoint1 waypoint0)
+        (sample-rock rover0 rover0-store waypoint1)""",
+        FailedValidationReason.INAPPLICABLE_ACTION,  # the store is still full
     ),
     # Player (0,1), stone (2,1), goal (1,2): push the stone down, then left onto the goal.
     "sokoban": (
@@ -251,17 +252,21 @@ GOLDEN = {
         (move-up robot1 tile-0-1 tile-1-1)""",
         FailedValidationReason.INAPPLICABLE_ACTION,  # tile-1-1 is painted
     ),
-    # The product needs tool1, and part1 before part3; the last part completes it.
+    # sub1 (part3 before part4) and the product (part2 before part1) share tool1; sub1 completes it.
     "assembly": (
-        """(commit tool1 product)
-        (assemble part1 product)
+        """(commit tool1 sub1)
+        (assemble part3 sub1)
+        (assemble part4 sub1)
+        (release tool1 sub1)
+        (commit tool1 product)
         (assemble part2 product)
-        (assemble part3 product)""",
-        """(commit tool1 product)
-        (assemble part3 product)
         (assemble part1 product)
-        (assemble part2 product)""",
-        FailedValidationReason.INAPPLICABLE_ACTION,  # part3 before part1
+        (assemble sub1 product)""",
+        """(commit tool1 sub1)
+        (assemble part3 sub1)
+        (assemble part4 sub1)
+        (commit tool1 product)""",
+        FailedValidationReason.INAPPLICABLE_ACTION,  # tool1 is still committed to sub1
     ),
     # obj1 goes from loc3 to loc1, the briefcase ends at loc2; obj1 must be taken out at loc1.
     "briefcaseworld": (

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import itertools
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -46,7 +48,7 @@ DOMAINS = {
     "settlersnumeric": ("resource", "enhsp"),
     "sugar": ("resource", "enhsp"),
 }
-WITNESSED = ("markettrader", "freecell", "settlersnumeric", "sugar")
+WITNESSED = ("counters", "markettrader", "freecell", "settlersnumeric", "sugar")
 TIERS = ("easy", "medium", "hard")
 SEEDS = (0, 1)
 DOMAINS_DIR = Path(importlib.import_module("stratbench.planning.domains").__file__).parent
@@ -266,10 +268,11 @@ GOLDEN = {
         (fill-shot shot3 ingredient1 left right dispenser1)""",
         FailedValidationReason.INAPPLICABLE_ACTION,  # the right hand is not empty
     ),
-    # c0=3, c1=2, c2=2 must become c0 < c1 < c2 (max 4): move two units from c0 to c2.
+    # c0=4, c1=4, c2=2 must become c1 < c0 < c2 (max 4): e.g. 2, 3, 4.
     "counters": ("easy", """
-        (transfer c0 c2)
-        (transfer c0 c2)""", """
+        (transfer c1 c2)
+        (transfer c1 c2)
+        (decrement c0)""", """
         (increment c2)
         (increment c2)
         (increment c2)""",
@@ -297,41 +300,59 @@ GOLDEN = {
         (take-image sat1 target2 instrument1 infrared)""",
         FailedValidationReason.INAPPLICABLE_ACTION,  # not calibrated
     ),
-    # Each column holds an ace under a two of the same suit: park the two, send both home.
+    # Every card goes home from a column top except hearts2, which sits on hearts1: park it.
     "freecell": ("easy", """
-        (move-to-cell spades2 spades1 cell1)
-        (move-home spades1 col1 spades0)
-        (cell-home spades2 cell1 spades1)
+        (move-home spades1 spades2 spades0)
+        (move-home spades2 col1 spades1)
+        (move-home diamonds1 hearts3 diamonds0)
+        (move-home diamonds2 spades3 diamonds1)
+        (move-home spades3 col3 spades2)
+        (move-home clubs1 clubs2 clubs0)
+        (move-home clubs2 col5 clubs1)
+        (move-home clubs3 diamonds3 clubs2)
+        (move-home diamonds3 col4 diamonds2)
         (move-to-cell hearts2 hearts1 cell1)
-        (move-home hearts1 col2 hearts0)
-        (cell-home hearts2 cell1 hearts1)""", """
-        (move-to-cell spades2 spades1 cell1)
-        (move-to-cell hearts2 hearts1 cell1)""",
-        FailedValidationReason.INAPPLICABLE_ACTION,  # the only cell is taken
+        (move-home hearts1 col6 hearts0)
+        (cell-home hearts2 cell1 hearts1)
+        (move-home hearts3 col2 hearts2)""", """
+        (move-home hearts1 col6 hearts0)""",
+        FailedValidationReason.INAPPLICABLE_ACTION,  # hearts2 lies on hearts1
     ),
-    # All industry stands at place1: fell, saw, break stone, build.
+    # All industry stands at place1; two houses: fell, saw and break stone twice, build twice.
     "settlersnumeric": ("easy", """
+        (fell-timber place1)
+        (fell-timber place1)
+        (saw-wood place1)
+        (saw-wood place1)
+        (break-stone place1)
+        (break-stone place1)
+        (build-house place1)
+        (build-house place1)""", """
+        (fell-timber place1)
         (fell-timber place1)
         (saw-wood place1)
         (break-stone place1)
-        (build-house place1)""", """
-        (fell-timber place1)
         (break-stone place1)
+        (build-house place1)
         (build-house place1)""",
-        FailedValidationReason.INAPPLICABLE_ACTION,  # timber is not wood
+        FailedValidationReason.INAPPLICABLE_ACTION,  # one timber was not sawn into wood
     ),
-    # The cane is at the mill, and so is the truck.
+    # Two units of cane are at the mill, and so is the truck; the depot wants two units.
     "sugar": ("easy", """
         (crush mill1)
+        (crush mill1)
+        (refine mill1)
         (refine mill1)
         (load-sugar truck1 mill1)
+        (load-sugar truck1 mill1)
         (drive truck1 mill1 depot1)
+        (unload-sugar truck1 depot1)
         (unload-sugar truck1 depot1)""", """
         (crush mill1)
         (refine mill1)
         (load-sugar truck1 mill1)
-        (drive truck1 mill1 mill1)""",
-        FailedValidationReason.INAPPLICABLE_ACTION,  # a truck drives between different places
+        (load-sugar truck1 mill1)""",
+        FailedValidationReason.INAPPLICABLE_ACTION,  # only one unit was refined
     ),
 }
 
@@ -428,6 +449,54 @@ def test_satellite_turn_to_its_own_direction_changes_nothing():
     with_noop = good.replace("(calibrate sat1", "(turn-to sat1 star0 star0)\n(calibrate sat1", 1)
     assert with_noop != good
     assert validate(parsed("satellite", "easy", 0), with_noop).status == ValidationResultStatus.VALID
+
+
+def _fewest_counter_steps(start: tuple[int, ...], max_value: int) -> int:
+    """Returns the shortest plan length by breadth-first search over counter values."""
+    frontier, seen = [start], {start}
+    for depth in range(100):
+        if any(all(a < b for a, b in zip(v, v[1:])) for v in frontier):
+            return depth
+        following = []
+        for v in frontier:
+            for i, j in itertools.product(range(len(v)), range(-1, len(v))):
+                w = list(v)
+                if j == -1:  # increment or decrement counter i
+                    for step in (1, -1):
+                        u = tuple(w[:i] + [w[i] + step] + w[i + 1:])
+                        if 0 <= u[i] <= max_value and u not in seen:
+                            seen.add(u)
+                            following.append(u)
+                elif i != j and w[i] > 0 and w[j] < max_value:
+                    w[i], w[j] = w[i] - 1, w[j] + 1
+                    if tuple(w) not in seen:
+                        seen.add(tuple(w))
+                        following.append(tuple(w))
+        frontier = following
+    raise AssertionError("no plan found")
+
+
+def test_counters_shortest_length_matches_a_search():
+    module = generator("counters")
+    rng = random.Random(7)
+    for _ in range(40):
+        size = rng.randint(2, 4)
+        max_value = rng.randint(size - 1, 5)
+        start = tuple(rng.randint(0, max_value) for _ in range(size))
+        assert module.shortest_length(list(start), max_value) == _fewest_counter_steps(start, max_value)
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_counters_witness_is_a_shortest_plan(tier):
+    module = generator("counters")
+    for seed in SEEDS:
+        text = module.generate(seed, tier)
+        max_value = int(re.search(r"\(max-value\) (\d+)", text).group(1))
+        values = dict(re.findall(r"\(= \(value (c\d+)\) (\d+)\)", text))
+        pairs = re.findall(r"\(<= \(\+ \(value (c\d+)\) 1\) \(value (c\d+)\)\)", text)
+        order = [pairs[0][0]] + [b for _, b in pairs]
+        start = [int(values[c]) for c in order]
+        assert len(module.witness(seed, tier).splitlines()) == module.shortest_length(start, max_value)
 
 
 def test_freecell_search_needs_the_second_cell():

@@ -67,6 +67,12 @@ def test_instances_replay_from_their_seeds():
         assert hashlib.sha256(text.encode()).hexdigest() == entry["sha256"]["problem"], entry["name"]
 
 
+def test_no_task_is_trivial():
+    """Every reference plan has at least two steps: a one-step task measures nothing."""
+    short = [(e["name"], e["reference_length"]) for e in ENTRIES if e["reference_length"] < 2]
+    assert not short
+
+
 def test_the_first_reference_plan_of_each_domain_is_valid():
     for _, group in sorted(_by_domain().items()):
         entry = group[0]

@@ -9,7 +9,7 @@ import pytest
 from planning_toys import BLOCKS_DOMAIN, BLOCKS_P02, COUNTERS_DOMAIN, COUNTERS_P01, ROOMS_DOMAIN, ROOMS_P01
 
 from stratbench.planning import build_dataset
-from stratbench.planning.planners import _Successors, random_walk, solve
+from stratbench.planning.planners import _Successors, blind_walk, random_walk, solve
 from stratbench.planning.reading import read_problem
 from stratbench.planning.validation import check_steps
 
@@ -45,6 +45,29 @@ def test_random_walks_are_applicable_bounded_and_seeded():
     for walk in walks:
         assert len(walk) <= 9
         assert check_steps(task, walk).error in (None, "goal_not_satisfied")
+
+
+HOLD_A = """(define (problem hold-a) (:domain toy-blocks) (:objects a b - block)
+  (:init (clear a) (clear b) (ontable a) (ontable b) (handempty)) (:goal (holding a)))"""
+
+
+def test_random_walks_ignore_the_goal():
+    task = read_problem(BLOCKS_DOMAIN, HOLD_A)  # (pick-up a) reaches the goal; blocksworld never dead-ends
+    through_goal = 0
+    for seed in range(12):
+        walk = random_walk(task, random.Random(seed), 6)
+        assert len(walk) == 6
+        through_goal += any(check_steps(task, walk[:n]).valid for n in range(1, 6))
+    assert through_goal  # some walks passed a goal state and went on
+
+
+def test_blind_walk_lengths_are_drawn_from_one_to_the_bound():
+    task = read_problem(BLOCKS_DOMAIN, HOLD_A)
+    lengths = {len(blind_walk(task, random.Random(seed), 4)) for seed in range(30)}
+    assert lengths == {1, 2, 3, 4}
+    assert len(blind_walk(task, random.Random(3), 4)) == random.Random(3).randint(1, 4)
+    with pytest.raises(ValueError, match="at least 1"):
+        blind_walk(task, random.Random(0), 0)
 
 
 def test_solve_returns_a_valid_plan_and_its_engine():

@@ -85,7 +85,7 @@ def test_replay_without_a_cassette_fails_naming_it(suite):
     [
         (["--matches", "0"], "*--matches: expected a whole number of at least 1, got '0'*"),
         (["--matches", "ten"], "*--matches: expected a whole number of at least 1, got 'ten'*"),
-        (["--scaffold", "tree"], "*stratbench: unknown scaffold 'tree'; known: cot, direct*"),
+        (["--scaffold", "tree"], "*stratbench: unknown scaffold 'tree'; known: constrained, cot, direct*"),
         (["--stratbench-agent", "alphazero"], "*stratbench: unknown agent 'alphazero'; known: *minimax*random*"),
         (["--model", "nonsense-model-xyz"], "*--model 'nonsense-model-xyz': litellm cannot tell its provider*"),
         (["--model", "openai/m", "--api-base", "http://127.0.0.1:9/v1"], "*cannot reach --api-base http://127.0.0.1:9/v1*"),

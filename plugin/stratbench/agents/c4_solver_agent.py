@@ -13,6 +13,7 @@ import asyncio
 from stratbench.core.agent import AgentContext
 from stratbench.core.types import Action, Observation
 from stratbench.games import c4_solver
+from stratbench.metrics.solver import register_engine
 
 __all__ = ["C4SolverAgent", "best_columns"]
 
@@ -40,6 +41,8 @@ class C4SolverAgent:
             )
         self.rng = context.rng
         self.solver = c4_solver.default_solver()
+        register_engine(context.game, context.player, {
+            "agent": "c4solver", **self.solver.describe(), "ties": "uniform among best columns (match rng)"})
 
     async def act(self, observation: Observation) -> Action:
         """Returns one of the best columns for the position in the observation."""

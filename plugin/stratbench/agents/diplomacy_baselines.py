@@ -12,6 +12,7 @@ from typing import Any
 
 from stratbench.core.agent import AgentContext
 from stratbench.core.types import Action, Observation
+from stratbench.games.diplomacy import random_orders
 
 __all__ = ["HoldAgent", "RandomOrdersAgent"]
 
@@ -55,6 +56,8 @@ class HoldAgent:
 class RandomOrdersAgent:
     """Orders each unit with a uniformly random possible order (seeded per match and power).
 
+    The same choice is the ``random`` fallback of a Diplomacy order decision.
+
     In winter it picks random build locations (a build or ``WAIVE`` each) up
     to the allowed number, or random units to disband up to the required number.
     """
@@ -66,10 +69,5 @@ class RandomOrdersAgent:
     async def act(self, observation: Observation) -> Action:
         """Returns one random possible order per location (within the adjustment count)."""
         data: dict[str, Any] = observation.data
-        possible: dict[str, list[str]] = data["possible_orders"]
-        locations = sorted(possible)
-        if data["phase_type"] == "A":
-            count = min(abs(data["build_count"]), len(locations))
-            locations = sorted(self.rng.sample(locations, count))
-        orders = [self.rng.choice(possible[loc]) for loc in locations]
+        orders = random_orders(data["possible_orders"], data["phase_type"], data["build_count"], self.rng)
         return _answer(data["power"], orders)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from stratbench.core.agent import AgentContext
 from stratbench.core.types import Action, Observation
 from stratbench.games import tictactoe
+from stratbench.metrics.solver import register_engine
 
 
 class MinimaxAgent:
@@ -22,6 +23,7 @@ class MinimaxAgent:
                 f"agent 'minimax' plays only {', '.join(self.supported_games)}, not {context.game.info.name!r}"
             )
         self.rng = context.rng
+        register_engine(context.game, context.player, {"agent": "minimax", "search": "full depth"})
 
     async def act(self, observation: Observation) -> Action:
         """Returns one of the best moves for the board in the observation."""

@@ -8,16 +8,21 @@ solved it is logged in the transcript (a ``planner`` event) and named in a
 comment line before the ``$$`` block. It is the ceiling: the dataset builder
 keeps only tasks it solves.
 
-``random_planner`` is the floor: it applies uniformly random applicable
-actions (unified-planning's sequential simulator, seeded per match) until the
-goal holds or ``max_steps`` (50) actions are taken, and answers with that
-walk. The generic ``random`` agent cannot play planning tasks, which have no
-predefined legal actions.
+``random_planner`` is the floor: it draws a length uniformly from
+``1..max_steps`` (default 50) with an rng seeded by the match's rng and the
+task's name (so tasks of one run get different lengths), applies that many
+uniformly random applicable actions (unified-planning's sequential
+simulator; fewer only at a dead end) and answers with the walk. It never
+looks at the goal: stopping as soon as the goal holds would make it a
+search that solves easy tasks, not a floor. Its plans are always executable,
+so it fails only on unmet goals. The generic ``random`` agent cannot play
+planning tasks, which have no predefined legal actions.
 """
 
 from __future__ import annotations
 
 import json
+import random
 
 from stratbench.core.agent import AgentContext
 from stratbench.core.types import Action, HarnessError, Observation
@@ -76,15 +81,18 @@ class PlannerAgent(_PlanningAgent):
 
 
 class RandomPlannerAgent(_PlanningAgent):
-    """Answers with a seeded random walk of applicable actions."""
+    """Answers with a goal-blind random walk of a random length (at most ``max_steps``)."""
 
     name = "random_planner"
 
     async def act(self, observation: Observation) -> Action:
-        """Walks randomly from the initial state and returns the walk as the plan."""
-        from stratbench.planning.planners import random_walk
+        """Walks randomly from the initial state, ignoring the goal, and returns the walk as the plan."""
+        from stratbench.planning.planners import blind_walk
 
         max_steps = int(self.params.get("max_steps", _RANDOM_MAX_STEPS))
-        steps = random_walk(_problem(observation), self.context.rng, max_steps)
+        # The match rng is seeded by the match seed alone, so every task of a run would draw the same
+        # length from it; mixing in the task's name gives each task its own, still replayable, walk.
+        rng = random.Random(f"{observation.data.get('task')}:{self.context.rng.getrandbits(64)}")
+        steps = blind_walk(_problem(observation), rng, max_steps)
         self.context.transcript.add("random_walk", steps=len(steps), max_steps=max_steps)
         return Action("plan", _answer(steps, f"random walk of {len(steps)} applicable actions"))

@@ -39,6 +39,7 @@ import chess.engine
 
 from stratbench.core.agent import AgentContext
 from stratbench.core.types import Action, HarnessError, Observation
+from stratbench.metrics.solver import register_engine
 
 __all__ = [
     "DEBIAN_PATH",
@@ -266,9 +267,10 @@ class StockfishAgent:
         self.rng = context.rng
         self.engine = StockfishEngine(path)
         self._started = False
-        engines = getattr(context.game, "engine_players", None)
-        if isinstance(engines, set):
-            engines.add(context.player)
+        if isinstance(getattr(context.game, "engine_players", None), set):
+            settings = {"agent": "stockfish", "level": self.level, "elo": elo, "depth": self.depth,
+                        "nodes": self.nodes, "threads": 1}
+            register_engine(context.game, context.player, settings)
             context.game.stockfish_path = path  # type: ignore[attr-defined]
 
     async def act(self, observation: Observation) -> Action:

@@ -15,9 +15,13 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from stratbench.core.messages import MessageLog, Negotiation
+from stratbench.core.messages import MessageLog, Negotiation, NegotiationTurn
 from stratbench.core.types import Action, IllegalActionError, Observation, Rules
+
+if TYPE_CHECKING:
+    import random
 
 CHANCE = -1
 """The pseudo-player id for chance nodes; the runner samples ``chance_outcomes()``."""
@@ -116,6 +120,17 @@ class State(ABC):
         """Returns ``(outcome, probability)`` pairs at a chance node."""
         raise NotImplementedError(f"{self.game.info.name} has no chance nodes")
 
+    def fallback_action(self, player: int, rng: random.Random) -> Action | None:
+        """Returns the ``random`` fallback's action for a decision with no legal-action list, or None.
+
+        The runner asks only when a player exhausted its attempts under the
+        ``random`` fallback and the observation lists no legal actions (an
+        open-ended decision such as a Diplomacy order set). None, the default,
+        means the player forfeits as under the ``forfeit`` fallback. The action
+        goes through the same checks as an agent's answer.
+        """
+        return None
+
     # -- the public, shared surface -------------------------------------------------
 
     def current_players(self) -> list[int]:
@@ -208,6 +223,16 @@ class Game(ABC):
     @abstractmethod
     def observe(self, state: State, player: int) -> Observation:
         """Returns what ``player`` may see of ``state``, with its legal actions."""
+
+    def observe_negotiation(self, state: State, player: int, turn: NegotiationTurn) -> Observation:
+        """Returns what ``player`` sees when asked to talk in a negotiation round.
+
+        The runner calls this instead of :meth:`observe` during a negotiation
+        and attaches ``turn`` (``Observation.negotiation``) and the player's
+        messages itself. The default is the ordinary observation; games with a
+        prompt of their own for talking (Diplomacy) override it.
+        """
+        return self.observe(state, player)
 
     def role(self, player: int) -> str:
         """Returns a short name for a player's seat (``"X"``, ``"White"``)."""

@@ -4,7 +4,9 @@ The loop is game-agnostic. Players who move at the same time act
 concurrently. An unreadable or illegal answer is fed back to the agent with
 the reason, up to ``illegal_tolerance`` attempts per decision; after that the
 suite's fallback applies (``"forfeit"``: the player's side loses; ``"random"``:
-a random legal action is played). Both are counted in the outcome.
+a random legal action is played, or, for a decision without a legal-action
+list, the state's ``fallback_action``; the player forfeits when there is
+none). Both are counted in the outcome.
 """
 
 from __future__ import annotations
@@ -189,20 +191,41 @@ async def _decide(
         transcript.add("action", turn=state.turn, player=player, attempt=attempt, action=action.to_text())
         return action
     stats.fallbacks[player] += 1
-    if rules.fallback == "random" and observation.legal_actions:
-        action = Action(rng.choice(observation.legal_actions))
-        transcript.add("fallback", turn=state.turn, player=player, policy="random", action=action.to_text())
-        return action
+    if rules.fallback == "random":
+        action = _random_fallback(game, state, player, observation, rng)
+        if action is not None:
+            transcript.add("fallback", turn=state.turn, player=player, policy="random", action=action.to_text())
+            return action
     transcript.add("fallback", turn=state.turn, player=player, policy="forfeit")
     return None
 
 
-def _observe(game: Game, state: State, player: int, **extra: Any) -> Observation:
-    """Returns the game's observation with the player's messages attached."""
-    observation = game.observe(state, player)
+def _random_fallback(
+    game: Game, state: State, player: int, observation: Observation, rng: random.Random
+) -> Action | None:
+    """Returns a random legal action, else the state's fallback action (checked), else None."""
+    if observation.legal_actions:
+        return Action(rng.choice(observation.legal_actions))
+    action = state.fallback_action(player, rng)
+    if action is None:
+        return None
+    try:
+        return _canonical(game, state, player, action)
+    except (ActionParseError, IllegalActionError) as error:
+        raise HarnessError(
+            f"{game.info.name}: the fallback action {action.to_text()!r} was rejected: {error}"
+        ) from error
+
+
+def _observe(game: Game, state: State, player: int, negotiation: NegotiationTurn | None = None) -> Observation:
+    """Returns the game's observation (its negotiation view when talking) with the player's messages attached."""
+    if negotiation is None:
+        observation = game.observe(state, player)
+    else:
+        observation = game.observe_negotiation(state, player, negotiation)
     visible = tuple(m.to_dict() for m in state.messages.visible_to(player))
-    if visible or extra:
-        observation = replace(observation, messages=visible, **extra)
+    if visible or negotiation is not None:
+        observation = replace(observation, messages=visible, negotiation=negotiation)
     return observation
 
 

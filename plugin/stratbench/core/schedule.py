@@ -106,6 +106,25 @@ class MatchSpec:
         return any(side.uses_llm for side in self.sides)
 
 
+@dataclass(frozen=True)
+class SubjectLimit:
+    """A narrower schedule for one subject (the committed reference recordings).
+
+    Attributes:
+        matches: Matches per pairing, variant and seating for this subject.
+        variants: The variants or seatings it plays; None for all of them.
+        round_robin: Whether it joins the round robin between LLM subjects.
+    """
+
+    matches: int
+    variants: frozenset[str] | None = None
+    round_robin: bool = False
+
+    def allows(self, name: str | None) -> bool:
+        """Tells whether the subject plays this variant or seating."""
+        return self.variants is None or name is None or name in self.variants
+
+
 def build_schedule(
     suite: SuiteSpec,
     subjects: list[AgentSpec],
@@ -114,6 +133,7 @@ def build_schedule(
     matches: int | None = None,
     base_seed: int = 0,
     variants: list[tuple[str, str | None]] | None = None,
+    limits: dict[str, SubjectLimit] | None = None,
 ) -> list[MatchSpec]:
     """Expands a suite into its matches.
 
@@ -125,6 +145,7 @@ def build_schedule(
         matches: Matches per pairing; the suite's default if None.
         base_seed: The first seed; match ``i`` of a pairing uses ``base_seed + i``.
         variants: ``(name, skip reason or None)`` per game variant; None for one form.
+        limits: Narrower schedules by subject label.
 
     Returns:
         The matches, sorted by id.
@@ -137,11 +158,23 @@ def build_schedule(
     if duplicated:
         raise ValueError(f"agent given twice: {', '.join(duplicated)}")
     forms = variants if variants is not None else [(None, None)]
+    limits = limits or {}
+
+    def plays(subject: AgentSpec, *names: str | None) -> bool:
+        limit = limits.get(subject.label)
+        return limit is None or all(limit.allows(name) for name in names)
+
+    def count_for(subject: AgentSpec) -> int:
+        limit = limits.get(subject.label)
+        return count if limit is None else limit.matches
+
     specs: list[MatchSpec] = []
     if num_sides == 1:
         for subject in subjects:
             for variant, skip in forms:
-                for i in range(count):
+                if not plays(subject, variant):
+                    continue
+                for i in range(count_for(subject)):
                     seed = base_seed + i
                     specs.append(
                         MatchSpec(suite.game, (subject,), 0, seed, _id(subject.label, variant, seed), variant, skip)
@@ -154,7 +187,9 @@ def build_schedule(
                     raise ValueError(f"seating {name!r} has {len(seating)} entries for {num_sides} sides")
                 sides = tuple(subject if token == "subject" else AgentSpec(kind=token) for token in seating)
                 for variant, skip in forms:
-                    for i in range(count):
+                    if not plays(subject, variant, name):
+                        continue
+                    for i in range(count_for(subject)):
                         seed = base_seed + i
                         specs.append(
                             MatchSpec(suite.game, sides, seating.index("subject"), seed,
@@ -168,13 +203,18 @@ def build_schedule(
         for name in suite.opponents:
             pairings.append((subject, AgentSpec(kind=name)))
     if suite.round_robin:
-        llm_subjects = [s for s in subjects if s.uses_llm]
+        llm_subjects = [
+            s for s in subjects if s.uses_llm and (s.label not in limits or limits[s.label].round_robin)
+        ]
         pairings.extend(combinations(llm_subjects, 2))
     for subject, opponent in pairings:
+        pairing_count = min(count_for(subject), count_for(opponent))
         for variant, skip in forms:
-            for i in range(count):
+            if not (plays(subject, variant) and plays(opponent, variant)):
+                continue
+            for i in range(pairing_count):
                 seed = base_seed + i
-                subject_first = _subject_first(suite.seats, i, count)
+                subject_first = _subject_first(suite.seats, i, pairing_count)
                 sides = (subject, opponent) if subject_first else (opponent, subject)
                 specs.append(
                     MatchSpec(

@@ -16,10 +16,19 @@ bitboards, negamax alpha-beta with null-window probes that narrow the score
 from its ends towards 0, a transposition table, and moves ordered by the
 threats they create. Without the book package everything is searched
 (correct, but far too slow for early positions).
+
+Past the book the search runs compiled with numba when it is installed
+(:mod:`stratbench.games._c4_jit`, the same algorithm over 64-bit integers
+with a fixed-size table of compact keys), else in pure Python; the scores are
+the same. Scoring the columns of a booked 12-disc position searches its
+13-disc children with the position's book score as a bound.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
+import os
 import threading
 from collections.abc import Iterable, Sequence
 
@@ -33,6 +42,7 @@ __all__ = [
     "Solver",
     "book_value_to_score",
     "default_solver",
+    "jit_available",
     "move_scores",
     "solve",
 ]
@@ -227,16 +237,56 @@ def book_value_to_score(value: int, discs: int) -> int:
 class Solver:
     """Computes exact scores; keeps a transposition table between calls.
 
+    Positions past the book (and every position when there is no book) are
+    searched by the numba-compiled negamax when numba is installed, else by
+    the pure-Python one; both return the same exact scores.
+
     Args:
         book: The opening book; None searches everything.
+        jit: Whether to use the compiled search: None uses it when numba is
+            importable and ``STRATBENCH_C4_JIT`` is not ``0``.
+
+    Raises:
+        ImportError: if ``jit=True`` and numba is not installed.
     """
 
-    def __init__(self, book: OpeningBook | None = None) -> None:
+    def __init__(self, book: OpeningBook | None = None, *, jit: bool | None = None) -> None:
         self.book = book
+        if jit is None:
+            jit = os.environ.get("STRATBENCH_C4_JIT", "1") != "0" and jit_available()
+        elif jit and not jit_available():
+            raise ImportError("the compiled Connect Four search needs numba: pip install numba")
+        self.jit = jit
         self.table: dict[int, int] = {}
         self.nodes = 0
+        self._jit_table: tuple | None = None
         self._scores: dict[tuple[int, int], dict[int, int]] = {}
         self._lock = threading.Lock()
+
+    @property
+    def engine(self) -> str:
+        """Names the search past the book: ``"numba"`` or ``"python"``."""
+        return "numba" if self.jit else "python"
+
+    def describe(self) -> dict[str, object]:
+        """Returns the solver's settings as a small JSON-able dict (for match records).
+
+        ``book`` is None when positions are only searched; otherwise it names
+        the package, its version and the ply counts it answers.
+        """
+        book = None
+        if self.book is not None and self.book.available:
+            book = {
+                "package": "bitbully-databases",
+                "version": _version("bitbully-databases"),
+                "exact_plies": BOOK_PLIES,
+                "outcome_plies": OUTCOME_PLIES,
+            }
+        return {"solver": "stratbench.c4_solver", "search": self.engine, "book": book}
+
+    def uses_book(self, position: Position) -> bool:
+        """Tells whether scoring the columns of ``position`` reaches the book (fewer than 12 discs)."""
+        return self.book is not None and self.book.available and position.moves < BOOK_PLIES
 
     def solve(self, position: Position) -> int:
         """Returns the exact score of ``position`` for the player to move.
@@ -260,6 +310,9 @@ class Solver:
             if cached is not None:
                 return dict(cached)
             _check_open(position)
+            # A booked parent bounds every move from above: no column beats the position's score.
+            parent = self.book.score(position) if self.book is not None else None
+            floor = None if parent is None else -parent
             scores: dict[int, int] = {}
             for column in range(WIDTH):
                 if not position.can_play(column):
@@ -269,22 +322,31 @@ class Solver:
                     continue
                 child = position.copy()
                 child.play(column)
-                scores[column] = 0 if child.moves == _CELLS else -self._solve(child)
+                scores[column] = 0 if child.moves == _CELLS else -self._solve(child, floor)
             if len(self._scores) > 200_000:
                 self._scores.clear()
             self._scores[cache_key] = scores
             return dict(scores)
 
-    def _solve(self, position: Position) -> int:
+    def _solve(self, position: Position, floor: int | None = None) -> int:
+        """Returns the exact score; ``floor``, when given, is a known lower bound of it."""
         _check_open(position)
         if position.can_win_next():
             return (_CELLS + 1 - position.moves) // 2
+        if self.book is not None and position.moves == BOOK_PLIES:
+            booked = self.book.score(position)
+            if booked is not None:
+                return booked
         if len(self.table) > _TABLE_LIMIT:
             self.table.clear()
         low = -((_CELLS - position.moves) // 2)
         high = (_CELLS + 1 - position.moves) // 2
+        if floor is not None and floor > low:
+            low = min(floor, high)
         current, mask, moves = position.current, position.mask, position.moves
         search = self._search
+        if self.jit and (self.book is None or moves >= BOOK_PLIES):
+            search = self._search_jit
         if self.book is not None and moves < BOOK_PLIES:
             # Before the book, scores are small: probe from 0 outwards (MTD(f)).
             guess = 0
@@ -309,6 +371,19 @@ class Solver:
             else:
                 low = result
         return low
+
+    def _search_jit(self, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
+        """Runs one alpha-beta search with the compiled negamax (no book), counting its nodes."""
+        from stratbench.games import _c4_jit
+
+        if self._jit_table is None:
+            self._jit_table = _c4_jit.new_table()
+        keys, values = self._jit_table
+        scratch = _c4_jit.new_scratch()
+        try:
+            return int(_c4_jit.search(current, mask, moves, alpha, beta, keys, values, scratch))
+        finally:
+            self.nodes += int(scratch[_CELLS, 0])
 
     def _search(self, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
         """Runs one alpha-beta search (see :func:`_make_search`), counting its nodes."""
@@ -488,6 +563,21 @@ def _half(value: int) -> int:
 
 def _first(item: tuple[int, int]) -> int:
     return item[0]
+
+
+def jit_available() -> bool:
+    """Tells whether numba is installed, so the compiled search can be used."""
+    try:
+        return importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _version(distribution: str) -> str | None:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 def _book_importable() -> bool:

@@ -13,6 +13,8 @@ move stack (``board.copy(stack=False)``), never the live board.
 
 from __future__ import annotations
 
+from typing import Any
+
 import chess
 import chess.pgn
 import chess.svg
@@ -108,6 +110,7 @@ class ChessGame(Game):
         engine_players: Players whose moves come from an engine in this match;
             the move-quality metric does not annotate them. Engine agents add
             themselves (the game object is built anew for every match).
+        engine_settings: Each engine player's settings, for the match record.
         stockfish_path: The Stockfish binary an engine agent of this match
             used, for the metric to reuse; None when no engine played.
     """
@@ -117,6 +120,7 @@ class ChessGame(Game):
 
     def __init__(self) -> None:
         self.engine_players: set[int] = set()
+        self.engine_settings: dict[int, dict[str, Any]] = {}
         self.stockfish_path: str | None = None
 
     def new_initial_state(self, seed: int) -> ChessState:

@@ -14,6 +14,7 @@ played from the empty board (``"4455"``); :func:`from_pons` and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
@@ -111,10 +112,21 @@ class ConnectFourState(State):
 
 
 class ConnectFour(Game):
-    """The Connect Four rules engine (6 rows by 7 columns)."""
+    """The Connect Four rules engine (6 rows by 7 columns).
+
+    Attributes:
+        engine_players: Players whose moves come from an engine (the solver)
+            in this match; engine agents add themselves (the game object is
+            built anew for every match).
+        engine_settings: Each engine player's settings, for the match record.
+    """
 
     info = INFO
     rules = RULES
+
+    def __init__(self) -> None:
+        self.engine_players: set[int] = set()
+        self.engine_settings: dict[int, dict[str, Any]] = {}
 
     def new_initial_state(self, seed: int) -> ConnectFourState:
         """Returns the empty board (the game has no chance)."""

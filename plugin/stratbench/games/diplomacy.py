@@ -26,18 +26,20 @@ from __future__ import annotations
 import copy
 import json
 import os
+import random
 import re
 from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
-from stratbench.core.messages import Negotiation
+from stratbench.core.messages import Negotiation, NegotiationTurn
 from stratbench.core.types import Action, ActionParseError, IllegalActionError, Observation, Rules
 from stratbench.games import diplomacy_text as text
 from stratbench.registry import Variant
 
 __all__ = [
     "Diplomacy", "DiplomacyNoPress", "DiplomacyState", "INSTALL_HINT", "ORDERS_PROMPT", "POWERS", "RULES",
-    "engine_available", "extract_orders", "parse_variant", "validate_orders", "variant_name", "variants",
+    "engine_available", "extract_orders", "parse_variant", "random_orders", "validate_orders", "variant_name",
+    "variants",
 ]
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -54,6 +56,7 @@ ORDERS_PROMPT = (
     "each chosen from the possible orders."
 )
 RULES = Rules(title="Diplomacy", summary=text.RULES_SUMMARY)
+_ROLES = dict(enumerate(POWERS))
 
 
 def variant_name(end_year: int = DEFAULT_END_YEAR, rounds: int = DEFAULT_ROUNDS) -> str:
@@ -92,8 +95,6 @@ class DiplomacyState(State):
         self.engine = _import_engine().Game()
         self.phase_log: list[dict[str, Any]] = []
         self._cache: dict[str, Any] = {}
-        self._talking: str | None = None
-        self._talk_round: dict[int, int] = {}
 
     @property
     def phase(self) -> str:
@@ -128,20 +129,11 @@ class DiplomacyState(State):
         return list(self.engine.outcome[1:]) if self.engine.is_game_done else []
 
     def negotiation(self) -> Negotiation | None:
-        """Returns the negotiation before a movement phase, when this game negotiates.
-
-        A call for a phase the runner has not held yet means the runner is about
-        to hold it: observations are then negotiation prompts until the next call.
-        """
+        """Returns the negotiation before a movement phase, when this game negotiates."""
         if not self.game.press or self.is_terminal() or self.engine.phase_type != "M":
             return None
-        phase = self.phase
-        if phase not in self.messages.held:
-            self._talking, self._talk_round = phase, {}
-        else:
-            self._talking = None
         alive = self.alive()
-        return Negotiation(phase, alive, rounds=self.game.rounds, max_messages=len(alive), max_chars=MAX_CHARS)
+        return Negotiation(self.phase, alive, rounds=self.game.rounds, max_messages=len(alive), max_chars=MAX_CHARS)
 
     def alive(self) -> tuple[int, ...]:
         """Returns the players whose power is not eliminated (the negotiation's participants)."""
@@ -149,6 +141,12 @@ class DiplomacyState(State):
 
     def _current_players(self) -> list[int]:
         return [i for i, p in enumerate(POWERS) if self.possible_orders(p)]
+
+    def fallback_action(self, player: int, rng: random.Random) -> Action:
+        """Returns random possible orders: the ``random-orders`` baseline's choice, drawn with ``rng``."""
+        power = POWERS[player]
+        orders = random_orders(self.possible_orders(power), self.engine.phase_type, self.build_count(power), rng)
+        return Action("orders", json.dumps({"orders": {power: orders}}))
 
     def _legal_actions(self, player: int) -> list[str]:
         return []
@@ -240,50 +238,59 @@ class Diplomacy(Game):
         return POWERS[player]
 
     def observe(self, state: State, player: int) -> Observation:
-        """Returns the E.3 state description and SPIN-Bench's prompt for this phase."""
+        """Returns the E.3 state description and SPIN-Bench's order prompt for this phase."""
         assert isinstance(state, DiplomacyState)
         power = POWERS[player]
-        phase = state.phase
-        engine_state = state.engine_state()
-        state_text = text.state_description(engine_state, phase, list(POWERS))
+        state_text = text.state_description(state.engine_state(), state.phase, list(POWERS))
         possible = state.possible_orders(power) if not state.is_terminal() else {}
-        roles = {i: p for i, p in enumerate(POWERS)}
-        mine = [m.to_dict() for m in state.messages.visible_to(player) if m.phase == phase]
-        talking = state._talking == phase and not state.is_terminal()
-        if talking:
-            round_ = state._talk_round.get(player, 0) + 1
-            state._talk_round[player] = round_
-            alive = state.alive()
-            others = [POWERS[p] for p in alive if p != player]
-            prompt = text.negotiation_prompt(
-                power=power, others=others, round_=round_, rounds=self.rounds, state_text=state_text,
-                earlier=text.message_lines([m for m in mine if m["round"] < round_ - 1], roles),
-                last_round=text.message_lines([m for m in mine if m["round"] == round_ - 1], roles),
-                possible=repr({power: [{loc: orders} for loc, orders in possible.items()]}),
-                max_messages=len(alive), max_chars=MAX_CHARS,
-            )
-        else:
-            prompt = self._order_prompt(state, power, state_text, possible, text.message_lines(mine, roles))
+        mine = [m.to_dict() for m in state.messages.visible_to(player) if m.phase == state.phase]
+        prompt = self._order_prompt(state, power, state_text, possible, text.message_lines(mine, _ROLES))
+        return self._view(state, player, state_text, possible, prompt if possible else None,
+                          state.open_ended(player))
+
+    def observe_negotiation(self, state: State, player: int, turn: NegotiationTurn) -> Observation:
+        """Returns SPIN-Bench's negotiation prompt for ``turn``'s round (no action to take)."""
+        assert isinstance(state, DiplomacyState)
+        power = POWERS[player]
+        state_text = text.state_description(state.engine_state(), state.phase, list(POWERS))
+        possible = state.possible_orders(power) if not state.is_terminal() else {}
+        mine = [m.to_dict() for m in state.messages.visible_to(player) if m.phase == turn.phase]
+        prompt = text.negotiation_prompt(
+            power=power, others=list(turn.recipients.values()), round_=turn.round, rounds=turn.rounds,
+            state_text=state_text,
+            earlier=text.message_lines([m for m in mine if m["round"] < turn.round - 1], _ROLES),
+            last_round=text.message_lines([m for m in mine if m["round"] == turn.round - 1], _ROLES),
+            possible=repr({power: [{loc: orders} for loc, orders in possible.items()]}),
+            max_messages=turn.max_messages, max_chars=turn.max_chars,
+        )
+        return self._view(state, player, state_text, possible, prompt, {})
+
+    def _view(
+        self, state: DiplomacyState, player: int, state_text: str, possible: dict[str, list[str]],
+        prompt: str | None, open_ended: dict[str, str],
+    ) -> Observation:
+        power = POWERS[player]
+        engine_state = state.engine_state()
         return Observation(
             game=self.info.name,
             player=player,
             text=state_text,
             legal_actions=(),
             rules=RULES,
-            open_ended=state.open_ended(player) if not talking else {},
+            open_ended=open_ended,
             instructions=ORDERS_PROMPT.replace("<YOUR POWER>", power),
             role=power,
             turn=state.turn,
             data={
                 "power": power,
-                "phase": phase,
+                "phase": state.phase,
                 "phase_type": state.engine.phase_type,
                 "possible_orders": possible,
                 "build_count": state.build_count(power),
                 "units": {p: sorted(engine_state["units"].get(p) or []) for p in POWERS},
                 "centers": {p: sorted(engine_state["centers"].get(p) or []) for p in POWERS},
             },
-            prompt=prompt if (possible or talking) else None,
+            prompt=prompt,
             system_prompt=text.SYSTEM_PROMPT,
         )
 
@@ -367,6 +374,21 @@ def extract_orders(reply: str, power: str) -> tuple[list[str], list[str]]:
     orders = [o for o in found if isinstance(o, str)]
     dropped = carried + [f"{o!r} (not an order string)" for o in found if not isinstance(o, str)]
     return orders, dropped
+
+
+def random_orders(
+    possible: dict[str, list[str]], phase_type: str, build_count: int, rng: random.Random
+) -> list[str]:
+    """Returns one uniformly random possible order per location, within the adjustment count in winter.
+
+    In an adjustment phase, ``abs(build_count)`` random locations (at most all
+    of them) get an order: a build or ``WAIVE`` each, or a disband.
+    """
+    locations = sorted(possible)
+    if phase_type == "A":
+        count = min(abs(build_count), len(locations))
+        locations = sorted(rng.sample(locations, count))
+    return [rng.choice(possible[loc]) for loc in locations]
 
 
 def _orders_value(reply: str) -> Any:

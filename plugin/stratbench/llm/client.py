@@ -19,6 +19,7 @@ from typing import Any
 from stratbench.core.types import HarnessError
 from stratbench.llm.budget import Budget
 from stratbench.llm.cassettes import CassetteMissError, describe_request, is_cassette_miss
+from stratbench.llm.local import REPLAY_API_BASE, LocalModels, is_local, litellm_model, local_name
 
 PLACEHOLDER_KEY = "sk-stratbench-placeholder"
 """Sent when no key is needed: replaying a cassette, or a local ``--api-base`` server."""
@@ -123,6 +124,10 @@ class LLMClient:
     allow_placeholder_key: bool = False
     cassette: str | None = None
     """The current match's cassette path, named in replay errors."""
+    recording: bool = True
+    """Whether calls may reach a model (False while a cassette replays: no local server starts)."""
+    local: LocalModels = field(default_factory=LocalModels)
+    """Servers for ``local/<name>`` models, started on the first call that needs one."""
     usage: Usage = field(default_factory=Usage)
     _semaphores: dict[tuple[int, str], asyncio.Semaphore] = field(default_factory=dict)
 
@@ -169,7 +174,11 @@ class LLMClient:
         import litellm
 
         litellm.suppress_debug_info = True
-        kwargs: dict[str, Any] = {"model": model, "messages": messages, "timeout": self.timeout_s}
+        call_model, api_base = model, self.api_base
+        if is_local(model):
+            call_model = litellm_model(model)
+            api_base = self.local.api_base(local_name(model)) if self.recording else REPLAY_API_BASE
+        kwargs: dict[str, Any] = {"model": call_model, "messages": messages, "timeout": self.timeout_s}
         for name, value in (
             ("temperature", temperature),
             ("seed", seed),
@@ -180,10 +189,12 @@ class LLMClient:
         ):
             if value is not None:
                 kwargs[name] = value
-        if self.api_base:
-            kwargs["api_base"] = self.api_base
-        missing = self.missing_key(model)
-        if missing:
+        if api_base:
+            kwargs["api_base"] = api_base
+        missing = None if is_local(model) else self.missing_key(model)
+        if is_local(model):
+            kwargs["api_key"] = PLACEHOLDER_KEY
+        elif missing:
             if not self.allow_placeholder_key:
                 raise LLMAuthError(
                     f"{model}: {missing} is not set; export it, or pass --api-base for a local "

@@ -34,7 +34,7 @@ from stratbench.agents.stockfish import (
 from stratbench.core.game import Game
 from stratbench.core.runner import MatchOutcome
 from stratbench.games.chess_game import board_svg, pgn_of
-from stratbench.metrics.solver import move_rank, top_k_share
+from stratbench.metrics.solver import engine_sides, move_rank, top_k_share
 
 __all__ = [
     "ANNOTATION_DEPTH",
@@ -84,7 +84,10 @@ def move_quality(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict
     Returns, per annotated player: ``moves``, ``ranks`` (None = outside the
     top lines), ``top1_share``, ``top3_share`` and ``annotation`` (depth and
     MultiPV). Engine players get ``{"annotated": False}``. Without Stockfish,
-    every player gets ``annotation_skipped`` with the reason.
+    every player gets ``annotation_skipped`` with the reason. Every player
+    also gets ``context``: the annotation settings (None when skipped),
+    whether the player was an engine, and every engine player of the match
+    with its settings (``engines``: Stockfish level, Elo, depth or nodes).
     """
     engines = set(getattr(game, "engine_players", set()))
     players = [p for p in range(game.info.num_players) if p not in engines]
@@ -92,10 +95,11 @@ def move_quality(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict
     _, steps = replay(outcome)
     wanted = [(player, board, move) for player, board, move in steps if player in players]
     path = getattr(game, "stockfish_path", None) or find_stockfish(os.environ.get("STRATBENCH_STOCKFISH"))
+    annotation = {"engine": "stockfish", "depth": ANNOTATION_DEPTH, "multipv": ANNOTATION_MULTIPV}
     if path is None:
         for player in players:
             result[player] = {"annotated": False, "annotation_skipped": STOCKFISH_MISSING}
-        return result
+        return _with_context(game, result, None)
     analyses = _run(analyse_positions(path, [b for _, b, _ in wanted], multipv=ANNOTATION_MULTIPV,
                                       depth=ANNOTATION_DEPTH)) if wanted else []
     ranks: dict[int, list[int | None]] = {p: [] for p in players}
@@ -109,7 +113,20 @@ def move_quality(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict
             "ranks": player_ranks,
             "top1_share": top_k_share(player_ranks, 1),
             "top3_share": top_k_share(player_ranks, 3),
-            "annotation": {"engine": "stockfish", "depth": ANNOTATION_DEPTH, "multipv": ANNOTATION_MULTIPV},
+            "annotation": dict(annotation),
+        }
+    return _with_context(game, result, annotation)
+
+
+def _with_context(game: Game, result: dict[int, dict[str, Any]], annotation: dict[str, Any] | None):
+    """Adds the match context (annotation settings, engine players) to every player's metrics."""
+    engines = engine_sides(game)
+    engine_players = {entry["player"] for entry in engines}
+    for player, values in result.items():
+        values["context"] = {
+            "annotation": None if annotation is None else dict(annotation),
+            "engine": player in engine_players,
+            "engines": engines,
         }
     return result
 

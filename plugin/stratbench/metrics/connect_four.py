@@ -14,7 +14,7 @@ from typing import Any
 from stratbench.core.game import Game
 from stratbench.core.runner import MatchOutcome
 from stratbench.games import c4_solver
-from stratbench.metrics.solver import move_rank, top_k_share
+from stratbench.metrics.solver import engine_sides, move_rank, top_k_share
 
 __all__ = ["move_quality", "rank_moves"]
 
@@ -34,18 +34,31 @@ def move_quality(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict
     """Rates every move of the match with the solver.
 
     Returns, per player: ``moves``, ``ranks`` (one per move, 0 = optimal),
-    ``optimal_moves``, ``top1_share`` and ``top3_share``.
+    ``optimal_moves``, ``top1_share``, ``top3_share`` and ``context``: the
+    rating solver's settings (``solver``: search engine and opening book),
+    how many of the player's positions were scored through the book
+    (fewer than 12 discs) or by search alone (``positions``), whether the
+    player itself was the engine (``engine``), and every engine player of
+    the match with its settings (``engines``).
     """
+    solver = c4_solver.default_solver()
     players: list[int] = []
     columns: list[int] = []
     for joint in outcome.history:
         ((player, action),) = joint.items()
         players.append(player)
         columns.append(int(action))
-    ranks = rank_moves(columns)
+    ranks = rank_moves(columns, solver)
     per_player: dict[int, list[int]] = {p: [] for p in range(game.info.num_players)}
-    for player, rank in zip(players, ranks):
+    booked: dict[int, int] = {p: 0 for p in per_player}
+    position = c4_solver.Position()
+    for player, rank, column in zip(players, ranks, columns):
         per_player[player].append(rank)
+        booked[player] += solver.uses_book(position)
+        position.play(column)
+    engines = engine_sides(game)
+    engine_players = {entry["player"] for entry in engines}
+    described = solver.describe()
     return {
         player: {
             "moves": len(player_ranks),
@@ -53,6 +66,12 @@ def move_quality(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict
             "optimal_moves": sum(1 for r in player_ranks if r == 0),
             "top1_share": top_k_share(player_ranks, 1),
             "top3_share": top_k_share(player_ranks, 3),
+            "context": {
+                "solver": dict(described),
+                "positions": {"book": booked[player], "search": len(player_ranks) - booked[player]},
+                "engine": player in engine_players,
+                "engines": engines,
+            },
         }
         for player, player_ranks in per_player.items()
     }

@@ -4,12 +4,75 @@ The first functions work on plain values; the ``*_of`` functions aggregate
 stored result records (``results.jsonl`` lines) for one agent, so a report
 can call them on a run's records: draw rate, top-k move share over many
 matches, and SPIN-Bench's illegal-move metrics IML and IMT.
+
+Match context: engine agents (solvers, Stockfish) describe themselves on the
+match's game object with :func:`register_engine`; the per-match metrics copy
+that description (:func:`engine_sides`) into their output, so a record says
+which side was the engine and how it was set up.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
+
+__all__ = [
+    "draw_rate",
+    "draw_rate_of",
+    "engine_sides",
+    "illegal_move_loss_rate",
+    "illegal_move_loss_rate_of",
+    "illegal_moves_per_turn",
+    "illegal_moves_per_turn_of",
+    "move_rank",
+    "ranks_of",
+    "register_engine",
+    "seats_of",
+    "side_result",
+    "top_k_share",
+    "top_k_share_of",
+]
+
+
+def register_engine(game: Any, player: int, settings: Mapping[str, Any]) -> None:
+    """Records on the match's game object that ``player`` is an engine, with its settings.
+
+    The game object is built anew for every match, so this lasts one match.
+    It adds ``player`` to ``game.engine_players`` and stores ``settings``
+    (small, JSON-able values) in ``game.engine_settings``, creating either
+    attribute when the game does not declare it.
+    """
+    players = getattr(game, "engine_players", None)
+    if not isinstance(players, set):
+        players = set()
+        game.engine_players = players
+    table = getattr(game, "engine_settings", None)
+    if not isinstance(table, dict):
+        table = {}
+        game.engine_settings = table
+    players.add(player)
+    table[player] = dict(settings)
+
+
+def engine_sides(game: Any) -> list[dict[str, Any]]:
+    """Returns the match's engine players, sorted, as ``{"player", "role", **settings}`` dicts.
+
+    Examples:
+        >>> class G:
+        ...     def role(self, player):
+        ...         return "XO"[player]
+        >>> game = G()
+        >>> register_engine(game, 1, {"agent": "minimax"})
+        >>> engine_sides(game)
+        [{'player': 1, 'role': 'O', 'agent': 'minimax'}]
+    """
+    settings = getattr(game, "engine_settings", None) or {}
+    players = set(getattr(game, "engine_players", None) or ()) | set(settings)
+    role = getattr(game, "role", None)
+    return [
+        {"player": player, "role": role(player) if role is not None else None, **settings.get(player, {})}
+        for player in sorted(players)
+    ]
 
 
 def move_rank(scores: Mapping[str, float], chosen: str) -> int:

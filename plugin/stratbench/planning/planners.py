@@ -6,7 +6,8 @@ and returns the first plan the validator accepts, with the engine that found
 it. :func:`solve_isolated` runs one engine in a child process with a hard
 timeout (for the dataset builder: pyperplan and tamer ignore timeouts).
 :func:`random_walk` applies random applicable actions with unified-planning's
-sequential simulator until the goal holds or a bound is reached.
+sequential simulator, blind to the goal; :func:`blind_walk` is the
+``random_planner`` agent's procedure (a walk of a random length).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from typing import Any
 from stratbench.planning.reading import up
 
 __all__ = [
-    "DEFAULT_ENGINES", "Solution", "available_engines", "engine_version", "random_walk", "solve", "solve_isolated",
+    "DEFAULT_ENGINES", "Solution", "available_engines", "blind_walk", "engine_version", "random_walk", "solve",
+    "solve_isolated",
 ]
 
 DEFAULT_ENGINES = ("fast-downward", "pyperplan", "tamer", "enhsp")
@@ -157,12 +159,13 @@ def _child_solve(domain: str, problem: str, engine: str, sender: Any) -> None:
         sender.close()
 
 
-def random_walk(problem: Any, rng: random.Random, max_steps: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Applies uniformly random applicable actions until the goal holds or ``max_steps`` are taken.
+def random_walk(problem: Any, rng: random.Random, length: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Applies ``length`` uniformly random applicable actions, fewer only at a dead end.
 
     At each step every applicable grounding is listed (:class:`_Successors`),
     sorted by its text, and one is drawn with ``rng``; unified-planning's
-    sequential simulator applies it. A seed replays the same walk.
+    sequential simulator applies it. The walk never looks at the goal: it
+    goes on through goal states. A seed replays the same walk.
     """
     up()
     from unified_planning.engines.sequential_simulator import UPSequentialSimulator
@@ -173,7 +176,7 @@ def random_walk(problem: Any, rng: random.Random, max_steps: int) -> tuple[tuple
         successors = _Successors(problem)
         state = simulator.get_initial_state()
         steps: list[tuple[str, tuple[str, ...]]] = []
-        while len(steps) < max_steps and not simulator.is_goal(state):
+        while len(steps) < length:
             options = successors.applicable(state)
             following = None
             while options and following is None:
@@ -184,6 +187,20 @@ def random_walk(problem: Any, rng: random.Random, max_steps: int) -> tuple[tuple
             state = following
             steps.append(step)
     return tuple(steps)
+
+
+def blind_walk(problem: Any, rng: random.Random, bound: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Draws a length uniformly from ``1..bound`` with ``rng`` and walks that far (:func:`random_walk`).
+
+    This is the ``random_planner`` agent's answer. The length does not depend
+    on the task, so the walk is a floor that knows nothing of the goal.
+
+    Raises:
+        ValueError: if ``bound`` is below 1.
+    """
+    if bound < 1:
+        raise ValueError(f"the walk bound must be at least 1, not {bound}")
+    return random_walk(problem, rng, rng.randint(1, bound))
 
 
 class _Successors:

@@ -159,7 +159,10 @@ def render_markdown(data: dict[str, Any]) -> str:
     lines += _md_table(["agent", "overall", *data["games"]], [[r["agent"], *r["cells"]] for r in _score_rows(data)])
     for section in data["sections"]:
         lines += ["", f"### {section['title']}", ""]
-        lines += _md_table(section["columns"], section["rows"])
+        if section.get("note"):
+            lines += [_md(section["note"]), ""]
+        if section["rows"]:
+            lines += _md_table(section["columns"], section["rows"])
     return "\n".join(lines) + "\n"
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from stratbench.metrics.solver import draw_rate
 
-__all__ = ["SOLVERS", "solver_games"]
+__all__ = ["SOLVERS", "diplomacy", "gamebench_categories", "hanabi", "negotiation", "solver_games"]
 
 SOLVERS = {"tictactoe": "minimax", "connect4": "c4solver", "chess": "stockfish"}
 """The solver opponent of each SPIN-Bench competitive game (chess: any stockfish level)."""
@@ -120,6 +120,93 @@ def diplomacy(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         "rows": rows,
         "note": "Summed over all powers an agent controls, at the end of the game.",
     }
+
+
+def negotiation(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """SPIN-Bench's six LLM-annotated negotiation metrics (§6.8) per agent and power, from the annotator's counts.
+
+    Counts are summed over matches before the ratios are taken; an agent with
+    several powers also gets an ``all`` row. Without any annotated match the
+    section is a single line saying so.
+    """
+    press = [r for r in records if r["game"] == "diplomacy"]
+    if not press:
+        return None
+    from stratbench.metrics.negotiation import COUNTS, ratios
+
+    annotated = [r for r in press if isinstance(r.get("annotator"), dict)]
+    base = {"title": "Diplomacy negotiation (SPIN-Bench, LLM-annotated)", "columns": [], "rows": []}
+    if not annotated:
+        return {**base, "note": f"No annotator ran on the {len(press)} Diplomacy match(es) with negotiation: "
+                                "run with --annotator-model MODEL to get these metrics."}
+    sums: dict[tuple[str, str], dict[str, int]] = {}
+    matches: dict[tuple[str, str], int] = defaultdict(int)
+    talkers: set[str] = set()
+    for record in annotated:
+        for info in record["sides"]:
+            roles = info.get("roles") or []
+            for index, player in enumerate(info["players"]):
+                values = record.get("metrics", {}).get(str(player), {}).get("negotiation")
+                if not isinstance(values, dict):
+                    continue
+                power = str(roles[index]) if index < len(roles) else f"player {player}"
+                tally = sums.setdefault((info["agent"], power), dict.fromkeys(COUNTS, 0))
+                for name in COUNTS:
+                    tally[name] += int(values.get(name) or 0)
+                matches[(info["agent"], power)] += 1
+                if info.get("kind") == "llm" or any(tally.values()):
+                    talkers.add(info["agent"])
+    rows = []
+    for agent in sorted(talkers):
+        powers = sorted(power for a, power in sums if a == agent)
+        keys = [(agent, power) for power in powers]
+        if len(powers) > 1:
+            total = {name: sum(sums[k][name] for k in keys) for name in COUNTS}
+            keys.append((agent, "all"))
+            sums[(agent, "all")] = total
+            matches[(agent, "all")] = len({r["match_id"] for r in annotated
+                                           if any(s["agent"] == agent for s in r["sides"])})
+        for key in keys:
+            rows.append([key[0], key[1], matches[key], *_negotiation_cells(sums[key], ratios(sums[key]))])
+    models = sorted({str(r["annotator"].get("model")) for r in annotated})
+    settings = sorted({", ".join(f"{k} {v}" for k, v in sorted((r["annotator"].get("settings") or {}).items()))
+                       for r in annotated} - {""})
+    left = len(press) - len(annotated)
+    note = (
+        f"Annotated by {', '.join(models)}" + (f" ({'; '.join(settings)})" if settings else "")
+        + f" over {len(annotated)} match(es)"
+        + (f"; {left} match(es) without an annotator are left out" if left else "")
+        + ". Private messages only. AlignR = messages aligned with the sender's declared strategy; AcceptR = "
+        "proposals the recipient accepted; Mut:1S = mutual-benefit : one-sided proposals; P:C = peace : conflict "
+        "messages; Persp. / Cond. = messages with perspective taking / conditional plans; failures = unreadable "
+        "annotator replies (left out)."
+    )
+    return {
+        **base,
+        "columns": ["agent", "power", "matches", "messages", "AlignR", "AcceptR", "Mut:1S", "P:C", "Persp.", "Cond.",
+                    "failures"],
+        "rows": rows,
+        "note": note,
+    }
+
+
+def _negotiation_cells(counts: dict[str, int], shares: dict[str, float | None]) -> list[Any]:
+    """Returns the ratio cells with their counts: ``0.75 (3/4)``, ``2.00 (4:2)``, ``∞ (3:0)``; None for 0 / 0."""
+    def cell(ratio: float | None, a: str, b: str, sep: str = "/") -> str | None:
+        if ratio is None:
+            return f"∞ ({counts[a]}{sep}0)" if counts[a] else None
+        return f"{ratio:.2f} ({counts[a]}{sep}{counts[b]})"
+
+    return [
+        counts["messages"],
+        cell(shares["align_ratio"], "aligned", "messages"),
+        cell(shares["accept_rate"], "accepted", "proposals"),
+        cell(shares["mutual_to_one_sided"], "mutual_benefit", "one_sided", ":"),
+        cell(shares["peace_to_conflict"], "peace", "conflict", ":"),
+        cell(shares["perspective_ratio"], "perspective", "messages"),
+        cell(shares["conditional_ratio"], "conditional", "messages"),
+        counts["failures"],
+    ]
 
 
 def gamebench_categories(records: list[dict[str, Any]]) -> dict[str, Any] | None:

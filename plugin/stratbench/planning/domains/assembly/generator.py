@@ -19,7 +19,7 @@ PLANNER = "enhsp"
 
 # tier -> (sub-assemblies, base parts per whole (low, high), jigs, resources, chance of an order constraint)
 _SIZES = {
-    "easy": (0, (2, 3), 0, 1, 0.5),
+    "easy": (1, (2, 2), 0, 1, 0.5),  # a sub-assembly: a bare product is often built by random moves
     "medium": (1, (2, 2), 1, 2, 0.4),
     "hard": (3, (1, 2), 2, 2, 0.4),
 }

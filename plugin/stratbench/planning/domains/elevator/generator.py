@@ -27,7 +27,7 @@ PLANNER = "pyperplan"
 _SIZES = {
     "easy": (4, 2, False, False),
     "medium": (6, 3, True, False),
-    "hard": (9, 5, True, True),
+    "hard": (9, 4, True, True),
 }
 
 

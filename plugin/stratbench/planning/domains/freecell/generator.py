@@ -1,11 +1,17 @@
 """Seeded deals of a small FreeCell.
 
-The deck has a few suits of low ranks only (two suits of two ranks in the easy
-tier). The shuffled deck is dealt round-robin into the columns. Every deal is
-solved by a small search over the game's own rules before it is returned
-(:func:`witness` gives the plan found); an unsolvable deal, or one whose cards
-all go home straight from the column tops, is reshuffled with the same random
-stream, so the result stays deterministic for (seed, tier).
+The deck has a few suits of low ranks only (four suits of three ranks in the
+easy tier). The shuffled deck is dealt round-robin into the columns. Every
+deal is solved by a small search over the game's own rules before it is
+returned (:func:`witness` gives the plan found). A deal is reshuffled with
+the same random stream, so the result stays deterministic for (seed, tier),
+when it is unsolvable, when its cards all go home straight from the column
+tops, or when random play finishes it too often: cards that reach home never
+leave it, so on small decks a walk of random moves that ignores the goal
+ends with every card home more often than not. :func:`walk_finish_rate`
+estimates that chance (moves drawn uniformly, a length drawn from 1..50, as
+the ``random_planner`` floor plays) and deals above ``_WALK_LIMIT`` are
+redrawn; the decks are sized so that few are.
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ import random
 
 from stratbench.planning.domains._problem_text import check_tier, problem_text
 
-__all__ = ["NAME", "CATEGORY", "DESCRIPTION", "TIERS", "PLANNER", "generate", "solve_deal", "witness"]
+__all__ = [
+    "NAME", "CATEGORY", "DESCRIPTION", "TIERS", "PLANNER", "generate", "solve_deal", "walk_finish_rate", "witness",
+]
 
 NAME = "freecell"
 CATEGORY = "resource"
@@ -26,11 +34,14 @@ PLANNER = "pyperplan"
 _SUITS = (("hearts", "red"), ("spades", "black"), ("diamonds", "red"), ("clubs", "black"))
 # tier -> (suits, ranks, columns, free cells)
 _SIZES = {
-    "easy": (2, 2, 2, 1),
-    "medium": (2, 4, 3, 2),
-    "hard": (4, 3, 4, 2),
+    "easy": (4, 3, 6, 4),
+    "medium": (3, 4, 4, 3),
+    "hard": (4, 4, 4, 2),
 }
 _SEARCH_LIMIT = 200_000
+_WALKS = 100
+_WALK_BOUND = 50
+_WALK_LIMIT = 0.1
 
 Card = tuple[int, int]  # (suit index, rank)
 
@@ -91,6 +102,26 @@ def solve_deal(columns: list[list[Card]], n_cells: int, n_suits: int, n_ranks: i
     return None
 
 
+def walk_finish_rate(columns: list[list[Card]], n_cells: int, n_suits: int, n_ranks: int, rng: random.Random) -> float:
+    """Returns the share of goal-blind random walks that end with every card home.
+
+    Each of ``_WALKS`` walks draws a length uniformly from ``1.._WALK_BOUND``
+    and then that many moves uniformly among the legal ones (stopping early
+    only when no move is left), over the generator's own rules.
+    """
+    start = (tuple(tuple(column) for column in columns), (None,) * n_cells, (0,) * n_suits)
+    finished = 0
+    for _ in range(_WALKS):
+        position = start
+        for _ in range(rng.randint(1, _WALK_BOUND)):
+            moves = list(_successors(position))
+            if not moves:
+                break
+            position = rng.choice(moves)[1]
+        finished += all(top == n_ranks for top in position[2])
+    return finished / _WALKS
+
+
 def _deal(seed: int, tier: str):
     """Returns the columns, deck and cell sizes and a plan of the first solvable shuffle."""
     check_tier(tier, TIERS)
@@ -102,7 +133,7 @@ def _deal(seed: int, tier: str):
         columns = [deck[i::n_columns] for i in range(n_columns)]
         if not _home_at_once(columns):
             moves = solve_deal(columns, n_cells, n_suits, n_ranks)
-            if moves is not None:
+            if moves is not None and walk_finish_rate(columns, n_cells, n_suits, n_ranks, rng) <= _WALK_LIMIT:
                 return columns, n_suits, n_ranks, n_cells, moves
 
 

@@ -26,7 +26,7 @@ PLANNER = "tamer"
 _SIZES = {
     "easy": (3, 2, 1, 1),
     "medium": (5, 2, 2, 2),
-    "hard": (7, 3, 2, 3),
+    "hard": (6, 3, 2, 3),
 }
 
 

@@ -19,7 +19,7 @@ PLANNER = "pyperplan"
 _MODES = ("colour", "high-res", "low-res")
 # tier -> (waypoints, rovers, objectives, soil goals, rock goals, image goals)
 _SIZES = {
-    "easy": (4, 1, 1, 1, 0, 0),
+    "easy": (4, 1, 1, 1, 1, 0),  # two samples: one is often communicated by random moves
     "medium": (5, 2, 2, 1, 1, 1),
     "hard": (6, 2, 2, 2, 2, 2),
 }

@@ -1,13 +1,13 @@
 """Seeded instances of the satellite domain.
 
 Directions are calibration stars and observation targets. Each instrument
-supports one or two modes and has one calibration star; instruments are
-dealt evenly over the satellites (at most two each: a satellite powers one
-instrument at a time, and more switching makes the hard tier slow to plan).
-The goals ask for images of targets in modes, and in the hard tier also
-for where some satellites end up pointing. Every instance is solvable: every
-mode is supported by some instrument, and every instrument can be switched
-on, calibrated at its star and turned to any direction.
+supports one mode or more and has one calibration star. Instruments are dealt
+evenly over the satellites, so a satellite switches its power between at most
+two of them (more switching makes the hard tier slow for the default
+planner). The goals ask for images of targets in modes, and in the hard tier
+also for where a satellite ends up pointing. Every instance is solvable:
+every mode is supported by some instrument, and every instrument can be
+switched on, calibrated at its star and turned to any direction.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ __all__ = ["NAME", "CATEGORY", "DESCRIPTION", "TIERS", "PLANNER", "generate"]
 
 NAME = "satellite"
 CATEGORY = "resource"
-DESCRIPTION = "Satellites share one power supply per satellite among instruments to calibrate and take images."
+DESCRIPTION = "Satellites turn, power and calibrate their instruments to take images in several modes."
 TIERS = ("easy", "medium", "hard")
 PLANNER = "pyperplan"
 
@@ -76,7 +76,7 @@ def generate(seed: int, tier: str) -> str:
 
 
 def _mode_sets(rng: random.Random, n_instruments: int, modes: list[str]) -> list[list[str]]:
-    """Returns each instrument's modes (one or two), every mode supported by someone."""
+    """Returns each instrument's modes, every mode supported by some instrument."""
     sets = [[rng.choice(modes)] for _ in range(n_instruments)]
     for mode in modes:
         if not any(mode in modes_of for modes_of in sets):

@@ -4,9 +4,9 @@
     c0 c1 c2 - counter)
   (:init
     (= (max-value) 4)
-    (= (value c0) 3)
-    (= (value c1) 3)
-    (= (value c2) 2))
+    (= (value c0) 0)
+    (= (value c1) 2)
+    (= (value c2) 3))
   (:goal (and
-    (<= (+ (value c0) 1) (value c1))
-    (<= (+ (value c1) 1) (value c2)))))
+    (<= (+ (value c2) 1) (value c1))
+    (<= (+ (value c1) 1) (value c0)))))

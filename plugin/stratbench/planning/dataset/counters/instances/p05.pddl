@@ -5,8 +5,8 @@
   (:init
     (= (max-value) 4)
     (= (value c0) 1)
-    (= (value c1) 2)
-    (= (value c2) 0))
+    (= (value c1) 1)
+    (= (value c2) 4))
   (:goal (and
-    (<= (+ (value c1) 1) (value c0))
-    (<= (+ (value c0) 1) (value c2)))))
+    (<= (+ (value c2) 1) (value c0))
+    (<= (+ (value c0) 1) (value c1)))))

@@ -4,9 +4,9 @@
     c0 c1 c2 - counter)
   (:init
     (= (max-value) 4)
-    (= (value c0) 1)
-    (= (value c1) 1)
-    (= (value c2) 1))
+    (= (value c0) 4)
+    (= (value c1) 0)
+    (= (value c2) 4))
   (:goal (and
-    (<= (+ (value c0) 1) (value c1))
-    (<= (+ (value c1) 1) (value c2)))))
+    (<= (+ (value c2) 1) (value c0))
+    (<= (+ (value c0) 1) (value c1)))))

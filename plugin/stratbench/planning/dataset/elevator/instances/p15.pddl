@@ -3,7 +3,7 @@
   (:objects
     slow1 slow2 - slow-lift
     fast1 - fast-lift
-    p1 p2 p3 p4 p5 - passenger
+    p1 p2 p3 p4 - passenger
     floor0 floor1 floor2 floor3 floor4 floor5 floor6 floor7 floor8 - floor
     n0 n1 n2 n3 - count)
   (:init
@@ -77,12 +77,10 @@
     (passenger-at p1 floor3)
     (passenger-at p2 floor1)
     (passenger-at p3 floor8)
-    (passenger-at p4 floor7)
-    (passenger-at p5 floor0))
+    (passenger-at p4 floor7))
   (:goal (and
     (passenger-at p1 floor0)
     (passenger-at p2 floor3)
     (passenger-at p3 floor1)
-    (passenger-at p4 floor1)
-    (passenger-at p5 floor7)))
+    (passenger-at p4 floor1)))
   (:metric minimize (total-cost)))

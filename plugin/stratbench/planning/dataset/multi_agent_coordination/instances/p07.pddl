@@ -18,6 +18,6 @@
     (may-enter robot2 room1)
     (may-enter robot2 room2)
     (gripper-of grip2a robot2)
-    (ball-at ball1 room0))
+    (ball-at ball1 room2))
   (:goal (and
-    (ball-at ball1 room2))))
+    (ball-at ball1 room0))))

@@ -26,7 +26,7 @@
     (may-enter robot2 room4)
     (gripper-of grip2a robot2)
     (gripper-of grip2b robot2)
-    (ball-at ball1 room3)
+    (ball-at ball1 room4)
     (ball-at ball2 room0))
   (:goal (and
     (ball-at ball1 room0)

@@ -26,8 +26,8 @@
     (may-enter robot2 room4)
     (gripper-of grip2a robot2)
     (gripper-of grip2b robot2)
-    (ball-at ball1 room1)
-    (ball-at ball2 room1))
+    (ball-at ball1 room4)
+    (ball-at ball2 room0))
   (:goal (and
-    (ball-at ball1 room3)
+    (ball-at ball1 room1)
     (ball-at ball2 room4))))

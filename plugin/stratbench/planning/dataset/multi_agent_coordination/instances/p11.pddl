@@ -27,7 +27,7 @@
     (gripper-of grip2a robot2)
     (gripper-of grip2b robot2)
     (ball-at ball1 room0)
-    (ball-at ball2 room0))
+    (ball-at ball2 room3))
   (:goal (and
     (ball-at ball1 room2)
-    (ball-at ball2 room2))))
+    (ball-at ball2 room0))))

@@ -4,7 +4,7 @@
     robot1 robot2 robot3 - robot
     grip1a grip1b grip2a grip2b grip3a grip3b - gripper
     ball1 ball2 ball3 - ball
-    room0 room1 room2 room3 room4 room5 room6 - room)
+    room0 room1 room2 room3 room4 room5 - room)
   (:init
     (connected room0 room1)
     (connected room1 room0)
@@ -16,8 +16,6 @@
     (connected room4 room3)
     (connected room4 room5)
     (connected room5 room4)
-    (connected room5 room6)
-    (connected room6 room5)
     (robot-at robot1 room1)
     (may-enter robot1 room0)
     (may-enter robot1 room1)
@@ -29,17 +27,16 @@
     (may-enter robot2 room3)
     (gripper-of grip2a robot2)
     (gripper-of grip2b robot2)
-    (robot-at robot3 room5)
+    (robot-at robot3 room4)
     (may-enter robot3 room3)
     (may-enter robot3 room4)
     (may-enter robot3 room5)
-    (may-enter robot3 room6)
     (gripper-of grip3a robot3)
     (gripper-of grip3b robot3)
-    (ball-at ball1 room2)
-    (ball-at ball2 room0)
-    (ball-at ball3 room4))
-  (:goal (and
     (ball-at ball1 room4)
+    (ball-at ball2 room4)
+    (ball-at ball3 room0))
+  (:goal (and
+    (ball-at ball1 room2)
     (ball-at ball2 room2)
-    (ball-at ball3 room2))))
+    (ball-at ball3 room5))))

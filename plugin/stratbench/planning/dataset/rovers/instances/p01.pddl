@@ -44,9 +44,11 @@
     (visible-from objective0 waypoint0)
     (at-soil-sample waypoint1)
     (at-soil-sample waypoint2)
+    (at-rock-sample waypoint0)
     (at-rock-sample waypoint2)
   )
   (:goal (and
-    (communicated-soil-data waypoint2)
+    (communicated-soil-data waypoint1)
+    (communicated-rock-data waypoint2)
   ))
 )

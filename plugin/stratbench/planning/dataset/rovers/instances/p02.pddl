@@ -36,9 +36,11 @@
     (visible-from objective0 waypoint3)
     (at-soil-sample waypoint1)
     (at-soil-sample waypoint2)
+    (at-rock-sample waypoint0)
     (at-rock-sample waypoint1)
   )
   (:goal (and
     (communicated-soil-data waypoint1)
+    (communicated-rock-data waypoint0)
   ))
 )

@@ -35,9 +35,11 @@
     (visible-from objective0 waypoint0)
     (at-soil-sample waypoint0)
     (at-soil-sample waypoint3)
+    (at-rock-sample waypoint1)
     (at-rock-sample waypoint2)
   )
   (:goal (and
     (communicated-soil-data waypoint3)
+    (communicated-rock-data waypoint1)
   ))
 )

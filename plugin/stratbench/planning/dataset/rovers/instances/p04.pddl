@@ -38,9 +38,11 @@
     (visible-from objective0 waypoint3)
     (at-soil-sample waypoint2)
     (at-soil-sample waypoint3)
+    (at-rock-sample waypoint1)
     (at-rock-sample waypoint2)
   )
   (:goal (and
-    (communicated-soil-data waypoint3)
+    (communicated-soil-data waypoint2)
+    (communicated-rock-data waypoint1)
   ))
 )

@@ -39,9 +39,11 @@
     (visible-from objective0 waypoint2)
     (at-soil-sample waypoint1)
     (at-soil-sample waypoint3)
+    (at-rock-sample waypoint0)
     (at-rock-sample waypoint3)
   )
   (:goal (and
     (communicated-soil-data waypoint3)
+    (communicated-rock-data waypoint3)
   ))
 )

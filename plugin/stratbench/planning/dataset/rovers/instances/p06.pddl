@@ -37,8 +37,10 @@
     (at-soil-sample waypoint1)
     (at-soil-sample waypoint3)
     (at-rock-sample waypoint0)
+    (at-rock-sample waypoint3)
   )
   (:goal (and
     (communicated-soil-data waypoint3)
+    (communicated-rock-data waypoint0)
   ))
 )

@@ -40,9 +40,11 @@
     (visible-from objective0 waypoint2)
     (at-soil-sample waypoint1)
     (at-soil-sample waypoint3)
+    (at-rock-sample waypoint0)
     (at-rock-sample waypoint1)
   )
   (:goal (and
     (communicated-soil-data waypoint1)
+    (communicated-rock-data waypoint0)
   ))
 )

@@ -14,7 +14,7 @@
     (supports instrument1 spectral)
     (supports instrument1 thermal)
     (calibration-target instrument1 star1)
-    (on-board instrument2 sat2)
+    (on-board instrument2 sat1)
     (supports instrument2 infrared)
     (calibration-target instrument2 star0)
     (on-board instrument3 sat2)

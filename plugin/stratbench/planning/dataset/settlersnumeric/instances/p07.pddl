@@ -8,8 +8,8 @@
     (has-cabin place1)
     (has-sawmill place1)
     (has-quarry place1)
-    (= (trees place1) 2)
-    (= (rock place1) 2)
+    (= (trees place1) 3)
+    (= (rock place1) 3)
     (= (available timber place1) 0)
     (= (available wood place1) 0)
     (= (available stone place1) 0)
@@ -17,5 +17,5 @@
     (= (labour) 0)
     (= (pollution) 0))
   (:goal (and
-    (>= (housing place1) 1)))
+    (>= (housing place1) 2)))
   (:metric minimize (+ (labour) (pollution))))

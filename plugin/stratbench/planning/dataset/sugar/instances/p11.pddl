@@ -6,8 +6,8 @@
     depot1 - depot
     truck1 - truck)
   (:init
-    (truck-at truck1 mill1)
-    (= (standing-cane farm1) 2)
+    (truck-at truck1 farm1)
+    (= (standing-cane farm1) 3)
     (= (cut-cane farm1) 0)
     (= (cut-cane mill1) 0)
     (= (cut-cane depot1) 0)
@@ -21,4 +21,4 @@
     (= (stored depot1) 0)
     (= (labour) 0))
   (:goal (and
-    (>= (stored depot1) 1))))
+    (>= (stored depot1) 2))))

@@ -1,0 +1,130 @@
+"""Runs llama.cpp's OpenAI-compatible server for one GGUF, with prompt reuse turned off.
+
+``python -m stratbench.llm.local_server --model FILE --alias NAME --port P``
+serves ``/v1/chat/completions`` through llama-cpp-python's server, with two
+changes:
+
+- llama.cpp normally keeps the previous request's tokens and evaluates only
+  the part of a new prompt that differs; greedy answers then depend on which
+  request came before. Here every request evaluates its prompt from an empty
+  context, so an answer depends only on its own request — the property
+  recordings need.
+- OpenAI's structured-output form ``{"type": "json_schema", "json_schema":
+  {"schema": ...}}`` is accepted and handed to llama-cpp-python in its own
+  form (``{"type": "json_object", "schema": ...}``), which compiles the schema
+  into a grammar.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Returns the command-line parser."""
+    parser = argparse.ArgumentParser(prog="python -m stratbench.llm.local_server", description=__doc__.splitlines()[0])
+    parser.add_argument("--model", required=True, help="GGUF file")
+    parser.add_argument("--alias", required=True, help="Model name clients send")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--context", type=int, default=8192)
+    parser.add_argument("--chat-format", default=None,
+                        help="Chat template when the GGUF has none (default: gemma for Gemma files)")
+    return parser
+
+
+def disable_prompt_reuse(llama_class: Any) -> None:
+    """Makes every generation start from an empty context (no prefix reuse between requests)."""
+    original = llama_class.generate
+    if getattr(original, "_stratbench_fresh", False):
+        return
+
+    def generate(self: Any, tokens: Any, *args: Any, **kwargs: Any) -> Any:
+        self.reset()
+        return original(self, tokens, *args, **kwargs)
+
+    generate._stratbench_fresh = True  # type: ignore[attr-defined]
+    llama_class.generate = generate
+
+
+def to_llama_response_format(body: bytes) -> bytes:
+    """Rewrites an OpenAI ``json_schema`` response format into llama-cpp-python's ``json_object`` + schema.
+
+    Examples:
+        >>> to_llama_response_format(b'{"response_format": {"type": "json_schema", "json_schema": {"schema": {}}}}')
+        b'{"response_format": {"type": "json_object", "schema": {}}}'
+    """
+    try:
+        request = json.loads(body)
+    except ValueError:
+        return body
+    response_format = request.get("response_format") if isinstance(request, dict) else None
+    if not isinstance(response_format, dict) or response_format.get("type") != "json_schema":
+        return body
+    schema = (response_format.get("json_schema") or {}).get("schema")
+    request["response_format"] = {"type": "json_object", "schema": schema}
+    return json.dumps(request).encode()
+
+
+class OpenAIResponseFormat:
+    """ASGI wrapper that applies :func:`to_llama_response_format` to chat requests."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") != "http" or scope.get("method") != "POST" or not scope.get("path", "").endswith(
+            "/chat/completions"
+        ):
+            await self.app(scope, receive, send)
+            return
+        body, more = b"", True
+        while more:
+            message = await receive()
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+        body = to_llama_response_format(body)
+        delivered = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-length"]
+        headers.append((b"content-length", str(len(body)).encode()))
+        await self.app({**scope, "headers": headers}, replay, send)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Starts the server and blocks until it is stopped."""
+    args = build_parser().parse_args(argv)
+    import llama_cpp
+    import uvicorn
+    from llama_cpp.server.app import create_app
+    from llama_cpp.server.settings import ModelSettings, ServerSettings
+
+    disable_prompt_reuse(llama_cpp.Llama)
+    chat_format = args.chat_format or ("gemma" if "gemma" in args.model.lower() else None)
+    model = ModelSettings(
+        model=args.model,
+        model_alias=args.alias,
+        n_ctx=args.context,
+        n_threads=args.threads,
+        n_threads_batch=args.threads,
+        chat_format=chat_format,
+        seed=0,
+        cache=False,
+        verbose=False,
+    )
+    app = create_app(server_settings=ServerSettings(host=args.host, port=args.port), model_settings=[model])
+    uvicorn.run(OpenAIResponseFormat(app), host=args.host, port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

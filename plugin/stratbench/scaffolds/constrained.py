@@ -1,0 +1,125 @@
+"""The ``constrained`` scaffold: a JSON answer whose action is one of the legal actions.
+
+The request carries ``response_format`` with a JSON schema whose ``action``
+field is an enum of the legal actions; OpenAI's structured outputs and
+llama.cpp's grammar-constrained decoding both honour it, so the model cannot
+answer outside the list. Decisions without a finite list (open-ended
+actions, SPIN-Bench's planning prompt, negotiation) fall back to free text
+exactly as ``direct`` asks. Which scaffold played is recorded with every
+side of a match, so reports can separate format-following from strategy.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from stratbench.core.types import Action, ActionParseError, Observation
+from stratbench.llm.session import ModelSession
+from stratbench.scaffolds.base import ConversationScaffold
+from stratbench.scaffolds.parsing import parse_action
+from stratbench.scaffolds.prompt import ANSWER_FORMAT
+
+JSON_ANSWER_FORMAT = 'Reply with a JSON object {"action": "<action>"} whose action is one of the legal actions.'
+
+
+def action_schema(legal_actions: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """Returns the ``response_format`` that restricts the answer to ``legal_actions``.
+
+    Examples:
+        >>> action_schema(["a", "b"])["json_schema"]["schema"]["properties"]["action"]["enum"]
+        ['a', 'b']
+    """
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": "action",
+            "strict": True,
+            "schema": {
+                "type": "object",
+                "properties": {"action": {"type": "string", "enum": list(legal_actions)}},
+                "required": ["action"],
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+def is_constrainable(observation: Observation) -> bool:
+    """Tells whether a decision has a finite list of actions and nothing open-ended."""
+    return bool(observation.legal_actions) and not observation.open_ended and observation.negotiation is None
+
+
+class ConstrainedScaffold(ConversationScaffold):
+    """Asks for ``{"action": ...}`` under a JSON schema; free text where no list exists."""
+
+    async def open(self, observation: Observation, session: ModelSession) -> list[dict[str, Any]]:
+        """Builds the usual prompt, with the JSON answer format where the answer is constrained."""
+        messages = await super().open(observation, session)
+        if is_constrainable(observation):
+            _replace_answer_format(messages[-1])
+        return messages
+
+    async def decide(self, observation: Observation, session: ModelSession) -> Action:
+        """Asks under the schema and reads the ``action`` field."""
+        if not is_constrainable(observation):
+            return await super().decide(observation, session)
+        if observation.feedback is None or observation.turn != self._turn:
+            self._turn = observation.turn
+            self._messages = await self.open(observation, session)
+        else:
+            self._messages.append(
+                {"role": "user", "content": f"Your answer was rejected: {observation.feedback}\n{JSON_ANSWER_FORMAT}"}
+            )
+        completion = await session.complete(
+            self._messages,
+            purpose=self.purpose,
+            response_format=action_schema(observation.legal_actions),
+            **self.settings,
+        )
+        self._messages.append({"role": "assistant", "content": completion.text})
+        return parse_json_action(completion.text, observation.legal_actions)
+
+
+def parse_json_action(reply: str, legal_actions: tuple[str, ...] | list[str]) -> Action:
+    """Reads ``{"action": ...}``; a reply that is not that JSON goes through the usual parser.
+
+    Raises:
+        ActionParseError: when no action can be read.
+    """
+    try:
+        value = json.loads(reply)
+    except ValueError:
+        value = None
+    if isinstance(value, dict) and isinstance(value.get("action"), str):
+        return Action(value["action"])
+    if not reply.strip():
+        raise ActionParseError('The reply was empty; expected {"action": "<one of the legal actions>"}.')
+    return parse_action(reply, legal_actions)
+
+
+def _replace_answer_format(message: dict[str, Any]) -> None:
+    content = message["content"]
+    if isinstance(content, str):
+        message["content"] = _swap(content)
+    else:
+        content[0]["text"] = _swap(content[0]["text"])
+
+
+def _swap(text: str) -> str:
+    if text.endswith(ANSWER_FORMAT):
+        return text[: -len(ANSWER_FORMAT)] + JSON_ANSWER_FORMAT
+    return text + "\n" + JSON_ANSWER_FORMAT
+
+
+def constrained(**settings: Any) -> ConstrainedScaffold:
+    """Builds the JSON-schema-constrained scaffold.
+
+    Args:
+        **settings: Request settings passed to every call (``max_tokens``...).
+    """
+    return ConstrainedScaffold(**settings)
+
+
+__all__ = ["ConstrainedScaffold", "JSON_ANSWER_FORMAT", "action_schema", "constrained", "is_constrainable",
+           "parse_json_action"]

@@ -1,0 +1,103 @@
+"""Reference recordings: profile checks, narrower schedules, record then offline replay with no flags."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from stratbench.core.agent import AgentSpec
+from stratbench.core.schedule import SubjectLimit, SuiteSpec, build_schedule
+from stratbench.reference import ReferenceError, choose_profile, load_profile
+
+SUITE = """
+import pytest
+
+@pytest.mark.stratbench(game="tictactoe", opponents=["minimax"], baselines=["random"], matches=4, seats="half")
+def test_tictactoe(match):
+    match.play()
+"""
+PROFILE = {"models": ["openai/ref"], "scaffolds": ["direct", "constrained"], "matches": 2, "max_tokens": 32}
+
+
+def test_profile_errors_name_the_file_and_the_field(tmp_path):
+    path = tmp_path / "reference.json"
+    path.write_text(json.dumps({**PROFILE, "matches": 0}))
+    with pytest.raises(ReferenceError, match=r"reference.json: 'matches' must be"):
+        load_profile(path)
+    path.write_text(json.dumps({**PROFILE, "colour": "red"}))
+    with pytest.raises(ReferenceError, match="unknown field.*colour"):
+        load_profile(path)
+    path.write_text(json.dumps({**PROFILE, "models": []}))
+    with pytest.raises(ReferenceError, match="'models' must be a non-empty list"):
+        load_profile(path)
+    path.write_text("{not json")
+    with pytest.raises(ReferenceError, match="cannot read"):
+        load_profile(path)
+
+
+def test_auto_uses_the_profile_only_when_no_subject_is_given(tmp_path):
+    (tmp_path / "reference.json").write_text(json.dumps(PROFILE))
+    assert choose_profile("auto", tmp_path, subjects_given=False).models == ("openai/ref",)
+    assert choose_profile("auto", tmp_path, subjects_given=True) is None
+    assert choose_profile("off", tmp_path, subjects_given=False) is None
+    assert choose_profile("auto", tmp_path / "elsewhere", subjects_given=False) is None
+    with pytest.raises(ReferenceError, match="no reference profile at"):
+        choose_profile("replay", tmp_path / "elsewhere", subjects_given=False)
+
+
+def test_limits_narrow_only_their_subjects():
+    suite = SuiteSpec(game="g", opponents=("minimax",), baselines=("random",), matches=4, seats="half")
+    ref = AgentSpec(kind="llm", model="openai/ref", scaffold="direct")
+    other = AgentSpec(kind="llm", model="openai/new", scaffold="direct")
+    subjects = [other, ref, AgentSpec(kind="random")]
+    specs = build_schedule(suite, subjects, num_sides=2, limits={ref.label: SubjectLimit(matches=2)})
+    by_pairing: dict[str, list] = {}
+    for spec in specs:
+        by_pairing.setdefault(spec.id.rsplit("-s", 1)[0], []).append(spec)
+    assert len(by_pairing["openai/ref+direct-vs-minimax"]) == 2
+    assert [s.subject for s in by_pairing["openai/ref+direct-vs-minimax"]] == [1, 0]  # seats still swap
+    assert len(by_pairing["openai/new+direct-vs-minimax"]) == 4
+    assert not any("openai/new+direct-vs-openai/ref" in key for key in by_pairing)  # no round robin for it
+    seated = SuiteSpec(game="g", baselines=(), matches=3, seatings={"a": ("subject", "x"), "b": ("x", "subject")})
+    specs = build_schedule(seated, [ref], num_sides=2,
+                           limits={ref.label: SubjectLimit(matches=1, variants=frozenset({"b"}))})
+    assert [s.id for s in specs] == ["openai/ref+direct-b-s0"]
+
+
+def _records(pytester):
+    path = pytester.path / "reports/latest/results.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_recorded_reference_replays_offline_with_no_flags(pytester, fake_llm):
+    pytester.makepyfile(test_ttt=SUITE)
+    cassettes = pytester.path / "cassettes"
+    cassettes.mkdir()
+    (cassettes / "reference.json").write_text(json.dumps(PROFILE))
+    recorded = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--stratbench-reference=record", "--api-base", fake_llm.api_base
+    )
+    assert recorded.ret == 0, recorded.stdout.str()
+    live = {r["match_id"]: (r["scores"], r["turns"]) for r in _records(pytester) if r["cassette"]}
+    assert len(live) == 4  # 2 scaffolds x 2 matches vs minimax; baselines play their 4 each
+    assert all(body.body.get("max_tokens") == 32 for body in fake_llm.requests)
+    fake_llm.stop()
+
+    replayed = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert replayed.ret == 0, replayed.stdout.str()
+    records = _records(pytester)
+    assert {r["match_id"]: (r["scores"], r["turns"]) for r in records if r["cassette"]} == live
+    assert {r["cassette"]["record_mode"] for r in records if r["cassette"]} == {"none"}
+    assert len(records) == 4 + 4  # the baseline's 4 matches and the 4 replayed ones
+    replayed.stdout.fnmatch_lines(["*openai/ref+constrained*", "*openai/ref+direct*"])
+
+    with_model = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--stratbench-agent", "random",
+                                               "--collect-only", "-q")
+    assert "openai/ref" not in with_model.stdout.str()
+
+    victim = next(cassettes.rglob("*ref+direct*-s0.yaml"))
+    victim.unlink()
+    missing = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert missing.ret == pytest.ExitCode.TESTS_FAILED
+    missing.stdout.fnmatch_lines([f"*{victim.name}*"])

@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
 # Re-records the committed reference cassettes from scratch.
 #
-# Reads cassettes/reference.json (models, scaffolds, matches, max_tokens, games),
-# deletes the reference models' cassettes, and plays every suite's reference
-# items against the live models. local/<name> models need
+# Reads cassettes/reference.json (models, scaffolds, matches, max_tokens, games)
+# and plays every suite's reference items against the live models; each match's
+# old cassette is replaced. With no arguments every reference cassette is
+# deleted first, so none is left stale. local/<name> models need
 #   pip install -e '.[all,local]'
 # Usage: scripts/record-reference.sh [extra pytest arguments, e.g. -k tictactoe]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-selection=$(python - <<'PY'
-import json, re, sys
+selection=$(CLEAN=$# python - <<'PY'
+import json, os, re
 from pathlib import Path
 
 profile = json.loads(Path("cassettes/reference.json").read_text())
 names = [m.split("/", 1)[-1] for m in profile["models"]]
-for name in names:
-    safe = re.sub(r"[^A-Za-z0-9._+=,-]", "_", name)
-    for path in Path("cassettes").rglob(f"*{safe}*.yaml"):
-        path.unlink()
+if os.environ["CLEAN"] == "0":
+    for name in names:
+        safe = re.sub(r"[^A-Za-z0-9._+=,-]", "_", name)
+        for path in Path("cassettes").rglob(f"*{safe}*.yaml"):
+            path.unlink()
 print(" or ".join(names))
 PY
 )

@@ -13,7 +13,10 @@ Example ``reference.json``::
 
     {"models": ["local/gemma3-270m"], "scaffolds": ["direct", "cot", "constrained"],
      "matches": 1, "max_tokens": 128,
-     "games": {"diplomacy": {"variants": ["5-agents"]}}}
+     "games": {"diplomacy": {"variants": ["5-agents"]}, "hive": {"scaffolds": ["constrained"]},
+               "sea_battle": {"scaffolds": []}}}
+
+An empty ``scaffolds`` list leaves a game out of the reference run.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ class ReferenceProfile:
         matches: Matches per pairing, variant and seating.
         max_tokens: The answer limit the recordings were made with.
         games: Per game name, the variants or seatings played (absent: all).
+        game_scaffolds: Per game name, the scaffolds that play it (absent: all).
     """
 
     path: Path
@@ -54,6 +58,7 @@ class ReferenceProfile:
     matches: int = 1
     max_tokens: int | None = None
     games: dict[str, frozenset[str]] = field(default_factory=dict)
+    game_scaffolds: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def subjects(self) -> list[AgentSpec]:
         """Returns the reference subjects, models × scaffolds."""
@@ -66,7 +71,11 @@ class ReferenceProfile:
     def limits(self, game: str) -> dict[str, SubjectLimit]:
         """Returns each reference subject's narrower schedule for a game."""
         limit = SubjectLimit(matches=self.matches, variants=self.games.get(game))
-        return {label: limit for label in self.labels()}
+        allowed = self.game_scaffolds.get(game)
+        return {
+            spec.label: limit if allowed is None or spec.scaffold in allowed else SubjectLimit(matches=0)
+            for spec in self.subjects()
+        }
 
 
 def load_profile(path: Path) -> ReferenceProfile:
@@ -93,11 +102,23 @@ def load_profile(path: Path) -> ReferenceProfile:
     if max_tokens is not None and (not isinstance(max_tokens, int) or max_tokens < 1):
         raise ReferenceError(f"{path}: 'max_tokens' must be a whole number of at least 1, got {max_tokens!r}")
     games: dict[str, frozenset[str]] = {}
+    game_scaffolds: dict[str, frozenset[str]] = {}
     for game, entry in (data.get("games") or {}).items():
-        if not isinstance(entry, dict) or set(entry) - {"variants"}:
-            raise ReferenceError(f"{path}: games.{game} must be an object with 'variants'")
-        games[game] = frozenset(_strings(path, entry, "variants", where=f"games.{game}."))
-    return ReferenceProfile(path, tuple(models), tuple(scaffolds), matches, max_tokens, games)
+        if not isinstance(entry, dict) or not entry or set(entry) - {"variants", "scaffolds"}:
+            raise ReferenceError(f"{path}: games.{game} must be an object with 'variants' and/or 'scaffolds'")
+        if "variants" in entry:
+            games[game] = frozenset(_strings(path, entry, "variants", where=f"games.{game}."))
+        if "scaffolds" in entry:
+            listed = entry["scaffolds"]
+            if listed == []:  # the game is not part of the reference run
+                game_scaffolds[game] = frozenset()
+                continue
+            game_scaffolds[game] = frozenset(_strings(path, entry, "scaffolds", where=f"games.{game}."))
+            unknown_scaffolds = sorted(game_scaffolds[game] - set(scaffolds))
+            if unknown_scaffolds:
+                raise ReferenceError(f"{path}: games.{game}.scaffolds names {', '.join(unknown_scaffolds)}, "
+                                     f"not in 'scaffolds'")
+    return ReferenceProfile(path, tuple(models), tuple(scaffolds), matches, max_tokens, games, game_scaffolds)
 
 
 def _strings(path: Path, data: dict[str, Any], key: str, where: str = "") -> list[str]:

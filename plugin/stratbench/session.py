@@ -162,7 +162,7 @@ class StratbenchSession:
         agent_options = {**self.settings.as_options(), "seed": spec.seed}
         if self.is_reference(spec):
             assert self.settings.reference is not None
-            mode = "all" if self.settings.reference_mode == "record" else "none"
+            mode = "once" if self.settings.reference_mode == "record" else "none"
             agent_options["max_tokens"] = self.settings.reference.max_tokens
         agent_options.update(options or {})
         agents, sessions = self._build_agents(spec, game, transcript, agent_options)
@@ -173,6 +173,8 @@ class StratbenchSession:
         )
         uses_llm = spec.uses_llm or bool(annotators)
         cassette_path = cassettes.cassette_path(self.settings.cassette_dir, nodeid) if uses_llm else None
+        if cassette_path is not None and mode == "once" and self.is_reference(spec):
+            cassette_path.unlink(missing_ok=True)  # re-recording the reference: from scratch
         started = time.time()
         annotation: dict[str, Any] = {}
         coroutine = self._play_and_annotate(

@@ -101,3 +101,18 @@ def test_recorded_reference_replays_offline_with_no_flags(pytester, fake_llm):
     missing = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     assert missing.ret == pytest.ExitCode.TESTS_FAILED
     missing.stdout.fnmatch_lines([f"*{victim.name}*"])
+
+
+def test_a_game_can_be_left_to_some_scaffolds(tmp_path):
+    path = tmp_path / "reference.json"
+    path.write_text(json.dumps({**PROFILE, "games": {"hive": {"scaffolds": ["constrained"]}}}))
+    profile = load_profile(path)
+    limits = profile.limits("hive")
+    assert limits["openai/ref+direct"].matches == 0 and limits["openai/ref+constrained"].matches == 2
+    assert all(limit.matches == 2 for limit in profile.limits("santorini").values())
+    suite = SuiteSpec(game="hive", opponents=("random",), baselines=(), matches=4)
+    specs = build_schedule(suite, profile.subjects(), num_sides=2, limits=limits)
+    assert {s.id.split("-vs-")[0] for s in specs} == {"openai/ref+constrained"} and len(specs) == 2
+    path.write_text(json.dumps({**PROFILE, "games": {"hive": {"scaffolds": ["tree"]}}}))
+    with pytest.raises(ReferenceError, match="games.hive.scaffolds names tree"):
+        load_profile(path)

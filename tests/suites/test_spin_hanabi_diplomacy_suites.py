@@ -82,7 +82,7 @@ def responder(body):
 def _pytest(tmp_path, name, *extra, env=None):
     report = tmp_path / f"report-{name}"
     args = [sys.executable, "-m", "pytest", *SUITES, "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-            "--report-dir", str(report), *extra]
+            "--report-dir", str(report), "--stratbench-reference=off", *extra]
     environment = {**os.environ, "STRATBENCH_DIPLOMACY_END_YEAR": "1901", **(env or {})}
     result = subprocess.run(args, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300)
     return result, report

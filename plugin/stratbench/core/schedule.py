@@ -111,7 +111,8 @@ class SubjectLimit:
     """A narrower schedule for one subject (the committed reference recordings).
 
     Attributes:
-        matches: Matches per pairing, variant and seating for this subject.
+        matches: Matches per pairing, variant and seating for this subject
+            (0: it does not play this suite).
         variants: The variants or seatings it plays; None for all of them.
         round_robin: Whether it joins the round robin between LLM subjects.
     """
@@ -120,9 +121,10 @@ class SubjectLimit:
     variants: frozenset[str] | None = None
     round_robin: bool = False
 
-    def allows(self, name: str | None) -> bool:
-        """Tells whether the subject plays this variant or seating."""
-        return self.variants is None or name is None or name in self.variants
+    def allows(self, *names: str | None) -> bool:
+        """Tells whether the subject plays a match of this variant and seating (either one listed)."""
+        given = [name for name in names if name is not None]
+        return self.variants is None or not given or any(name in self.variants for name in given)
 
 
 def build_schedule(
@@ -162,7 +164,7 @@ def build_schedule(
 
     def plays(subject: AgentSpec, *names: str | None) -> bool:
         limit = limits.get(subject.label)
-        return limit is None or all(limit.allows(name) for name in names)
+        return limit is None or limit.allows(*names)
 
     def count_for(subject: AgentSpec) -> int:
         limit = limits.get(subject.label)

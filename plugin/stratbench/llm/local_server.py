@@ -119,6 +119,7 @@ def main(argv: list[str] | None = None) -> None:
         n_threads_batch=args.threads,
         chat_format=chat_format,
         seed=0,
+        logits_all=False,  # the server's default keeps logits for every prompt token: slow with a 262k vocabulary
         cache=False,
         verbose=False,
     )

@@ -1,0 +1,84 @@
+"""CI's regression net: every committed reference recording replays offline, and replays identically.
+
+Any change to a prompt, parser or rule that alters a recorded request makes
+a match fail here, naming the cassette and the first request that differs.
+Re-record on purpose with ``scripts/record-reference.sh``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stratbench.reference import PROFILE_NAME, load_profile
+
+REPO = Path(__file__).resolve().parents[2]
+CASSETTES = REPO / "cassettes"
+VOLATILE = {"run_id", "run_ids", "started_at", "duration_s", "command_line"}
+
+
+def _selection() -> tuple[str, list[str]]:
+    profile = load_profile(CASSETTES / PROFILE_NAME)
+    names = [model.split("/", 1)[-1] for model in profile.models]
+    return " or ".join(names), [re.sub(r"[^A-Za-z0-9._+=,-]", "_", name) for name in names]
+
+
+def _run(tmp_path: Path, name: str, *args: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    report = tmp_path / name
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "suites/", "-p", "no:cacheprovider", "-q", "--record-mode=none",
+         "--stratbench-reference=replay", "--stratbench-bootstrap", "200", "--report-dir", str(report), *args],
+        cwd=REPO, capture_output=True, text=True, timeout=1500,
+    )
+    return result, report
+
+
+def _records(report: Path) -> list[dict]:
+    return [json.loads(line) for line in (report / "results.jsonl").read_text().splitlines()]
+
+
+def test_the_profile_is_committed():
+    assert (CASSETTES / PROFILE_NAME).is_file(), "cassettes/reference.json is the main job's reference run"
+
+
+@pytest.mark.slow
+def test_every_reference_recording_replays_offline(tmp_path):
+    selection, safe_names = _selection()
+    result, report = _run(tmp_path, "replay", "-k", selection, "-n", "2")
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    records = _records(report)
+    used = {r["cassette"]["path"] for r in records if r["cassette"]}
+    assert all(r["cassette"]["record_mode"] == "none" for r in records if r["cassette"])
+    committed = {
+        str(path.relative_to(REPO))
+        for path in CASSETTES.rglob("*.yaml")
+        if any(name in path.name for name in safe_names)
+    }
+    assert committed, "no reference cassettes are committed"
+    assert used == committed, (
+        f"never replayed (stale): {sorted(committed - used)[:5]}; replayed but not committed: {sorted(used - committed)[:5]}"
+    )
+
+
+def _stable(value):
+    if isinstance(value, dict):
+        return {k: _stable(v) for k, v in value.items() if k not in VOLATILE}
+    if isinstance(value, list):
+        return [_stable(v) for v in value]
+    return value
+
+
+@pytest.mark.slow
+def test_replaying_twice_gives_the_same_results_json(tmp_path):
+    selection, _ = _selection()
+    first, one = _run(tmp_path, "one", "-k", f"tictactoe and ({selection} or random)")
+    second, two = _run(tmp_path, "two", "-k", f"tictactoe and ({selection} or random)")
+    assert first.returncode == 0 and second.returncode == 0, first.stdout[-3000:] + second.stdout[-3000:]
+    a = json.loads((one / "results.json").read_text())
+    b = json.loads((two / "results.json").read_text())
+    assert a["matches"] and _stable(a) == _stable(b)

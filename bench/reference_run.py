@@ -24,8 +24,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from stratbench.results import TRANSCRIPT_DIR, transcript_name
+
 REPO = Path(__file__).resolve().parents[1]
-VOLATILE = {"run_id", "run_ids", "started_at", "duration_s", "command_line"}
 
 
 def summarize(directory: Path) -> None:
@@ -37,11 +38,7 @@ def summarize(directory: Path) -> None:
         if not subject.get("model"):
             continue
         key = (record["game"], subject["scaffold"])
-        transcript = json.loads((directory / record["transcript"]).read_text()) if record.get("transcript") else None
-        if transcript is None:
-            from stratbench.results import TRANSCRIPT_DIR, transcript_name
-
-            transcript = json.loads((directory / TRANSCRIPT_DIR / transcript_name(record["match_id"])).read_text())
+        transcript = json.loads((directory / TRANSCRIPT_DIR / transcript_name(record["match_id"])).read_text())
         calls = [e for e in transcript["events"] if e.get("kind") == "llm_call"]
         rows[key]["matches"].append(1)
         rows[key]["decisions"].append(record["decisions"][record["subject"]])
@@ -62,14 +59,6 @@ def summarize(directory: Path) -> None:
           f"({total_time / max(1, total_decisions):.2f} s per decision)")
 
 
-def _stable(value: object) -> object:
-    if isinstance(value, dict):
-        return {k: _stable(v) for k, v in value.items() if k not in VOLATILE}
-    if isinstance(value, list):
-        return [_stable(v) for v in value]
-    return value
-
-
 def replay(workers: int) -> None:
     """Runs the main job twice and prints wall times and whether results agree."""
     outputs = []
@@ -85,7 +74,9 @@ def replay(workers: int) -> None:
             wall = time.perf_counter() - start
             print(f"{run} run: exit {result.returncode}, {wall:.0f} s wall ({' '.join(command[2:])})")
             outputs.append(json.loads((report / "results.json").read_text()))
-    same = _stable(outputs[0]) == _stable(outputs[1])
+    from stratbench.results import without_volatile
+
+    same = without_volatile(outputs[0]) == without_volatile(outputs[1])
     print(f"results.json identical apart from timestamps: {same} ({len(outputs[0]['matches'])} matches)")
 
 

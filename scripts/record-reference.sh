@@ -11,15 +11,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 selection=$(CLEAN=$# python - <<'PY'
-import json, os, re
+import json, os
 from pathlib import Path
+
+from stratbench.llm.cassettes import safe_component
 
 profile = json.loads(Path("cassettes/reference.json").read_text())
 names = [m.split("/", 1)[-1] for m in profile["models"]]
 if os.environ["CLEAN"] == "0":
     for name in names:
-        safe = re.sub(r"[^A-Za-z0-9._+=,-]", "_", name)
-        for path in Path("cassettes").rglob(f"*{safe}*.yaml"):
+        for path in Path("cassettes").rglob(f"*{safe_component(name)}*.yaml"):
             path.unlink()
 print(" or ".join(names))
 PY

@@ -22,6 +22,19 @@ RESULTS_FILE = "results.jsonl"
 TRANSCRIPT_DIR = "transcripts"
 
 
+VOLATILE_FIELDS = frozenset({"run_id", "run_ids", "started_at", "duration_s", "command_line"})
+"""Fields that differ between two runs of the same matches: ids, timestamps, durations, the command."""
+
+
+def without_volatile(value: Any) -> Any:
+    """Returns a copy of results data without :data:`VOLATILE_FIELDS`, for comparing two runs."""
+    if isinstance(value, dict):
+        return {k: without_volatile(v) for k, v in value.items() if k not in VOLATILE_FIELDS}
+    if isinstance(value, list):
+        return [without_volatile(v) for v in value]
+    return value
+
+
 def transcript_name(match_id: str) -> str:
     """Returns a unique, readable file name for a match's transcript.
 

@@ -8,24 +8,23 @@ Re-record on purpose with ``scripts/record-reference.sh``.
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
+from stratbench.llm.cassettes import safe_component
 from stratbench.reference import PROFILE_NAME, load_profile
+from stratbench.results import without_volatile
 
 REPO = Path(__file__).resolve().parents[2]
 CASSETTES = REPO / "cassettes"
-VOLATILE = {"run_id", "run_ids", "started_at", "duration_s", "command_line"}
 
 
 def _selection() -> tuple[str, list[str]]:
     profile = load_profile(CASSETTES / PROFILE_NAME)
     names = [model.split("/", 1)[-1] for model in profile.models]
-    return " or ".join(names), [re.sub(r"[^A-Za-z0-9._+=,-]", "_", name) for name in names]
+    return " or ".join(names), [safe_component(name) for name in names]
 
 
 def _run(tmp_path: Path, name: str, *args: str) -> tuple[subprocess.CompletedProcess[str], Path]:
@@ -65,14 +64,6 @@ def test_every_reference_recording_replays_offline(tmp_path):
     )
 
 
-def _stable(value):
-    if isinstance(value, dict):
-        return {k: _stable(v) for k, v in value.items() if k not in VOLATILE}
-    if isinstance(value, list):
-        return [_stable(v) for v in value]
-    return value
-
-
 @pytest.mark.slow
 def test_replaying_twice_gives_the_same_results_json(tmp_path):
     selection, _ = _selection()
@@ -81,4 +72,4 @@ def test_replaying_twice_gives_the_same_results_json(tmp_path):
     assert first.returncode == 0 and second.returncode == 0, first.stdout[-3000:] + second.stdout[-3000:]
     a = json.loads((one / "results.json").read_text())
     b = json.loads((two / "results.json").read_text())
-    assert a["matches"] and _stable(a) == _stable(b)
+    assert a["matches"] and without_volatile(a) == without_volatile(b)

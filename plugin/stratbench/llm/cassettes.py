@@ -61,10 +61,11 @@ def cassette_path(root: Path, nodeid: str) -> Path:
     name, _, param = test_part.partition("[")
     param = param.rstrip("]") or "default"
     pieces = [*parts, *name.split("::"), param]
-    return root.joinpath(*(_safe(p) for p in pieces)).with_suffix(".yaml")
+    return root.joinpath(*(safe_component(p) for p in pieces)).with_suffix(".yaml")
 
 
-def _safe(piece: str) -> str:
+def safe_component(piece: str) -> str:
+    """Returns a node-id piece as a file-name component (``local/gemma3-270m`` → ``local_gemma3-270m``)."""
     cleaned = re.sub(r"[^A-Za-z0-9._+=,-]", "_", piece)
     return cleaned.strip(".") or "_"
 

@@ -18,8 +18,18 @@ from typing import Any
 
 from stratbench.core.types import HarnessError
 from stratbench.llm.budget import Budget
-from stratbench.llm.cassettes import CassetteMissError, describe_request, is_cassette_miss
-from stratbench.llm.local import REPLAY_API_BASE, LocalModels, is_local, litellm_model, local_name
+from stratbench.llm.cassettes import (
+    CassetteMissError,
+    describe_request,
+    is_cassette_miss,
+)
+from stratbench.llm.local import (
+    REPLAY_API_BASE,
+    LocalModels,
+    is_local,
+    litellm_model,
+    local_name,
+)
 
 PLACEHOLDER_KEY = "sk-stratbench-placeholder"
 """Sent when no key is needed: replaying a cassette, or a local ``--api-base`` server."""
@@ -191,10 +201,9 @@ class LLMClient:
                 kwargs[name] = value
         if api_base:
             kwargs["api_base"] = api_base
-        missing = None if is_local(model) else self.missing_key(model)
         if is_local(model):
             kwargs["api_key"] = PLACEHOLDER_KEY
-        elif missing:
+        elif missing := self.missing_key(model):
             if not self.allow_placeholder_key:
                 raise LLMAuthError(
                     f"{model}: {missing} is not set; export it, or pass --api-base for a local "

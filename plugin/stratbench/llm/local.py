@@ -233,10 +233,10 @@ def _tail(log: Path, lines: int = 5) -> str:
 
 __all__ = [
     "BUILTIN_MODELS",
+    "REPLAY_API_BASE",
     "LocalModelError",
     "LocalModels",
     "LocalServer",
-    "REPLAY_API_BASE",
     "builtin_gguf",
     "cache_dir",
     "free_port",

@@ -14,7 +14,13 @@ from stratbench.core.messages import Outgoing
 from stratbench.core.types import Action, Observation
 from stratbench.llm.session import ModelSession
 from stratbench.scaffolds.parsing import parse_action, parse_messages
-from stratbench.scaffolds.prompt import SYSTEM_PROMPT, game_prompt, retry_prompt, topic_keys, user_message
+from stratbench.scaffolds.prompt import (
+    SYSTEM_PROMPT,
+    game_prompt,
+    retry_prompt,
+    topic_keys,
+    user_message,
+)
 
 _EXPLAIN = re.compile(r"Explain\(\s*([^)]+?)\s*\)", re.IGNORECASE)
 
@@ -60,8 +66,10 @@ class ConversationScaffold:
             self._turn = observation.turn
             self._messages = await self.open(observation, session)
         else:
-            self._messages.append({"role": "user", "content": retry_prompt(observation)})
-        completion = await session.complete(self._messages, purpose=self.purpose, **self.settings)
+            self._messages.append({"role": "user", "content": self.retry_message(observation)})
+        completion = await session.complete(
+            self._messages, purpose=self.purpose, **self.request_options(observation), **self.settings
+        )
         self._messages.append({"role": "assistant", "content": completion.text})
         for _ in range(self.max_explains):
             topic = _explained_topic(completion.text, observation)
@@ -70,7 +78,19 @@ class ConversationScaffold:
             self._messages.append({"role": "user", "content": topic})
             completion = await session.complete(self._messages, purpose="explain", **self.settings)
             self._messages.append({"role": "assistant", "content": completion.text})
-        return parse_action(completion.text, observation.legal_actions, observation.open_ended)
+        return self.parse(completion.text, observation)
+
+    def retry_message(self, observation: Observation) -> str:
+        """Returns the user message that explains a rejection and asks again."""
+        return retry_prompt(observation)
+
+    def request_options(self, observation: Observation) -> dict[str, Any]:
+        """Returns extra request settings for the decision's call (``response_format``...)."""
+        return {}
+
+    def parse(self, reply: str, observation: Observation) -> Action:
+        """Reads the action from the model's reply."""
+        return parse_action(reply, observation.legal_actions, observation.open_ended)
 
 
     async def negotiate(self, observation: Observation, session: ModelSession) -> list[Outgoing]:

@@ -60,25 +60,23 @@ class ConstrainedScaffold(ConversationScaffold):
             _replace_answer_format(messages[-1])
         return messages
 
-    async def decide(self, observation: Observation, session: ModelSession) -> Action:
-        """Asks under the schema and reads the ``action`` field."""
+    def retry_message(self, observation: Observation) -> str:
+        """Asks again for the JSON answer where the answer is constrained."""
         if not is_constrainable(observation):
-            return await super().decide(observation, session)
-        if observation.feedback is None or observation.turn != self._turn:
-            self._turn = observation.turn
-            self._messages = await self.open(observation, session)
-        else:
-            self._messages.append(
-                {"role": "user", "content": f"Your answer was rejected: {observation.feedback}\n{JSON_ANSWER_FORMAT}"}
-            )
-        completion = await session.complete(
-            self._messages,
-            purpose=self.purpose,
-            response_format=action_schema(observation.legal_actions),
-            **self.settings,
-        )
-        self._messages.append({"role": "assistant", "content": completion.text})
-        return parse_json_action(completion.text, observation.legal_actions)
+            return super().retry_message(observation)
+        return f"Your answer was rejected: {observation.feedback}\n{JSON_ANSWER_FORMAT}"
+
+    def request_options(self, observation: Observation) -> dict[str, Any]:
+        """Sends the schema whose ``action`` enum is the legal actions."""
+        if not is_constrainable(observation):
+            return {}
+        return {"response_format": action_schema(observation.legal_actions)}
+
+    def parse(self, reply: str, observation: Observation) -> Action:
+        """Reads the ``action`` field of a constrained answer."""
+        if not is_constrainable(observation):
+            return super().parse(reply, observation)
+        return parse_json_action(reply, observation.legal_actions)
 
 
 def parse_json_action(reply: str, legal_actions: tuple[str, ...] | list[str]) -> Action:
@@ -121,5 +119,11 @@ def constrained(**settings: Any) -> ConstrainedScaffold:
     return ConstrainedScaffold(**settings)
 
 
-__all__ = ["ConstrainedScaffold", "JSON_ANSWER_FORMAT", "action_schema", "constrained", "is_constrainable",
-           "parse_json_action"]
+__all__ = [
+    "JSON_ANSWER_FORMAT",
+    "ConstrainedScaffold",
+    "action_schema",
+    "constrained",
+    "is_constrainable",
+    "parse_json_action",
+]

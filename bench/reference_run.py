@@ -1,8 +1,9 @@
 """Times the reference run: live local-model decisions, and the offline replay of the main job.
 
-``python bench/reference_run.py summarize DIR`` reads a report directory
-written while recording (``scripts/record-reference.sh`` writes
-``reports/reference``) and prints, per game and scaffold, the matches,
+``python bench/reference_run.py summarize DIR [DIR ...]`` reads report
+directories written while recording (``scripts/record-reference.sh`` writes
+``reports/reference``; a later directory's record of a match replaces an
+earlier one's) and prints, per game and scaffold, the matches,
 decisions, model calls, mean prompt tokens and the live model time per
 call and per decision (from each call's logged ``duration_s``).
 
@@ -29,15 +30,17 @@ from stratbench.results import TRANSCRIPT_DIR, transcript_name
 REPO = Path(__file__).resolve().parents[1]
 
 
-def summarize(directory: Path) -> None:
+def summarize(directories: list[Path]) -> None:
     """Prints live model time per call and per decision, by game and scaffold."""
+    latest: dict[str, tuple[Path, dict]] = {}
+    for directory in directories:
+        for line in (directory / "results.jsonl").read_text().splitlines():
+            record = json.loads(line)
+            if record["sides"][record["subject"]].get("model"):
+                latest[record["match_id"]] = (directory, record)
     rows: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for line in (directory / "results.jsonl").read_text().splitlines():
-        record = json.loads(line)
-        subject = record["sides"][record["subject"]]
-        if not subject.get("model"):
-            continue
-        key = (record["game"], subject["scaffold"])
+    for directory, record in latest.values():
+        key = (record["game"], record["sides"][record["subject"]]["scaffold"])
         transcript = json.loads((directory / TRANSCRIPT_DIR / transcript_name(record["match_id"])).read_text())
         calls = [e for e in transcript["events"] if e.get("kind") == "llm_call"]
         rows[key]["matches"].append(1)
@@ -85,12 +88,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     summary = commands.add_parser("summarize", help="live model time from a recording's report directory")
-    summary.add_argument("directory", type=Path)
+    summary.add_argument("directories", type=Path, nargs="+")
     again = commands.add_parser("replay", help="time the offline main job twice")
     again.add_argument("-n", type=int, default=2, help="xdist workers (0: none)")
     args = parser.parse_args()
     if args.command == "summarize":
-        summarize(args.directory)
+        summarize(args.directories)
     else:
         replay(args.n)
 

@@ -26,10 +26,22 @@ print(" or ".join(names))
 PY
 )
 
+# A -k given here narrows the reference selection instead of replacing it.
+args=()
+while [ $# -gt 0 ]; do
+    if [ "$1" = "-k" ] && [ $# -gt 1 ]; then
+        selection="($selection) and ($2)"
+        shift 2
+    else
+        args+=("$1")
+        shift
+    fi
+done
+
 workers=${STRATBENCH_RECORD_WORKERS:-2}
 export STRATBENCH_LOCAL_THREADS=${STRATBENCH_LOCAL_THREADS:-$(( $(nproc) / workers > 0 ? $(nproc) / workers : 1 ))}
 start=$(date +%s)
 pytest suites/ --stratbench-reference=record -k "$selection" -n "$workers" -p no:cacheprovider \
-    --report-dir reports/reference "$@"
+    --report-dir reports/reference ${args[@]+"${args[@]}"}
 echo "recorded in $(( $(date +%s) - start )) s"
 du -sh cassettes

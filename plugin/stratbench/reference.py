@@ -14,9 +14,12 @@ Example ``reference.json``::
     {"models": ["local/gemma3-270m"], "scaffolds": ["direct", "cot", "constrained"],
      "matches": 1, "max_tokens": 128,
      "games": {"diplomacy": {"variants": ["5-agents"]}, "hive": {"scaffolds": ["constrained"]},
-               "sea_battle": {"scaffolds": []}}}
+               "hanabi": {"options": {"max_turns": 6}}, "sea_battle": {"scaffolds": []}}}
 
-An empty ``scaffolds`` list leaves a game out of the reference run.
+An empty ``scaffolds`` list leaves a game out of the reference run. A game's
+``options`` are keyword arguments for its factory in the reference matches
+only (a shorter turn limit, say); every match record carries them as
+``game_options``.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ class ReferenceProfile:
         max_tokens: The answer limit the recordings were made with.
         games: Per game name, the variants or seatings played (absent: all).
         game_scaffolds: Per game name, the scaffolds that play it (absent: all).
+        game_options: Per game name, keyword arguments for the game's factory.
     """
 
     path: Path
@@ -59,6 +63,7 @@ class ReferenceProfile:
     max_tokens: int | None = None
     games: dict[str, frozenset[str]] = field(default_factory=dict)
     game_scaffolds: dict[str, frozenset[str]] = field(default_factory=dict)
+    game_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def subjects(self) -> list[AgentSpec]:
         """Returns the reference subjects, models × scaffolds."""
@@ -103,9 +108,16 @@ def load_profile(path: Path) -> ReferenceProfile:
         raise ReferenceError(f"{path}: 'max_tokens' must be a whole number of at least 1, got {max_tokens!r}")
     games: dict[str, frozenset[str]] = {}
     game_scaffolds: dict[str, frozenset[str]] = {}
+    game_options: dict[str, dict[str, Any]] = {}
     for game, entry in (data.get("games") or {}).items():
-        if not isinstance(entry, dict) or not entry or set(entry) - {"variants", "scaffolds"}:
-            raise ReferenceError(f"{path}: games.{game} must be an object with 'variants' and/or 'scaffolds'")
+        if not isinstance(entry, dict) or not entry or set(entry) - {"variants", "scaffolds", "options"}:
+            raise ReferenceError(
+                f"{path}: games.{game} must be an object with 'variants', 'scaffolds' and/or 'options'"
+            )
+        if "options" in entry:
+            if not isinstance(entry["options"], dict) or not all(isinstance(k, str) for k in entry["options"]):
+                raise ReferenceError(f"{path}: games.{game}.options must be an object of keyword arguments")
+            game_options[game] = dict(entry["options"])
         if "variants" in entry:
             games[game] = frozenset(_strings(path, entry, "variants", where=f"games.{game}."))
         if "scaffolds" in entry:
@@ -118,7 +130,9 @@ def load_profile(path: Path) -> ReferenceProfile:
             if unknown_scaffolds:
                 raise ReferenceError(f"{path}: games.{game}.scaffolds names {', '.join(unknown_scaffolds)}, "
                                      f"not in 'scaffolds'")
-    return ReferenceProfile(path, tuple(models), tuple(scaffolds), matches, max_tokens, games, game_scaffolds)
+    return ReferenceProfile(
+        path, tuple(models), tuple(scaffolds), matches, max_tokens, games, game_scaffolds, game_options
+    )
 
 
 def _strings(path: Path, data: dict[str, Any], key: str, where: str = "") -> list[str]:

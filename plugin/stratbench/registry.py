@@ -100,10 +100,10 @@ class Registry:
         """Registers a per-family report section (tables of that family's metrics)."""
         _add(self.report_sections, "report section", name, builder)
 
-    def game(self, name: str, variant: str | None = None) -> Game:
-        """Builds the game registered as ``name`` (in ``variant``, if given)."""
+    def game(self, name: str, variant: str | None = None, **options: Any) -> Game:
+        """Builds the game registered as ``name`` (in ``variant``, if given, with ``options``)."""
         factory = _get(self.games, "game", name)
-        return factory() if variant is None else factory(variant=variant)
+        return factory(**options) if variant is None else factory(variant=variant, **options)
 
     def variants(self, name: str, options: dict[str, Any]) -> list[Variant] | None:
         """Returns the variants of game ``name``, or None if it has one form."""

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from stratbench.core.agent import Agent, AgentContext, AgentSpec
+from stratbench.core.game import Game
 from stratbench.core.runner import MatchOutcome, MatchRules, run_match
 from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.transcript import Transcript
@@ -103,9 +104,33 @@ class StratbenchSession:
         return subjects
 
     def limits(self, suite: SuiteSpec) -> dict[str, Any]:
-        """Returns the narrower schedules of the reference subjects for a suite's game."""
+        """Returns the narrower schedules of the reference subjects for a suite's game.
+
+        Raises:
+            ReferenceError: when the profile's options for the game cannot build it.
+        """
         reference = self.settings.reference
-        return {} if reference is None else reference.limits(suite.game)
+        if reference is None:
+            return {}
+        if suite.game in reference.game_options:
+            self._reference_game(suite.game, None)  # a bad option fails at collection, naming the field
+        return reference.limits(suite.game)
+
+    def _game_options(self, spec: MatchSpec) -> dict[str, Any]:
+        """Returns the options the match's game was built with (the reference profile's)."""
+        reference = self.settings.reference
+        return dict(reference.game_options.get(spec.game, {})) if reference and self.is_reference(spec) else {}
+
+    def _reference_game(self, name: str, variant: str | None) -> Game:
+        """Builds a game with the reference profile's options for it."""
+        from stratbench.reference import ReferenceError
+
+        assert self.settings.reference is not None
+        options = self.settings.reference.game_options.get(name, {})
+        try:
+            return self.registry.game(name, variant, **options)
+        except (TypeError, ValueError) as error:
+            raise ReferenceError(f"{self.settings.reference.path}: games.{name}.options: {error}") from None
 
     def is_reference(self, spec: MatchSpec) -> bool:
         """Tells whether a reference subject plays in the match."""
@@ -153,14 +178,18 @@ class StratbenchSession:
         """Plays one match, inside its cassette when a model takes part."""
         if self.budget is not None and spec.uses_llm:
             self.budget.check()
-        game = self.registry.game(spec.game, spec.variant)
+        reference = self.is_reference(spec)
+        if reference:
+            game = self._reference_game(spec.game, spec.variant)
+        else:
+            game = self.registry.game(spec.game, spec.variant)
         if len(spec.sides) != len(game.info.sides):
             raise HarnessError(f"{spec.game} has {len(game.info.sides)} sides, the match has {len(spec.sides)}")
         transcript = Transcript()
         state = game.new_initial_state(spec.seed)
         mode = self.settings.record_mode
         agent_options = {**self.settings.as_options(), "seed": spec.seed}
-        if self.is_reference(spec):
+        if reference:
             assert self.settings.reference is not None
             mode = "once" if self.settings.reference_mode == "record" else "none"
             agent_options["max_tokens"] = self.settings.reference.max_tokens
@@ -173,7 +202,7 @@ class StratbenchSession:
         )
         uses_llm = spec.uses_llm or bool(annotators)
         cassette_path = cassettes.cassette_path(self.settings.cassette_dir, nodeid) if uses_llm else None
-        if cassette_path is not None and mode == "once" and self.is_reference(spec):
+        if cassette_path is not None and mode == "once" and reference:
             cassette_path.unlink(missing_ok=True)  # re-recording the reference: from scratch
         started = time.time()
         annotation: dict[str, Any] = {}
@@ -318,6 +347,7 @@ class StratbenchSession:
             "family": info.family,
             "seed": spec.seed,
             "variant": spec.variant,
+            "game_options": self._game_options(spec),
             "sides": sides,
             "subject": spec.subject,
             "scores": outcome.scores,

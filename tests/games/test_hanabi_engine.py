@@ -77,6 +77,21 @@ def test_a_seed_fixes_the_deal_and_replays_the_game():
     assert first.history == second.history and first.scores() == second.scores()
 
 
+def test_a_turn_limit_ends_the_deal_with_the_fireworks_built_so_far():
+    full, short = Hanabi("2p"), Hanabi("2p", max_turns=6)
+    states = [full.new_initial_state(3), short.new_initial_state(3)]
+    while not states[1].is_terminal():
+        (player,) = states[1].current_players()
+        action = Action(max(states[1].legal_actions(player), key=int))  # hints and discards: no life lost
+        for state in states:
+            state.apply({player: action})
+    assert states[1].turn == 6 and not states[0].is_terminal()
+    assert states[1].scores() == [float(states[0].view(0).score)]
+    assert states[1].terminal_reason() == "turn limit (6 turns): fireworks so far"
+    with pytest.raises(ValueError, match="max_turns must be at least 1"):
+        Hanabi("2p", max_turns=0)
+
+
 def test_illegal_actions_are_rejected_without_changing_the_state():
     game = Hanabi("2p")
     state = game.new_initial_state(0)

@@ -150,6 +150,21 @@ def test_the_turn_limit_is_a_draw():
     assert state.terminal_reason().startswith("turn limit")
 
 
+def test_a_shorter_turn_limit_ends_random_play_early_as_a_draw_and_shows_in_the_prompt():
+    game = Hive(max_turns_per_player=3)
+    assert game.info.max_turns == 6 and INFO.max_turns == 500
+    state = game.new_initial_state(0)
+    assert "Turn 1 of 3 for you." in game.observe(state, 0).text
+    rng = random.Random(4)
+    while not state.is_terminal():
+        (player,) = state.current_players()
+        play(state, rng.choice(state.legal_actions(player)))
+    assert state.turn == 6 and state.scores() == [0.5, 0.5]
+    assert state.terminal_reason() == "turn limit (3 turns per player): draw"
+    with pytest.raises(ValueError, match="max_turns_per_player"):
+        Hive(max_turns_per_player=0)
+
+
 # -- observation: text, image, answers ----------------------------------------------------------
 
 

@@ -116,3 +116,40 @@ def test_a_game_can_be_left_to_some_scaffolds(tmp_path):
     path.write_text(json.dumps({**PROFILE, "games": {"hive": {"scaffolds": ["tree"]}}}))
     with pytest.raises(ReferenceError, match="games.hive.scaffolds names tree"):
         load_profile(path)
+
+
+HIVE_SUITE = """
+import pytest
+
+@pytest.mark.stratbench(game="hive", opponents=["random"], baselines=[], matches=2, illegal_tolerance=1,
+                        fallback="random")
+def test_hive(match):
+    match.play()
+"""
+
+
+def test_game_options_shorten_only_the_reference_matches_and_are_recorded(pytester, fake_llm):
+    pytester.makepyfile(test_hive=HIVE_SUITE)
+    cassettes = pytester.path / "cassettes"
+    cassettes.mkdir()
+    profile = {**PROFILE, "scaffolds": ["direct"], "matches": 1,
+               "games": {"hive": {"options": {"max_turns_per_player": 2}}}}
+    (cassettes / "reference.json").write_text(json.dumps(profile))
+    recorded = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--stratbench-reference=record", "--api-base", fake_llm.api_base
+    )
+    assert recorded.ret == 0, recorded.stdout.str()
+    (record,) = _records(pytester)
+    assert record["game_options"] == {"max_turns_per_player": 2}
+    assert record["turns"] == 4 and record["terminal"] == "turn limit (2 turns per player): draw"
+    assert any("Turn 2 of 2 for you." in str(r.body) for r in fake_llm.requests)
+    fake_llm.stop()
+    replayed = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert replayed.ret == 0, replayed.stdout.str()
+    assert _records(pytester)[0]["turns"] == 4
+
+    profile["games"]["hive"]["options"] = {"max_turns": 2}
+    (cassettes / "reference.json").write_text(json.dumps(profile))
+    wrong = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert wrong.ret != 0
+    wrong.stdout.fnmatch_lines(["*reference.json: games.hive.options:*max_turns*"])

@@ -119,6 +119,7 @@ class HanabiState(State):
 
     def __init__(self, game: Hanabi, seed: int) -> None:
         super().__init__(game)
+        self._max_turns = game.max_turns
         self._engine = game.engine().new_initial_state()
         self._deck_rng = random.Random(f"{seed}:hanabi-deck")
         self._deal()
@@ -142,7 +143,8 @@ class HanabiState(State):
         self._deal()
 
     def _is_terminal(self) -> bool:
-        return self._engine.is_terminal()
+        limit = self._max_turns
+        return self._engine.is_terminal() or (limit is not None and self.turn >= limit)
 
     def _scores(self) -> list[float]:
         return [float(self.view(0).score)]
@@ -153,6 +155,8 @@ class HanabiState(State):
             return "all life tokens lost"
         if view.score == 25:
             return "all fireworks complete"
+        if not self._engine.is_terminal():
+            return f"turn limit ({self._max_turns} turns): fireworks so far"
         return "deck exhausted"
 
     def view(self, player: int) -> HanabiView:
@@ -188,15 +192,20 @@ class Hanabi(Game):
 
     Args:
         variant: ``"2p"``, ``"3p"``, ``"4p"`` or ``"5p"`` (default ``"2p"``).
+        max_turns: Ends the deal after this many turns, scored by the
+            fireworks built so far (None: the full game).
     """
 
     rules = RULES
 
-    def __init__(self, variant: str | None = None) -> None:
+    def __init__(self, variant: str | None = None, max_turns: int | None = None) -> None:
         name = variant or "2p"
         if name not in {f"{n}p" for n in PLAYER_COUNTS}:
             raise ValueError(f"unknown Hanabi variant {name!r}; known: 2p, 3p, 4p, 5p")
+        if max_turns is not None and max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, got {max_turns}")
         self.players = int(name[0])
+        self.max_turns = max_turns
         self.info = info_for(self.players)
         self._engine: Any = None
 

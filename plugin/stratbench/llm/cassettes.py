@@ -48,6 +48,10 @@ class CassetteIntegrityError(CassetteError):
     """Raised when a cassette file is malformed or was edited after recording."""
 
 
+class CassetteUnplayedError(CassetteError):
+    """Raised when replay ends with recorded requests the match never made."""
+
+
 def cassette_path(root: Path, nodeid: str) -> Path:
     """Derives a match's cassette path from its pytest node id.
 
@@ -226,6 +230,8 @@ def use_cassette(path: Path, record_mode: str) -> Iterator[None]:
     Raises:
         CassetteMissError: in ``none`` mode when the file does not exist.
         CassetteIntegrityError: when the file is malformed or was edited.
+        CassetteUnplayedError: in ``none`` mode when the block made fewer
+            requests than were recorded (a shorter match than the recording).
     """
     if record_mode not in RECORD_MODES:
         raise ValueError(f"record mode must be one of {RECORD_MODES}, got {record_mode!r}")
@@ -237,6 +243,20 @@ def use_cassette(path: Path, record_mode: str) -> Iterator[None]:
     with _make_vcr(record_mode).use_cassette(str(path)) as cassette:
         _install_index(cassette)
         yield
+        if record_mode == "none":
+            _check_all_played(cassette, path)
+
+
+def _check_all_played(cassette: Any, path: Path) -> None:
+    """Raises when a replay left recorded interactions unplayed, naming the first."""
+    unplayed = [i for i in range(len(cassette.data)) if not cassette.play_counts[i]]
+    if unplayed:
+        request = cassette.data[unplayed[0]][0]
+        raise CassetteUnplayedError(
+            f"cassette {path}: the match ended with {len(unplayed)} of {len(cassette.data)} recorded "
+            f"requests never made (first: {describe_request(request.body)}); a prompt, parser or rule "
+            f"change altered the match: re-record with --record-mode=all on purpose"
+        )
 
 
 def _match_key(request: Any) -> tuple[str, str, str]:

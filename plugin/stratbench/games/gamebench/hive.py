@@ -21,6 +21,7 @@ text rendering of the same board for text-only models.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
@@ -174,7 +175,7 @@ class HiveState(State):
             self.queens[player] = cell
 
     def _is_terminal(self) -> bool:
-        return any(self.surrounded()) or self.turn >= INFO.max_turns
+        return any(self.surrounded()) or self.turn >= self.game.info.max_turns
 
     def _scores(self) -> list[float]:
         white_lost, black_lost = self.surrounded()
@@ -188,7 +189,8 @@ class HiveState(State):
             return "both Queens surrounded: draw"
         if any(lost):
             return f"{COLOURS[lost.index(True)]} Queen surrounded"
-        return f"turn limit ({_MAX_TURNS_PER_PLAYER} turns per player): draw"
+        assert isinstance(self.game, Hive)
+        return f"turn limit ({self.game.max_turns_per_player} turns per player): draw"
 
     # -- rules -----------------------------------------------------------------------------
 
@@ -255,10 +257,22 @@ class HiveState(State):
 
 
 class Hive(Game):
-    """The Hive rules engine (GameBench's piece set, no Beetles)."""
+    """The Hive rules engine (GameBench's piece set, no Beetles).
+
+    Args:
+        max_turns_per_player: The turn limit that ends a match as a draw
+            (GameBench: 250 per player).
+    """
 
     info = INFO
     rules = RULES
+
+    def __init__(self, max_turns_per_player: int = _MAX_TURNS_PER_PLAYER) -> None:
+        if max_turns_per_player < 1:
+            raise ValueError(f"max_turns_per_player must be at least 1, got {max_turns_per_player}")
+        self.max_turns_per_player = max_turns_per_player
+        if max_turns_per_player != _MAX_TURNS_PER_PLAYER:
+            self.info = replace(INFO, max_turns=2 * max_turns_per_player)
 
     def new_initial_state(self, seed: int) -> HiveState:
         """Returns the empty board with full hands (the game has no chance)."""
@@ -284,7 +298,7 @@ class Hive(Game):
             lines.append("This is your fourth turn (or later) without your Queen Bee: you must place it now.")
         elif state.queens[player] is None and legal:
             lines.append("You cannot move placed pieces until your Queen Bee is on the board.")
-        lines.append(f"Turn {state.turns_taken[player] + 1} of {_MAX_TURNS_PER_PLAYER} for you.")
+        lines.append(f"Turn {state.turns_taken[player] + 1} of {self.max_turns_per_player} for you.")
         lines.append(render_text(state))
         pieces = [
             {"cell": cell_name(c), "owner": COLOURS[o], "bug": b} for c, (o, b) in sorted(state.board.items())

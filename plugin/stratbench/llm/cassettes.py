@@ -248,12 +248,18 @@ def use_cassette(path: Path, record_mode: str) -> Iterator[None]:
 
 
 def _check_all_played(cassette: Any, path: Path) -> None:
-    """Raises when a replay left recorded interactions unplayed, naming the first."""
-    unplayed = [i for i in range(len(cassette.data)) if not cassette.play_counts[i]]
+    """Raises when a replay left recorded model requests unplayed, naming the first.
+
+    Only ``POST`` requests (model calls) count: a local model server's
+    readiness probe (``GET /v1/models``) is recorded when the server starts
+    inside a match, and a replay starts no server.
+    """
+    calls = [i for i, (request, _) in enumerate(cassette.data) if request.method == "POST"]
+    unplayed = [i for i in calls if not cassette.play_counts[i]]
     if unplayed:
         request = cassette.data[unplayed[0]][0]
         raise CassetteUnplayedError(
-            f"cassette {path}: the match ended with {len(unplayed)} of {len(cassette.data)} recorded "
+            f"cassette {path}: the match ended with {len(unplayed)} of {len(calls)} recorded model "
             f"requests never made (first: {describe_request(request.body)}); a prompt, parser or rule "
             f"change altered the match: re-record with --record-mode=all on purpose"
         )

@@ -183,7 +183,7 @@ def test_a_replay_that_makes_fewer_requests_than_recorded_fails_naming_the_first
 
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     path = tmp_path / "shorter.yaml"
-    asks = [dict(model="openai/m", messages=[{"role": "user", "content": f"Legal actions: {n}"}], max_retries=0)
+    asks = [{"model": "openai/m", "messages": [{"role": "user", "content": f"Legal actions: {n}"}], "max_retries": 0}
             for n in ("x, y", "p, q")]
     with FakeLLMServer() as server, cassettes.use_cassette(path, "once"):
         for kwargs in asks:
@@ -191,9 +191,9 @@ def test_a_replay_that_makes_fewer_requests_than_recorded_fails_naming_the_first
     with cassettes.use_cassette(path, "none"):  # the same match again: every request made
         for kwargs in asks:
             litellm.completion(api_base="https://api.openai.com/v1", **kwargs)
-    with pytest.raises(cassettes.CassetteUnplayedError, match=r"shorter\.yaml: .* 1 of 2 .*Legal actions: p, q"):
-        with cassettes.use_cassette(path, "none"):
-            litellm.completion(api_base="https://api.openai.com/v1", **asks[0])
+    unplayed = pytest.raises(cassettes.CassetteUnplayedError, match=r"shorter\.yaml: .* 1 of 2 .*Legal actions: p, q")
+    with unplayed, cassettes.use_cassette(path, "none"):
+        litellm.completion(api_base="https://api.openai.com/v1", **asks[0])
 
 
 def test_cassette_paths_come_from_test_ids(tmp_path):

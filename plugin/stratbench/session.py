@@ -112,25 +112,29 @@ class StratbenchSession:
         reference = self.settings.reference
         if reference is None:
             return {}
-        if suite.game in reference.game_options:
-            self._reference_game(suite.game, None)  # a bad option fails at collection, naming the field
+        if suite.game in reference.game_options:  # a bad option fails at collection, naming the field
+            self._build_game(suite.game, None, reference=True)
         return reference.limits(suite.game)
 
-    def _game_options(self, spec: MatchSpec) -> dict[str, Any]:
-        """Returns the options the match's game was built with (the reference profile's)."""
-        reference = self.settings.reference
-        return dict(reference.game_options.get(spec.game, {})) if reference and self.is_reference(spec) else {}
+    def _build_game(self, name: str, variant: str | None, *, reference: bool) -> tuple[Game, dict[str, Any]]:
+        """Builds a match's game and returns it with the options it was built with.
 
-    def _reference_game(self, name: str, variant: str | None) -> Game:
-        """Builds a game with the reference profile's options for it."""
+        A reference match's game takes the reference profile's options for it.
+
+        Raises:
+            ReferenceError: when those options cannot build the game.
+        """
+        profile = self.settings.reference
+        options = dict(profile.game_options.get(name, {})) if reference and profile is not None else {}
+        if not options:
+            return self.registry.game(name, variant), {}
         from stratbench.reference import ReferenceError
 
-        assert self.settings.reference is not None
-        options = self.settings.reference.game_options.get(name, {})
         try:
-            return self.registry.game(name, variant, **options)
+            return self.registry.game(name, variant, **options), options
         except (TypeError, ValueError) as error:
-            raise ReferenceError(f"{self.settings.reference.path}: games.{name}.options: {error}") from None
+            assert profile is not None
+            raise ReferenceError(f"{profile.path}: games.{name}.options: {error}") from None
 
     def is_reference(self, spec: MatchSpec) -> bool:
         """Tells whether a reference subject plays in the match."""
@@ -179,10 +183,7 @@ class StratbenchSession:
         if self.budget is not None and spec.uses_llm:
             self.budget.check()
         reference = self.is_reference(spec)
-        if reference:
-            game = self._reference_game(spec.game, spec.variant)
-        else:
-            game = self.registry.game(spec.game, spec.variant)
+        game, game_options = self._build_game(spec.game, spec.variant, reference=reference)
         if len(spec.sides) != len(game.info.sides):
             raise HarnessError(f"{spec.game} has {len(game.info.sides)} sides, the match has {len(spec.sides)}")
         transcript = Transcript()
@@ -229,7 +230,9 @@ class StratbenchSession:
         metrics = self._metrics(game, outcome, spec.seed)
         for player, values in annotation.get("metrics", {}).items():
             metrics.setdefault(str(player), {}).update(values)
-        record = self._record(spec, suite, nodeid, game, outcome, sessions, metrics, cassette_path, started, mode)
+        record = self._record(
+            spec, suite, nodeid, game, game_options, outcome, sessions, metrics, cassette_path, started, mode
+        )
         if "usage" in annotation:
             record["annotator"] = {
                 "model": self.settings.annotator_model,
@@ -317,6 +320,7 @@ class StratbenchSession:
         suite: SuiteSpec,
         nodeid: str,
         game: Any,
+        game_options: dict[str, Any],
         outcome: MatchOutcome,
         sessions: dict[int, Any],
         metrics: dict[str, Any],
@@ -347,7 +351,7 @@ class StratbenchSession:
             "family": info.family,
             "seed": spec.seed,
             "variant": spec.variant,
-            "game_options": self._game_options(spec),
+            "game_options": game_options,
             "sides": sides,
             "subject": spec.subject,
             "scores": outcome.scores,

@@ -143,8 +143,7 @@ class HanabiState(State):
         self._deal()
 
     def _is_terminal(self) -> bool:
-        limit = self._max_turns
-        return self._engine.is_terminal() or (limit is not None and self.turn >= limit)
+        return self._engine.is_terminal() or (self._max_turns is not None and self.turn >= self._max_turns)
 
     def _scores(self) -> list[float]:
         return [float(self.view(0).score)]

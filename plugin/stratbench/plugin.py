@@ -154,6 +154,23 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
             raise pytest.UsageError(f"stratbench: {settings.reference.path}: {error}") from None
     if settings.api_base and settings.record_mode != "none" and settings.models and _is_controller(config):
         _check_reachable(settings.api_base)
+    _check_directories(config, settings)
+
+
+def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
+    """Refuses, before any match, a report or cassette directory the run cannot use."""
+    from stratbench.startup import directory_problem
+
+    records = settings.record_mode != "none" and bool(
+        settings.models or settings.annotator_model or settings.reference_mode == "record"
+    )
+    checks = [("--stratbench-cassette-dir", settings.cassette_dir, records)]
+    if _is_controller(config):
+        checks.append(("--report-dir", settings.report_dir, True))
+    for option, path, write in checks:
+        problem = directory_problem(option, path, write=write)
+        if problem is not None:
+            raise pytest.UsageError(f"stratbench: {problem}")
 
 
 def _load_baseline(path: str | None) -> dict[str, Any] | None:

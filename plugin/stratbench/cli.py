@@ -178,7 +178,7 @@ def _preferred(prefer: str | None, shards: list[Path]) -> str | Path | None:
         return prefer
     chosen = Path(prefer)
     for shard in shards:
-        if shard == chosen or shard.resolve() == chosen.resolve():
+        if shard == chosen or _results_file(shard).resolve() == _results_file(chosen).resolve():
             return shard
     raise InputError(f"--prefer {prefer}: not one of the merged inputs ({', '.join(map(str, shards))}); "
                      "use first, last or one of them")

@@ -106,10 +106,10 @@ def test_merge_refuses_conflicting_shards_naming_the_match_and_both_files(tmp_pa
     assert not (tmp_path / "merged").exists()
 
 
-@pytest.mark.parametrize("prefer", ["first", "last", "shard2", "shard1"])
+@pytest.mark.parametrize("prefer", ["first", "last", "shard2", "shard1", "shard2-file"])
 def test_merge_prefer_chooses_the_side_of_a_conflict(tmp_path, prefer):
     records, first, second, changed = _shards_with_one_conflict(tmp_path)
-    choice = {"shard1": str(first), "shard2": str(second)}.get(prefer, prefer)
+    choice = {"shard1": str(first), "shard2": str(second), "shard2-file": str(second / "results.jsonl")}.get(prefer, prefer)
     result = stratbench("merge", tmp_path / "merged", first, second, "--prefer", choice)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == (f"merged 12 matches from 2 shard(s) into {tmp_path / 'merged' / 'results.jsonl'}; "

@@ -8,10 +8,9 @@ weak one random legal moves. Every request goes through litellm and vcrpy.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
+from stratbench.cli import build_parser, cmd_gate
 from stratbench.testing.fake_llm import FakeLLMServer
 from stratbench.testing.solver_responder import random_legal_responder, solver_responder
 
@@ -43,7 +42,7 @@ def _gate_section(result) -> list[str]:
 
 
 @pytest.mark.slow
-def test_a_weak_upgrade_fails_the_gate_and_a_strong_one_passes(pytester, monkeypatch):
+def test_a_weak_upgrade_fails_the_gate_and_a_strong_one_passes(pytester, monkeypatch, capsys):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-gate")
     pytester.makepyfile(test_suite=SUITE)
     with FakeLLMServer(responder=solver_responder) as strong, FakeLLMServer(responder=random_legal_responder(7)) as weak:
@@ -58,7 +57,7 @@ def test_a_weak_upgrade_fails_the_gate_and_a_strong_one_passes(pytester, monkeyp
         failed = _run(pytester, weak, "openai/weak", "weak", "--baseline", "base/results.json",
                       "--stratbench-gate-map", f"{WEAK}={STRONG}")
         assert failed.ret == 1, failed.stdout.str()
-        gate = _gate_section(failed)
+        gate = failed_gate = _gate_section(failed)
         assert gate[0] == "stratbench gate: FAILED"
         assert len(gate) <= 24
         failures = [line for line in gate if line.startswith("  FAIL  ")]
@@ -78,18 +77,18 @@ def test_a_weak_upgrade_fails_the_gate_and_a_strong_one_passes(pytester, monkeyp
         passed = _run(pytester, strong, "openai/strong-v2", "again", "--seed", "100", "--baseline", "base",
                       "--stratbench-gate-map", f"{STRONG_AGAIN}={STRONG}")
         assert passed.ret == 0, passed.stdout.str()
-        gate = _gate_section(passed)
+        gate = passed_gate = _gate_section(passed)
         assert gate[0] == "stratbench gate: passed"
         assert not [line for line in gate if "FAIL" in line]
         assert any(line.startswith(f"  ok    {STRONG_AGAIN}: ") for line in gate)
 
     # The same verdicts from the stored results, with the command line's --map.
     def gate_cli(current, mapping):
-        return subprocess.run([sys.executable, "-m", "stratbench.cli", "gate", str(pytester.path / current),
-                               str(pytester.path / "base" / "results.json"), "--map", mapping, "--resamples", "500"],
-                              capture_output=True, text=True, timeout=300, check=False)
+        args = build_parser().parse_args(["gate", str(pytester.path / current),
+                                          str(pytester.path / "base" / "results.json"), "--map", mapping])
+        capsys.readouterr()
+        status = cmd_gate(args)
+        return status, capsys.readouterr().out.splitlines()
 
-    cli_failed = gate_cli("weak", f"{WEAK}={STRONG}")
-    assert cli_failed.returncode == 1 and cli_failed.stdout.startswith("stratbench gate: FAILED\n"), cli_failed.stdout
-    cli_passed = gate_cli("again", f"{STRONG_AGAIN}={STRONG}")
-    assert cli_passed.returncode == 0 and cli_passed.stdout.startswith("stratbench gate: passed\n"), cli_passed.stdout
+    assert gate_cli("weak", f"{WEAK}={STRONG}") == (1, failed_gate)
+    assert gate_cli("again", f"{STRONG_AGAIN}={STRONG}") == (0, passed_gate)

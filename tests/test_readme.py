@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -15,7 +16,8 @@ def _bash_blocks(text: str) -> list[str]:
 def test_readme_starts_with_the_main_job_then_the_test_command():
     blocks = _bash_blocks((ROOT / "README.md").read_text())
     main_job, tests = blocks[0], blocks[1]
-    assert main_job.startswith("python3 -m venv .venv") and main_job.endswith("pytest suites/")
+    assert main_job.startswith("sudo apt-get install -y stockfish && python3 -m venv .venv")
+    assert main_job.endswith("pip install -e '.[all]' && pytest suites/")
     assert tests.startswith("python3 -m venv .venv") and "pip install -e '.[test]'" in tests
     assert tests.endswith("pytest tests/ -n 2")
 
@@ -25,3 +27,20 @@ def test_ci_runs_the_readme_test_command_verbatim():
     ci = (ROOT / ".ci" / "run").read_text()
     assert f'TEST_COMMAND="{tests}"' in ci
     assert '"$status" -eq 5' in ci  # collecting nothing is a failure
+
+
+def test_ci_installs_the_system_packages_the_main_job_installs():
+    main_job = _bash_blocks((ROOT / "README.md").read_text())[0]
+    packages = re.findall(r"apt-get install -y ([\w .-]+?)(?: &&|$)", main_job)
+    assert packages == ["stockfish"]
+    ci = (ROOT / ".ci" / "run").read_text()
+    for package in packages[0].split():
+        assert f"apt-get install -y -qq {package} " in ci
+
+
+def test_the_readme_parallel_command_needs_only_core_dependencies():
+    readme = (ROOT / "README.md").read_text()
+    assert "pytest suites/ --model gpt-4o -n 8" in readme
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    core = [re.split(r"[<>=!; ]", dep, maxsplit=1)[0] for dep in project["dependencies"]]
+    assert "pytest-xdist" in core  # -n comes from pytest-xdist; '.[all]' must not need the test extra

@@ -2,16 +2,19 @@
 
     stratbench rate FILE... [--compat gamebench]   ratings table from results.jsonl or GameBench matches.json
     stratbench report DIR... [--out DIR]           report.html, report.md, results.json from stored results
-    stratbench merge OUT DIR...                    combine shards, deduplicated by match id
+    stratbench merge OUT DIR... [--prefer first|last|PATH]
+                                                   combine shards, deduplicated by match id
     stratbench gate CURRENT BASELINE               exit 1 when an agent regressed
 
-Exit status: 0 fine, 1 regression (gate), 2 bad input (a one-line message).
+Exit status: 0 fine, 1 regression (gate), 2 bad input (a one-line message) or
+unresolved merge conflicts (one line each).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import warnings
@@ -141,37 +144,99 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+OUTCOME_KEYS = ("game", "seed", "variant", "sides", "subject", "scores", "result", "terminal", "turns", "illegal")
+"""The fields that make two records of one match id the same match; run ids, timings, usage may differ."""
+
+
+def _differences(kept: dict[str, Any], other: dict[str, Any]) -> list[str]:
+    """Returns the outcome fields in which two records of one match differ."""
+    return [key for key in OUTCOME_KEYS if kept.get(key) != other.get(key)]
+
+
+def _results_file(path: Path) -> Path:
+    return path / RESULTS_FILE if path.is_dir() else path
+
+
+def _check_merge_output(out: Path) -> None:
+    """Refuses an output path that cannot take a new results.jsonl, before anything is read."""
+    if out.exists() and not out.is_dir():
+        raise InputError(f"OUT {out}: is a file, not a directory")
+    if (out / RESULTS_FILE).exists():
+        raise InputError(f"{out / RESULTS_FILE} exists; merge into a new directory")
+    existing = out
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InputError(f"OUT {out}: {existing} is a file, not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise InputError(f"OUT {out}: {existing} is not writable")
+
+
+def _preferred(prefer: str | None, shards: list[Path]) -> str | Path | None:
+    """Resolves ``--prefer``: ``first``, ``last``, one of the shards, or None."""
+    if prefer is None or prefer in ("first", "last"):
+        return prefer
+    chosen = Path(prefer)
+    for shard in shards:
+        if shard == chosen or _results_file(shard).resolve() == _results_file(chosen).resolve():
+            return shard
+    raise InputError(f"--prefer {prefer}: not one of the merged inputs ({', '.join(map(str, shards))}); "
+                     "use first, last or one of them")
+
+
 def cmd_merge(args: argparse.Namespace) -> int:
-    """Combines shards, deduplicated by match id; conflicting duplicates are reported."""
+    """Combines shards, deduplicated by match id; conflicting duplicates need ``--prefer``."""
+    _check_merge_output(args.out)
+    prefer = _preferred(args.prefer, args.dirs)
     merged: dict[str, dict[str, Any]] = {}
     sources: dict[str, Path] = {}
-    conflicts = []
-    for directory in args.dirs:
-        for record in _records_from(directory):
+    conflicts: list[str] = []
+    resolved: list[str] = []
+    for shard in args.dirs:
+        for record in _records_from(shard):
             key = record["match_id"]
-            if key in merged:
-                if (merged[key]["scores"], merged[key].get("result")) != (record["scores"], record.get("result")):
-                    conflicts.append(f"{key}: {sources[key]} has scores {merged[key]['scores']}, "
-                                     f"{directory} has {record['scores']} (kept the first)")
+            if key not in merged:
+                merged[key], sources[key] = record, shard
                 continue
-            merged[key] = record
-            sources[key] = directory
-    args.out.mkdir(parents=True, exist_ok=True)
+            differing = _differences(merged[key], record)
+            if not differing:
+                continue  # the same match stored twice
+            kept_file, new_file = _results_file(sources[key]), _results_file(shard)
+            described = f"{key}: {kept_file} and {new_file} differ in {', '.join(differing)}"
+            if prefer == "last" or prefer == shard:
+                merged[key], sources[key] = record, shard
+                resolved.append(f"{described}; kept {new_file}")
+            elif prefer == "first" or prefer == sources[key]:
+                resolved.append(f"{described}; kept {kept_file}")
+            else:
+                conflicts.append(described)
+    if conflicts:
+        for conflict in conflicts:
+            print(f"stratbench merge: conflict: {conflict}", file=sys.stderr)
+        print(f"stratbench merge: {len(conflicts)} conflict(s), nothing written; choose a side with "
+              "--prefer first, --prefer last or --prefer PATH", file=sys.stderr)
+        return 2
     target = args.out / RESULTS_FILE
-    if target.exists():
-        raise InputError(f"{target} exists; merge into a new directory")
-    with target.open("w", encoding="utf-8") as handle:
-        for record in merged.values():
-            handle.write(json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n")
-    for key, record in merged.items():
-        name = record.get("transcript")
-        source_dir = sources[key] if sources[key].is_dir() else sources[key].parent
-        if name and (source_dir / name).is_file():
-            (args.out / TRANSCRIPT_DIR).mkdir(exist_ok=True)
-            shutil.copy2(source_dir / name, args.out / name)
-    for conflict in conflicts:
-        print(f"conflict: {conflict}", file=sys.stderr)
-    print(f"merged {len(merged)} matches from {len(args.dirs)} shard(s) into {target}; {len(conflicts)} conflict(s)")
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        with target.open("x", encoding="utf-8") as handle:
+            for record in merged.values():
+                handle.write(json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n")
+        for key, record in merged.items():
+            name = record.get("transcript")
+            source_dir = sources[key] if sources[key].is_dir() else sources[key].parent
+            if name and (source_dir / name).is_file():
+                (args.out / TRANSCRIPT_DIR).mkdir(exist_ok=True)
+                shutil.copy2(source_dir / name, args.out / name)
+    except FileExistsError:
+        raise InputError(f"{target} exists; merge into a new directory") from None
+    except OSError as error:
+        raise InputError(f"OUT {args.out}: cannot write ({error.strerror or error})") from None
+    for line in resolved:
+        print(f"resolved: {line}", file=sys.stderr)
+    print(f"merged {len(merged)} matches from {len(args.dirs)} shard(s) into {target}; "
+          f"{len(resolved)} conflict(s) resolved by --prefer {args.prefer}" if resolved else
+          f"merged {len(merged)} matches from {len(args.dirs)} shard(s) into {target}")
     return 0
 
 
@@ -232,9 +297,19 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--out", type=Path, default=None, metavar="DIR", help="Output directory (default: the first DIR)")
     report.add_argument("--resamples", type=positive_int, default=10_000, metavar="B")
     report.set_defaults(run=cmd_report)
-    merge = commands.add_parser("merge", help="Combine result shards")
-    merge.add_argument("out", type=Path, metavar="OUT")
-    merge.add_argument("dirs", nargs="+", type=Path, metavar="DIR")
+    merge = commands.add_parser(
+        "merge", help="Combine result shards",
+        description="Combine result shards (report directories or results.jsonl files) into OUT, a new "
+                    "directory, deduplicated by match id. A match stored twice with the same outcome is kept "
+                    "once; two records of one match id that differ in outcome (game, seed, variant, sides, "
+                    "scores, result, terminal state, turns, illegal actions) are a conflict: each is printed "
+                    "with the two files, nothing is written and the exit status is 2, unless --prefer "
+                    "chooses a side.")
+    merge.add_argument("out", type=Path, metavar="OUT", help="New output directory (must not hold a results.jsonl)")
+    merge.add_argument("dirs", nargs="+", type=Path, metavar="DIR", help="Report directory or results.jsonl")
+    merge.add_argument("--prefer", default=None, metavar="first|last|PATH",
+                       help="On a conflict keep the record of the first input given, of the last, or of "
+                            "input PATH (one of the DIRs; conflicts between other inputs stay errors)")
     merge.set_defaults(run=cmd_merge)
     gate = commands.add_parser("gate", help="Fail when an agent regressed against a baseline")
     gate.add_argument("current", type=Path, metavar="CURRENT")

@@ -85,6 +85,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if session.is_controller:
         baseline = _load_baseline(config.getoption("baseline"))
         config.pluginmanager.register(ControllerPlugin(config, session, baseline), "stratbench-controller")
+        from stratbench.system_components import register_notice
+
+        register_notice(config, {"stockfish": settings.stockfish})
 
 
 def _settings(config: pytest.Config) -> RunSettings:

@@ -79,21 +79,58 @@ def test_report_writes_the_three_files_and_transcript_pages(tmp_path):
     assert data["n_matches"] == 9 and data["manifest"]["command_line"][:2] == ["stratbench", "report"]
 
 
-def test_merge_dedupes_by_match_id_and_reports_conflicts(tmp_path):
+def _shards_with_one_conflict(tmp_path: Path) -> tuple[list[dict], Path, Path, dict]:
+    """Two shards sharing three matches: two stored identically (another run), one with another outcome."""
     records = league(BASE, games=("tictactoe",), matches=4)  # 12 matches
     first, second = tmp_path / "shard1", tmp_path / "shard2"
     write_jsonl(first / "results.jsonl", records[:8])
-    changed = {**records[6], "scores": list(reversed(records[6]["scores"]))}
+    changed = {**records[6], "scores": list(reversed(records[6]["scores"])), "run_id": "run-2"}
     if changed["scores"] == records[6]["scores"]:
         changed["scores"] = [0.5, 0.5]
-    write_jsonl(second / "results.jsonl", [records[5], changed, *records[7:]])
+    again = {**records[5], "run_id": "run-2", "duration_s": 9.5}  # the same match, replayed elsewhere
+    write_jsonl(second / "results.jsonl", [again, changed, *records[7:]])
+    return records, first, second, changed
+
+
+def test_merge_refuses_conflicting_shards_naming_the_match_and_both_files(tmp_path):
+    records, first, second, changed = _shards_with_one_conflict(tmp_path)
     result = stratbench("merge", tmp_path / "merged", first, second)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == [
+        f"stratbench merge: conflict: {changed['match_id']}: {first / 'results.jsonl'} and "
+        f"{second / 'results.jsonl'} differ in scores",
+        "stratbench merge: 1 conflict(s), nothing written; choose a side with --prefer first, --prefer last "
+        "or --prefer PATH",
+    ]
+    assert not (tmp_path / "merged").exists()
+
+
+@pytest.mark.parametrize("prefer", ["first", "last", "shard2", "shard1", "shard2-file"])
+def test_merge_prefer_chooses_the_side_of_a_conflict(tmp_path, prefer):
+    records, first, second, changed = _shards_with_one_conflict(tmp_path)
+    choice = {"shard1": str(first), "shard2": str(second), "shard2-file": str(second / "results.jsonl")}.get(prefer, prefer)
+    result = stratbench("merge", tmp_path / "merged", first, second, "--prefer", choice)
     assert result.returncode == 0, result.stderr
-    assert "merged 12 matches from 2 shard(s)" in result.stdout and "1 conflict(s)" in result.stdout
-    conflict = [line for line in result.stderr.splitlines() if line.startswith("conflict: ")]
-    assert len(conflict) == 1 and records[6]["match_id"] in conflict[0]
-    merged = [json.loads(line) for line in (tmp_path / "merged" / "results.jsonl").read_text().splitlines()]
-    assert sorted(r["match_id"] for r in merged) == sorted(r["match_id"] for r in records)
+    assert result.stdout.strip() == (f"merged 12 matches from 2 shard(s) into {tmp_path / 'merged' / 'results.jsonl'}; "
+                                     f"1 conflict(s) resolved by --prefer {choice}")
+    winner = first if prefer in ("first", "shard1") else second
+    assert result.stderr.strip().endswith(f"; kept {winner / 'results.jsonl'}")
+    merged = {r["match_id"]: r for r in map(json.loads, (tmp_path / "merged" / "results.jsonl").read_text().splitlines())}
+    assert sorted(merged) == sorted(r["match_id"] for r in records)
+    expected = records[6]["scores"] if winner == first else changed["scores"]
+    assert merged[changed["match_id"]]["scores"] == expected
+    assert merged[records[5]["match_id"]]["run_id"] == "run-1"  # identical duplicates: the first copy stays
+
+
+def test_merge_keeps_identical_duplicates_without_a_conflict(tmp_path):
+    records = league(BASE, games=("tictactoe",), matches=2)
+    first = write_jsonl(tmp_path / "a" / "results.jsonl", records)
+    second = write_jsonl(tmp_path / "b" / "results.jsonl", [{**r, "run_id": "other", "started_at": "later"}
+                                                           for r in records])
+    result = stratbench("merge", tmp_path / "merged", first.parent, second)
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.strip() == f"merged {len(records)} matches from 2 shard(s) into {tmp_path / 'merged' / 'results.jsonl'}"
     again = stratbench("merge", tmp_path / "merged", first)
     assert again.returncode == 2 and "exists; merge into a new directory" in again.stderr
 
@@ -137,6 +174,12 @@ def _bad_inputs(tmp: Path) -> dict[str, tuple[list[object], str]]:
     not_report = tmp / "not-report.json"
     not_report.write_text('{"hello": 1}')
     missing = tmp / "missing.jsonl"
+    a_file = tmp / "a-file"
+    a_file.write_text("x")
+    no_results = tmp / "no-results"
+    no_results.mkdir()
+    bad_line = tmp / "bad-line.jsonl"
+    bad_line.write_text(json.dumps(record("m1")) + "\n{oops\n" + json.dumps(record("m2")) + "\n")
     return {
         "rate-missing": (["rate", missing], f"stratbench rate: {missing}: no such file"),
         "rate-empty": (["rate", empty], f"stratbench rate: {empty}: line 1: file is empty"),
@@ -146,6 +189,15 @@ def _bad_inputs(tmp: Path) -> dict[str, tuple[list[object], str]]:
         "report-no-records": (["report", no_records], f"stratbench report: {no_records}: no match records*"),
         "report-bad-record": (["report", broken], f"stratbench report: {broken}: record 2: not a match record*"),
         "merge-empty": (["merge", tmp / "out", empty], f"stratbench merge: {empty}: empty file, no match records"),
+        "merge-missing": (["merge", tmp / "out", good, missing], f"stratbench merge: {missing}: no results.jsonl found"),
+        "merge-no-results": (["merge", tmp / "out", no_results], f"stratbench merge: {no_results}: no results.jsonl found"),
+        "merge-bad-line": (["merge", tmp / "out", good, bad_line], f"stratbench merge: {bad_line}:2: not JSON (*)"),
+        "merge-out-is-file": (["merge", a_file, good], f"stratbench merge: OUT {a_file}: is a file, not a directory"),
+        "merge-out-under-file": (["merge", a_file / "sub" / "out", good],
+                                 f"stratbench merge: OUT {a_file / 'sub' / 'out'}: {a_file} is a file, not a directory"),
+        "merge-bad-prefer": (["merge", tmp / "out", good, "--prefer", tmp / "elsewhere"],
+                             f"stratbench merge: --prefer {tmp / 'elsewhere'}: not one of the merged inputs "
+                             f"({good}); use first, last or one of them"),
         "gate-missing": (["gate", good.parent, missing], f"stratbench gate: {missing}: no results.jsonl found"),
         "gate-empty": (["gate", empty, good], f"stratbench gate: {empty}: empty file, no match records"),
         "gate-not-report": (["gate", good, not_report], f"stratbench gate: {not_report}: not a stratbench results.json*"),
@@ -155,7 +207,8 @@ def _bad_inputs(tmp: Path) -> dict[str, tuple[list[object], str]]:
 
 BAD_INPUTS = [
     "rate-missing", "rate-empty", "report-missing", "report-empty", "report-not-json",
-    "report-no-records", "report-bad-record", "merge-empty", "gate-missing", "gate-empty", "gate-not-report",
+    "report-no-records", "report-bad-record", "merge-empty", "merge-missing", "merge-no-results", "merge-bad-line",
+    "merge-out-is-file", "merge-out-under-file", "merge-bad-prefer", "gate-missing", "gate-empty", "gate-not-report",
     "gate-bad-map",
 ]
 

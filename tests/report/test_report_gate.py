@@ -46,6 +46,24 @@ def test_a_clearly_worse_agent_fails_both_checks_with_the_reason(baseline, worse
     assert len(explanation.splitlines()) <= 24  # one screen
 
 
+def _mean(report, agent, game):
+    scores = [m["scores"][m["agents"].index(agent)] for m in report["matches"]
+              if m["game"] == game and agent in m["agents"]]
+    return sum(scores) / len(scores), len(scores)
+
+
+def test_a_failing_agent_is_explained_game_by_game_with_its_numbers(baseline, worse):
+    lines = check(worse, baseline).explain().splitlines()
+    games = [line for line in lines if line.startswith("          ")]
+    expected = []
+    for game in ("connect4", "tictactoe"):
+        (now, n), (before, m) = _mean(worse, "llm", game), _mean(baseline, "llm", game)
+        assert n == m == 40 and now < before
+        expected.append(f"          {game}: mean score {now:.2f} vs baseline {before:.2f} over 40 matches")
+    assert games == expected
+    assert lines.index(games[0]) == max(i for i, line in enumerate(lines) if line.startswith("  FAIL  llm: ")) + 1
+
+
 @pytest.mark.parametrize("seed", [3, 4, 5])
 def test_noise_passes(baseline, seed):
     again = _run(BASE, seed=seed)  # same strengths, other random outcomes

@@ -10,6 +10,9 @@ Two checks, each a function returning a message or None:
   differences puts the upper end of its one-sided ``confidence`` interval
   below ``-min_drop``.
 
+A failing agent's explanation adds one line per game: its mean score there
+against the baseline agent's (all matches of each run, shared or not).
+
 Noise passes: overlapping intervals and paired differences whose interval
 covers zero are not regressions. Changed package versions or model strings
 are notes, never failures.
@@ -20,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GateResult", "GateSettings", "check", "paired_score_drop", "rating_drop"]
+__all__ = ["GateResult", "GateSettings", "check", "game_lines", "paired_score_drop", "rating_drop"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,8 @@ class GateResult:
     failures: list[str]
     passes: list[str]
     warnings: list[str]
+    games: dict[str, list[str]] = field(default_factory=dict)
+    """Per failing agent: one line per game comparing its mean score with the baseline's."""
 
     @property
     def failed(self) -> bool:
@@ -58,7 +63,12 @@ class GateResult:
     def explain(self) -> str:
         """Returns a one-screen explanation."""
         lines = ["stratbench gate: " + ("FAILED" if self.failed else "passed")]
-        lines += [f"  FAIL  {m}" for m in self.failures]
+        for k, message in enumerate(self.failures):
+            lines.append(f"  FAIL  {message}")
+            agent = next((a for a in self.games if message.startswith(f"{a}: ")), None)
+            later = self.failures[k + 1:]
+            if agent is not None and not any(m.startswith(f"{agent}: ") for m in later):
+                lines += [f"          {line}" for line in self.games[agent]]
         lines += [f"  ok    {m}" for m in self.passes]
         lines += [f"  note  {m}" for m in self.warnings]
         return "\n".join(lines)
@@ -141,6 +151,32 @@ def paired_score_drop(current: dict[str, Any], baseline: dict[str, Any], agent: 
     return None, text
 
 
+def _game_means(report: dict[str, Any], agent: str) -> dict[str, tuple[float, int]]:
+    """Maps each game to (the agent's mean score, its matches) over a report's matches."""
+    totals: dict[str, list[float]] = {}
+    for row in report.get("matches", []):
+        sides = [i for i, name in enumerate(row["agents"]) if name == agent]
+        if sides:
+            totals.setdefault(str(row.get("game")), []).append(
+                sum(float(row["scores"][i]) for i in sides) / len(sides))
+    return {game: (sum(scores) / len(scores), len(scores)) for game, scores in totals.items()}
+
+
+def game_lines(current: dict[str, Any], baseline: dict[str, Any], agent: str, base_agent: str) -> list[str]:
+    """Returns one line per game the agent played: its mean score against the baseline agent's."""
+    now, before = _game_means(current, agent), _game_means(baseline, base_agent)
+    lines = []
+    for game in sorted(now):
+        mean, n = now[game]
+        if game not in before:
+            lines.append(f"{game}: mean score {mean:.2f} over {n} matches; not in the baseline")
+            continue
+        base_mean, m = before[game]
+        count = f"{n} matches" if n == m else f"{n} and {m} matches"
+        lines.append(f"{game}: mean score {mean:.2f} vs baseline {base_mean:.2f} over {count}")
+    return lines
+
+
 def check(current: dict[str, Any], baseline: dict[str, Any], settings: GateSettings = GateSettings()) -> GateResult:
     """Runs both checks for every agent the two reports share (or the mapped pairs)."""
     result = GateResult([], [], [])
@@ -164,6 +200,8 @@ def check(current: dict[str, Any], baseline: dict[str, Any], settings: GateSetti
             result.failures.append(failure)
         elif not message:
             result.passes.append(description)
+        if message or failure:
+            result.games[agent] = game_lines(current, baseline, agent, base_agent)
     now_versions = (current.get("manifest") or {}).get("packages", {})
     base_versions = (baseline.get("manifest") or {}).get("packages", {})
     for package in ("litellm", "pytest-stratbench"):

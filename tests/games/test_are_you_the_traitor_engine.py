@@ -211,7 +211,7 @@ def test_conversation_runs_through_the_message_channels_within_the_cap():
     assert reasons <= {f"your question is {MAX_CHARS + 1} characters long; the limit is {MAX_CHARS}",
                        f"your answer is {MAX_CHARS + 1} characters long; the limit is {MAX_CHARS}"}
     assert reasons and all(len(text) < MAX_CHARS for joint in outcome.history for text in joint.values())
-    stats = conversation_stats(GAME, outcome, 3)
+    stats = {p: values["conversation"] for p, values in conversation_stats(GAME, outcome, 3).items()}
     assert sum(s["messages"] for s in stats.values()) == len(outcome.messages)
     assert stats[0]["cap"] == {"exchanges_per_round": 3, "messages_per_exchange": 1, "max_chars": MAX_CHARS}
     assert stats[0]["chars"] == stats[0]["messages"] * len("player 0 says hello")

@@ -475,7 +475,10 @@ def render(state: AreYouTheTraitorState, player: int) -> str:
 
 
 def conversation_stats(game: Game, outcome: Any, seed: int) -> dict[int, dict[str, Any]]:
-    """Counts each seat's conversation messages and characters per round, with the caps that applied."""
+    """Counts each seat's conversation messages (in all and per round) and characters, with the caps that applied.
+
+    Returns ``{player: {"conversation": {...}}}``.
+    """
     assert isinstance(game, AreYouTheTraitor)
     stats: dict[int, dict[str, Any]] = {
         p: {"messages": 0, "chars": 0, "per_round": {}, "cap": {"exchanges_per_round": game.max_exchanges,
@@ -488,4 +491,4 @@ def conversation_stats(game: Game, outcome: Any, seed: int) -> dict[int, dict[st
         counts["messages"] += 1
         counts["chars"] += len(message["text"])
         counts["per_round"][round_] = counts["per_round"].get(round_, 0) + 1
-    return stats
+    return {p: {"conversation": counts} for p, counts in stats.items()}

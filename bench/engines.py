@@ -77,7 +77,10 @@ def playout(game: Game, seed: int, *, observe: bool) -> int:
             if legal:
                 joint[player] = Action(rng.choice(legal))
             else:
-                joint[player] = Action(sorted(state.open_ended(player))[0], "pass")
+                action = Action(sorted(state.open_ended(player))[0], "pass")
+                if not state.is_legal(player, action):  # an answer with rules (a Codenames clue)
+                    action = state.fallback_action(player, rng) or action
+                joint[player] = action
         state.apply(joint)
     return state.turn
 

@@ -48,6 +48,14 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
     registry.add_game("hive", Hive)
     registry.add_game("santorini", Santorini)
 
+    from stratbench.games.gamebench.codenames import Codenames
+
+    registry.add_game("codenames", Codenames)
+
+    from stratbench.games.gamebench.are_you_the_traitor import AreYouTheTraitor
+
+    registry.add_game("are_you_the_traitor", AreYouTheTraitor)
+
 
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:
@@ -116,6 +124,10 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
     from stratbench.metrics.negotiation import annotate_negotiation
 
     registry.add_metric("hanabi", "play_stats", play_stats)
+
+    from stratbench.games.gamebench.are_you_the_traitor import conversation_stats
+
+    registry.add_metric("are_you_the_traitor", "conversation", conversation_stats)
     registry.add_metric("diplomacy", "diplomacy", diplomacy_metrics)
     registry.add_metric("diplomacy-nopress", "diplomacy", diplomacy_metrics)
     registry.add_annotator("diplomacy", "negotiation", annotate_negotiation)

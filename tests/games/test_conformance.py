@@ -59,8 +59,10 @@ def _playout(name, variant, seed):
             if legal:
                 joint[player] = Action(rng.choice(legal))
             else:
-                action_id = sorted(state.open_ended(player))[0]
-                joint[player] = Action(action_id, "pass")
+                action = Action(sorted(state.open_ended(player))[0], "pass")
+                if not state.is_legal(player, action):  # an answer with rules (a Codenames clue)
+                    action = state.fallback_action(player, rng)
+                joint[player] = action
         state.apply(joint)
     return game, state
 

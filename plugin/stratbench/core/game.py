@@ -238,6 +238,19 @@ class Game(ABC):
         """Returns a short name for a player's seat (``"X"``, ``"White"``)."""
         return f"player {player}"
 
+    def secrets(self, state: State, viewer: int) -> list[tuple[str, ...]]:
+        """Returns the facts of ``state`` hidden from ``viewer``, for the hidden-information test.
+
+        Each fact is a tuple of phrases that together state it (``("player 3",
+        "Key Holder")``, ``("APPLE", "assassin")``); nothing shown to ``viewer``
+        (observation text and data, legal actions, prompts, feedback, messages,
+        rule topics) may contain a fact's phrases in that order within one line
+        or one data record. Give both orders where either reads naturally. A
+        game that declares ``hidden_information`` must override this; perfect
+        information games keep the default (no facts).
+        """
+        return []
+
     def canonical_action(self, state: State, player: int, text: str) -> str | None:
         """Maps an answer to a legal action's canonical text, or None.
 

@@ -237,6 +237,11 @@ class Diplomacy(Game):
         """Returns the power's name (``"FRANCE"``)."""
         return POWERS[player]
 
+    def secrets(self, state: State, viewer: int) -> list[tuple[str, ...]]:
+        """Returns no facts: orders are given simultaneously and resolved at once, so no state holds
+        another power's orders; the private press it hides is checked by the message test."""
+        return []
+
     def observe(self, state: State, player: int) -> Observation:
         """Returns the E.3 state description and SPIN-Bench's order prompt for this phase."""
         assert isinstance(state, DiplomacyState)

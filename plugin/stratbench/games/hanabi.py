@@ -254,6 +254,13 @@ class Hanabi(Game):
             system_prompt=SYSTEM_PROMPT if prompt else None,
         )
 
+    def secrets(self, state: State, viewer: int) -> list[tuple[str, ...]]:
+        """Returns ``viewer``'s own hand, in order, as another player sees it (``("R1", "B3", ...)``)."""
+        assert isinstance(state, HanabiState)
+        other = (viewer + 1) % self.players
+        hand = state.view(other).hands[(viewer - other) % self.players]
+        return [tuple(card.card for card in hand)]
+
     def canonical_action(self, state: State, player: int, text: str) -> str | None:
         """Accepts an action id (``"9"``) or its description (``"(Play 4)"``, ``"play 4"``)."""
         assert isinstance(state, HanabiState)

@@ -555,6 +555,15 @@ class AirLandSea(Game):
         """Returns ``"Player A"`` or ``"Player B"``."""
         return NAMES[player]
 
+    def secrets(self, state: State, viewer: int) -> list[tuple[str, ...]]:
+        """Returns the opponent's hand and facedown cards that no event shown to ``viewer`` has named."""
+        assert isinstance(state, AirLandSeaState)
+        other = 1 - viewer
+        named = " ".join(own if owner == viewer else public for owner, own, public in state.log)
+        hidden = list(state.hands[other])
+        hidden += [entry[0] for theater in state.lineup for entry in state.board[theater][other] if not entry[1]]
+        return [(CARDS[card].label,) for card in hidden if CARDS[card].label not in named]
+
     def observe(self, state: State, player: int) -> Observation:
         """Returns the player's hand, both sides of the board (opponent's facedown cards hidden) and the VP."""
         assert isinstance(state, AirLandSeaState)

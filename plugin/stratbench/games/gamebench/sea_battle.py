@@ -272,6 +272,11 @@ class SeaBattle(Game):
         """Returns the ship's name (``Red 1`` ... ``Blue 3``)."""
         return ship_name(player)
 
+    def secrets(self, state: State, viewer: int) -> list[tuple[str, ...]]:
+        """Returns every other ship's damage (``("Blue 2", "damage 4")``): a ship knows only its own."""
+        assert isinstance(state, SeaBattleState)
+        return [(ship_name(p), f"damage {ship.damage}") for p, ship in enumerate(state.ships) if p != viewer]
+
     def observe(self, state: State, player: int) -> Observation:
         """Returns every ship's position and heading, the rocks and this ship's own damage."""
         assert isinstance(state, SeaBattleState)

@@ -1,0 +1,234 @@
+"""Hidden information never leaks: one property test over every registered game.
+
+Seeded matches run through the real runner with probing agents. Before every
+decision and every conversation turn, everything a seat is shown (the
+observation's text, data, legal and open-ended actions, instructions,
+prompts, a retry's feedback, its messages, and the rule topics it may
+``Explain``) is cut into units (lines; one record per data dict or list) and
+searched for the facts hidden from that seat:
+
+* the game's own facts, ``Game.secrets(state, viewer)`` (declared next to the
+  engine: Codenames' key for operatives, the roles in Are You the Traitor?,
+  the opponent's hand in Air, Land, and Sea, a Hanabi player's own hand, other
+  ships' damage in Sea Battle ...), and
+* private messages between other seats: every probing agent sends a private
+  message carrying a unique marker wherever private messages are allowed.
+
+A game with ``GameInfo.hidden_information`` must override ``Game.secrets``.
+Adding a game needs no change here: register it and, if it hides anything,
+implement ``secrets``; give it cheaper options in :data:`OPTIONS` if its
+random matches are long.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+
+from stratbench.core.agent import AgentContext, AgentSpec
+from stratbench.core.game import Game
+from stratbench.core.messages import Outgoing
+from stratbench.core.runner import MatchRules, run_match
+from stratbench.core.transcript import Transcript
+from stratbench.core.types import Action, Observation, Rules
+
+SEEDS = (0, 1)
+MAX_CHECKS = 300
+"""Observations checked per match of a game with hidden information; a longer match stops there."""
+MAX_CHECKS_OPEN = 60
+"""The same for perfect-information games (random chess and Hive run on and on)."""
+OPTIONS: dict[str, dict[str, Any]] = {
+    "hanabi": {"max_turns": 40},
+    "sea_battle": {"max_rounds": 40},
+    "are_you_the_traitor": {"max_rounds": 4},
+}
+"""Cheaper game options for games whose random matches are long."""
+VARIANTS = {"diplomacy": "to1901-r1", "diplomacy-nopress": "to1901-r1", "hanabi": "3p"}
+HIDDEN_GAMES = {"air_land_sea", "are_you_the_traitor", "codenames", "diplomacy", "hanabi", "sea_battle"}
+"""Games known to hide something; each must take part (a guard against shrinking coverage)."""
+MARKER = "zqx{sender}to{recipient}n{count}"
+
+
+class _Enough(Exception):
+    """Stops a match once :data:`MAX_CHECKS` observations were checked."""
+
+
+def _registry():
+    import stratbench.builtins as builtins
+    from stratbench.registry import Registry
+
+    registry = Registry()
+    builtins.pytest_stratbench_add_games(registry=registry)
+    return registry
+
+
+def _multi_seat_games() -> list[str]:
+    registry = _registry()
+    names = []
+    for name in sorted(registry.games):
+        game = _build(registry, name)
+        if game is not None and game.info.num_players > 1:
+            names.append(name)
+    return names
+
+
+def _build(registry, name: str) -> Game | None:
+    variants = registry.variants(name, {"pddl_dir": None})
+    variant = VARIANTS.get(name)
+    if variant is None and variants:
+        variant = next((v.name for v in variants if v.skip is None), None)
+        if variant is None:
+            return None
+    return registry.game(name, variant, **OPTIONS.get(name, {}))
+
+
+# -- what a seat is shown, and how a fact is found in it -------------------------------------
+
+
+def _normalise(text: str) -> str:
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
+
+
+def _data_units(value: Any) -> list[str]:
+    """One unit per dict (its scalar entries), per list (its scalar items) and per column of a list of dicts."""
+    units = []
+    if isinstance(value, dict):
+        units.append(" ".join(f"{k} {v}" for k, v in value.items() if not isinstance(v, (dict, list))))
+        for item in value.values():
+            units += _data_units(item)
+    elif isinstance(value, list):
+        units.append(" ".join(str(v) for v in value if not isinstance(v, (dict, list))))
+        records = [v for v in value if isinstance(v, dict)]
+        for key in dict.fromkeys(k for record in records for k in record):
+            units.append(" ".join(str(r.get(key)) for r in records if not isinstance(r.get(key), (dict, list))))
+        for item in value:
+            units += _data_units(item)
+    return units
+
+
+def shown_units(observation: Observation) -> list[str]:
+    """Returns everything the seat is shown, cut into lines and data records."""
+    texts = [observation.text, observation.instructions, observation.feedback or "", observation.prompt or "",
+             observation.system_prompt or "", observation.role, observation.rules.summary]
+    texts += list(observation.legal_actions)
+    texts += [f"{key}: {prompt}" for key, prompt in observation.open_ended.items()]
+    texts += [f"{heading}: {body}" for heading, body in observation.rules.topics.items()]
+    texts += [json.dumps(message) for message in observation.messages]
+    if observation.negotiation is not None:
+        texts.append(json.dumps(observation.negotiation.recipients))
+    units = [line for text in texts for line in text.splitlines()]
+    return [_normalise(u) for u in units + _data_units(observation.data) if u.strip()]
+
+
+def _pattern(fact: tuple[str, ...]) -> re.Pattern[str]:
+    parts = [r"(?<![0-9a-z])" + re.escape(_normalise(p)) + r"(?![0-9a-z])" for p in fact]
+    return re.compile(".*".join(parts))
+
+
+def leaks(units: list[str], facts: list[tuple[str, ...]]) -> list[str]:
+    """Returns a description of every fact found in a unit."""
+    found = []
+    for fact in facts:
+        pattern = _pattern(fact)
+        found += [f"{fact} in {unit[:160]!r}" for unit in units if pattern.search(unit)]
+    return found
+
+
+# -- the probing agents ------------------------------------------------------------------
+
+
+class Probe:
+    """Plays random legal actions ('pass' for open-ended ones), whispers markers, checks what it is shown."""
+
+    def __init__(self, context: AgentContext, state, log: dict) -> None:
+        self.player, self.game, self.state, self.rng, self.log = context.player, context.game, state, context.rng, log
+
+    def _check(self, observation: Observation) -> None:
+        facts = list(self.game.secrets(self.state, self.player))
+        facts += [(marker,) for marker, (sender, recipients) in self.log["private"].items()
+                  if self.player != sender and self.player not in recipients]
+        self.log["checked"] += 1
+        if self.log["checked"] > (MAX_CHECKS if self.game.info.hidden_information else MAX_CHECKS_OPEN):
+            raise _Enough
+        self.log["facts"] += len(facts)
+        self.log["leaks"] += [f"player {self.player}, turn {self.state.turn}: {leak}"
+                              for leak in leaks(shown_units(observation), facts)]
+
+    async def act(self, observation: Observation) -> Action:
+        self._check(observation)
+        if observation.legal_actions:
+            return Action(self.rng.choice(observation.legal_actions))
+        return Action(sorted(observation.open_ended)[0], "pass")
+
+    async def negotiate(self, observation: Observation) -> list[Outgoing]:
+        self._check(observation)
+        turn = observation.negotiation
+        others = sorted(turn.recipients)
+        if not turn.allow_private or not others:
+            return [Outgoing(f"public words from seat {self.player}")]
+        recipient = self.rng.choice(others)
+        self.log["count"] += 1
+        marker = MARKER.format(sender=self.player, recipient=recipient, count=self.log["count"])
+        self.log["private"][marker] = (self.player, (recipient,))
+        return [Outgoing(f"psst {marker}", (recipient,))]
+
+
+def probe_match(game: Game, seed: int) -> dict:
+    state = game.new_initial_state(seed)
+    log: dict[str, Any] = {"private": {}, "count": 0, "checked": 0, "facts": 0, "leaks": []}
+    agents = {
+        p: Probe(AgentContext(AgentSpec("random"), game, p, game.info.side_of(p), random.Random(seed * 100 + p),
+                              Transcript()), state, log)
+        for p in range(game.info.num_players)
+    }
+    try:
+        asyncio.run(run_match(game, state, agents, rng=random.Random(seed), rules=MatchRules(2, "random")))
+    except _Enough:
+        pass
+    return log
+
+
+# -- the tests ---------------------------------------------------------------------------
+
+
+def test_every_game_that_hides_something_declares_its_secrets():
+    registry = _registry()
+    names = _multi_seat_games()
+    assert HIDDEN_GAMES <= set(names)
+    for name in names:
+        game = _build(registry, name)
+        if game.info.hidden_information:
+            assert type(game).secrets is not Game.secrets, f"{name} hides information but does not override secrets"
+
+
+@pytest.mark.parametrize("name", _multi_seat_games())
+def test_no_seat_is_shown_another_seat_s_hidden_state(name):
+    game = _build(_registry(), name)
+    for seed in SEEDS:
+        log = probe_match(game, seed)
+        assert log["checked"] > 0
+        assert log["leaks"] == [], "\n".join(log["leaks"][:5])
+        if name in HIDDEN_GAMES - {"diplomacy", "diplomacy-nopress"}:
+            assert log["facts"] > 0, f"{name}: no hidden facts were checked"
+        if game.info.hidden_information and name.startswith("diplomacy") and name != "diplomacy-nopress":
+            assert log["private"], "no private message was exchanged"
+
+
+def test_the_search_finds_a_fact_in_a_line_or_a_record_but_not_across_them():
+    observation = Observation(
+        game="g", player=1, text="APPLE: UNKNOWN, HIDDEN\nPEAR: RED, REVEALED", legal_actions=("guess APPLE",),
+        rules=Rules("g", ""),
+        data={"cards": [{"word": "APPLE", "type": "assassin"}, {"word": "PEAR", "type": "red"}],
+              "hand": [{"card": "R1"}, {"card": "B3"}]},
+    )
+    units = shown_units(observation)
+    assert leaks(units, [("APPLE", "red")]) == [] and leaks(units, [("B3", "R1")]) == []
+    assert leaks(units, [("R1", "B3")]) == ["('R1', 'B3') in 'r1 b3'"]
+    assert leaks(units, [("APPLE", "assassin")]) == ["('APPLE', 'assassin') in 'word apple type assassin'"]
+    assert leaks(units, [("PEAR", "red")]) and leaks(["red 2 damage 7"], [("Red 2", "damage 7")])
+    assert leaks(["red 20 damage 7"], [("Red 2", "damage 7")]) == []

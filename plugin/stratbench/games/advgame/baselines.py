@@ -6,14 +6,14 @@ JSON object (a dict) within the side's budget and free of rule problems.
 - ``random_strategy``: random units (or skills) bought until the budget or a
   random stop; ``revise_randomly`` writes a fresh random one.
 - ``greedy_strategy``: deterministic; buys the unit with the best stat per
-  cost again and again (stats: HP + 10 x damage per second for soldiers,
+  cost again and again (stats: HP + 30 x damage per second for soldiers,
   HP + 5 x damage x speed for demons, a skill's direct and over-time damage,
   heal and shield for skills); minions, with only 7 places, are bought by
   the largest Attack + Health whose cost still leaves the cheapest minion
   for each place left.
 - ``hill_climb``: the revising baseline. It sees what the released revision
   prompt shows a model (its own strategy, the opponent's full JSON, the
-  result), tries ``tries`` one-step mutations within budget against the
+  result), tries ``tries`` mutations of one to three changes within budget against the
   opponent's strategy in the simulator, and keeps the best only if it does
   strictly better than the current one (win first, then the remaining-value
   margin); otherwise it re-submits the same strategy (no revision).
@@ -117,7 +117,7 @@ def greedy_strategy(game: str, side: str, *, catalogue: str = "released") -> dic
         humans, demons = tower_defense.CATALOGUES[catalogue]
         if side == "human":
             def value(k):
-                return k.hp + (10 * k.damage * 1000 / k.interval_ms if k.interval_ms else 0)
+                return k.hp + (30 * k.damage * 1000 / k.interval_ms if k.interval_ms else 0)
             kinds = humans
         else:
             def value(k):
@@ -268,16 +268,20 @@ def hill_climb(
     opponent: dict,
     rng: random.Random,
     *,
-    tries: int = 24,
+    tries: int = 32,
+    steps: int = 3,
     catalogue: str = "released",
     **_feedback,
 ) -> dict:
-    """Returns the best of ``tries`` in-budget, problem-free one-step mutations if it beats ``strategy``, else ``strategy``."""
+    """Returns the best of ``tries`` in-budget, problem-free mutations (1 to ``steps`` changes each) if it
+    beats ``strategy``, else ``strategy``."""
     module = simulator(game)
     budget = module.BUDGETS[side]
     best, best_score = strategy, score_against(game, side, strategy, opponent, catalogue=catalogue)
     for _ in range(tries):
-        candidate = _mutate(game, side, strategy, rng, catalogue)
+        candidate = strategy
+        for _ in range(rng.randint(1, steps)):
+            candidate = _mutate(game, side, candidate, rng, catalogue)
         if module.strategy_cost(candidate, side, catalogue=catalogue) > budget:
             continue
         if module.validate(candidate, side, catalogue=catalogue):
@@ -286,3 +290,34 @@ def hill_climb(
         if score > best_score:
             best, best_score = candidate, score
     return best
+
+
+# ----------------------------------------------------------------- writers for the revision match
+
+BASELINE_KINDS = ("random", "greedy", "climber")
+"""``random``: random-valid start, a fresh random strategy at each revision; ``greedy``: the greedy
+strategy, never revised; ``climber``: random-valid start, :func:`hill_climb` at each revision."""
+
+
+class BaselineWriter:
+    """Writes one side's strategies for ``core.revision.play_revision_match``."""
+
+    def __init__(self, kind: str, game: str, side: str, rng: random.Random, *, catalogue: str = "released",
+                 tries: int = 32):
+        if kind not in BASELINE_KINDS:
+            raise ValueError(f"unknown AdvGameBench baseline {kind!r}; known: {', '.join(BASELINE_KINDS)}")
+        self.kind, self.game, self.side, self.rng = kind, game, side, rng
+        self.catalogue, self.tries = catalogue, tries
+
+    def initial(self, request) -> dict:
+        if self.kind == "greedy":
+            return greedy_strategy(self.game, self.side, catalogue=self.catalogue)
+        return random_strategy(self.game, self.side, self.rng, catalogue=self.catalogue)
+
+    def revise(self, request) -> dict:
+        if self.kind == "random":
+            return revise_randomly(self.game, self.side, self.rng, catalogue=self.catalogue)
+        if self.kind == "greedy":
+            return request.own_strategy
+        return hill_climb(self.game, self.side, request.own_strategy, request.opponent_strategy, self.rng,
+                          tries=self.tries, catalogue=self.catalogue)

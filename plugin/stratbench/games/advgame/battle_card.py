@@ -43,6 +43,8 @@ KEYS = {"invader": "invaders", "defender": "defenders"}
 PRIORITY_KEYS = {"invader": "target_priority_for_invaders", "defender": "target_priority_for_defenders"}
 BUDGETS = {"invader": 20, "defender": 20}
 """The released budgets (the paper gives none)."""
+INIT_TRIES = 3
+"""Initial-strategy attempts while over budget, as released."""
 MAX_MINIONS = 7
 MAX_ATTACKS = 400
 BEATS = {"Fire": "Nature", "Nature": "Water", "Water": "Earth", "Earth": "Fire"}

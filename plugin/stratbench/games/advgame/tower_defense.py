@@ -47,6 +47,8 @@ KEYS = {"human": "humans", "demon": "demons"}
 """The JSON key of each side's unit list."""
 BUDGETS = {"human": 2000, "demon": 1500}
 """The released budgets (the paper gives none)."""
+INIT_TRIES = 5
+"""Initial-strategy attempts while over budget, as released."""
 ROWS, COLUMNS = 5, 11
 TICK_MS = 50
 TIME_LIMIT_MS = 300_000
@@ -261,7 +263,7 @@ def simulate(strategies: dict[str, dict], *, seed: int = 0, catalogue: str = "re
     pending_demons = _placements(strategies.get("demon") or {}, "demon", catalogue, problems)
     soldiers: list[_Soldier] = []
     demons: list[_Demon] = []
-    bullets: list[list] = []  # [position, row, shot, damage]
+    bullets: dict[int, list[list]] = {row: [] for row in range(ROWS)}  # row -> [[origin, tick fired, shot, damage]]
     step_cells = BULLET_CELLS_PER_SECOND * TICK_MS / 1000
     now, steps = 0, 0
     while True:
@@ -273,8 +275,8 @@ def simulate(strategies: dict[str, dict], *, seed: int = 0, catalogue: str = "re
             demons.append(_Demon(unit["name"], unit["kind"], unit["y"], now))
         light_rows = {s.y for s in soldiers if s.kind.special == "light"}
         shadow_rows = {d.y for d in demons if d.kind.special == "shadow"}
-        _soldiers_act(soldiers, demons, bullets, now, light_rows, shadow_rows)
-        _move_bullets(bullets, demons, step_cells, now, light_rows, shadow_rows)
+        _soldiers_act(soldiers, demons, bullets, now, steps, light_rows, shadow_rows)
+        _move_bullets(bullets, demons, step_cells, now, steps, light_rows, shadow_rows)
         for demon in list(demons):
             if demon.kind.special == "summoning" and now - demon.last_summon >= SUMMON_MS:
                 demon.last_summon = now
@@ -299,7 +301,7 @@ def simulate(strategies: dict[str, dict], *, seed: int = 0, catalogue: str = "re
         now += TICK_MS
 
 
-def _soldiers_act(soldiers, demons, bullets, now, light_rows, shadow_rows) -> None:
+def _soldiers_act(soldiers, demons, bullets, now, tick, light_rows, shadow_rows) -> None:
     for soldier in soldiers:
         kind = soldier.kind
         if kind.special in ("row_blast", "area_blast"):
@@ -323,26 +325,37 @@ def _soldiers_act(soldiers, demons, bullets, now, light_rows, shadow_rows) -> No
             continue
         if kind.interval_ms and now - soldier.last_action >= kind.interval_ms:
             soldier.last_action = now
-            bullets.append([float(soldier.x + 1), soldier.y, kind.shot, kind.damage])
+            bullets[soldier.y].append([float(soldier.x + 1), tick, kind.shot, kind.damage])
 
 
-def _move_bullets(bullets, demons, step_cells, now, light_rows, shadow_rows) -> None:
-    kept = []
-    for bullet in bullets:
-        start, row, shot, damage = bullet
-        end = start + step_cells
-        targets = [
-            d for d in demons
-            if d.y == row and d.hp > 0 and d.position < end and d.position + 1 > start
-            and (d.kind.special == "flying") == (shot == "air")
-        ]
-        if targets:
-            target = min(targets, key=lambda d: d.position)
-            _hit(target, shot, damage, demons, now, light_rows, shadow_rows)
-        elif end <= COLUMNS + 1:
-            bullet[0] = end
-            kept.append(bullet)
-    bullets[:] = kept
+def _move_bullets(bullets, demons, step_cells, now, tick, light_rows, shadow_rows) -> None:
+    """Moves every bullet one step; a bullet at ``origin + step * (ticks since fired)`` covers one step's
+    segment and hits the first demon of its kind it overlaps. Rows without demons are only pruned."""
+    by_row: dict[int, list[_Demon]] = {}
+    for demon in demons:
+        by_row.setdefault(demon.y, []).append(demon)
+    for row, flying in bullets.items():
+        targets_in_row = by_row.get(row)
+        if not targets_in_row:
+            if tick % 40 == 0:
+                flying[:] = [b for b in flying if b[0] + step_cells * (tick - b[1] + 1) <= COLUMNS + 1]
+            continue
+        kept = []
+        for bullet in flying:
+            origin, fired, shot, damage = bullet
+            start = origin + step_cells * (tick - fired)
+            end = start + step_cells
+            targets = [
+                d for d in targets_in_row
+                if d.hp > 0 and d.position < end and d.position + 1 > start
+                and (d.kind.special == "flying") == (shot == "air")
+            ]
+            if targets:
+                target = min(targets, key=lambda d: d.position)
+                _hit(target, shot, damage, demons, now, light_rows, shadow_rows)
+            elif end <= COLUMNS + 1:
+                kept.append(bullet)
+        flying[:] = kept
 
 
 def _hit(target: _Demon, shot: str, damage: int, demons, now: int, light_rows, shadow_rows) -> None:
@@ -363,10 +376,13 @@ def _hit(target: _Demon, shot: str, damage: int, demons, now: int, light_rows, s
 
 
 def _demons_act(demons, soldiers, now) -> None:
+    by_row: dict[int, list[_Soldier]] = {}
+    for soldier in soldiers:
+        by_row.setdefault(soldier.y, []).append(soldier)
     for demon in demons:
         special = demon.kind.special
         if special != "flying":
-            touching = [s for s in soldiers if s.y == demon.y and s.hp > 0 and demon.position < s.x + 1
+            touching = [s for s in by_row.get(demon.y, ()) if s.hp > 0 and demon.position < s.x + 1
                         and demon.position + 1 > s.x]
             if touching and special == "bouncing" and not demon.jumped and all(
                 s.kind.special != "enhanced_shield" for s in touching

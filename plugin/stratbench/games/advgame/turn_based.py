@@ -44,6 +44,8 @@ SIDES = ("invader", "defender")
 KEYS = {"invader": "invaders", "defender": "defenders"}
 BUDGETS = {"invader": 20, "defender": 20}
 """The released budgets (the paper gives none)."""
+INIT_TRIES = 3
+"""Initial-strategy attempts while over budget, as released."""
 ELEMENTS = {"invader": ("Fire", "Water", "Dark"), "defender": ("Wood", "Earth", "Light")}
 START_HP = 100
 DUEL_TURN_LIMIT = 60

@@ -13,10 +13,11 @@ JSON object (a dict) within the side's budget and free of rule problems.
   for each place left.
 - ``hill_climb``: the revising baseline. It sees what the released revision
   prompt shows a model (its own strategy, the opponent's full JSON, the
-  result), tries ``tries`` mutations of one to three changes within budget against the
-  opponent's strategy in the simulator, and keeps the best only if it does
-  strictly better than the current one (win first, then the remaining-value
-  margin); otherwise it re-submits the same strategy (no revision).
+  result) and climbs: ``tries`` times it mutates its best strategy so far
+  (one to three changes, within budget), plays the mutant against the
+  opponent's strategy in the simulator and keeps it if it does strictly
+  better (a win first, then the remaining-value margin); with no
+  improvement it re-submits the same strategy (no revision).
 """
 
 from __future__ import annotations
@@ -273,13 +274,13 @@ def hill_climb(
     catalogue: str = "released",
     **_feedback,
 ) -> dict:
-    """Returns the best of ``tries`` in-budget, problem-free mutations (1 to ``steps`` changes each) if it
-    beats ``strategy``, else ``strategy``."""
+    """Climbs from ``strategy`` for ``tries`` in-budget, problem-free mutations (1 to ``steps`` changes each,
+    each made to the best so far, kept when strictly better); returns ``strategy`` if none was better."""
     module = simulator(game)
     budget = module.BUDGETS[side]
     best, best_score = strategy, score_against(game, side, strategy, opponent, catalogue=catalogue)
     for _ in range(tries):
-        candidate = strategy
+        candidate = best
         for _ in range(rng.randint(1, steps)):
             candidate = _mutate(game, side, candidate, rng, catalogue)
         if module.strategy_cost(candidate, side, catalogue=catalogue) > budget:

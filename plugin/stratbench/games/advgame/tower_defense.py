@@ -21,8 +21,13 @@ Appendix A.1's. Differences (also in docs/ADVGAME.md):
 - Costs: AntiAirSoldier 100 (paper 175), GreatDemon 200 (175), ShieldDemon
   200 (175), MachineDemon 300 (250), SummoningDemon 400 (300); DemonKing HP
   80 (paper 100; the released class even sets 40).
-- Paper only: Bomb, LightMage, RocketLauncherSoldier, ShadowDemon. Under the
-  released catalogue they are unknown names: cost 0 and skipped, with a problem.
+- Paper only: Bomb (3x3 blast of 30 after 500 ms), LightMage (bullets in its
+  row become light), RocketLauncherSoldier (2 damage to demons within one
+  cell of the hit), ShadowDemon (other demons in its row ignore non-light
+  hits under 20). Under the released catalogue they are unknown names: cost
+  0 and skipped, with a problem. Other units behave alike under both
+  catalogues (the flamethrower's 2-damage bolt stands for the paper's
+  1 + 1 burn per second).
 - Released behaviour kept: FlamethrowerSoldier shoots 2-damage fire bolts
   (no separate burn); an IceSoldier hit deals 1 and halves speed for 2 s
   (FrostDemon immune; a FireDemon takes 2 more); MachineDemon becomes speed 3

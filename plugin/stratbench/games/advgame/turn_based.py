@@ -208,7 +208,7 @@ def _team(strategy: dict, side: str, catalogue: str, problems: list[StrategyProb
             continue
         seen.add(element)
         team.append((element, names))
-    if len(team) != 3 and not any(p.message.startswith(f"missing key") for p in problems if p.side == side):
+    if len(team) != 3 and not any(p.message.startswith("missing key") for p in problems if p.side == side):
         problems.append(StrategyProblem(side, f"{key}: 3 valid characters needed, got {len(team)}"))
     return team
 

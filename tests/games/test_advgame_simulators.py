@@ -116,6 +116,14 @@ def test_battle_card_taunt_divine_shield_gold_and_mutual_wipe_out_go_to_the_inva
     assert outcome.reason == "both lines wiped out: the Invader wins"
 
 
+def test_battle_card_lava_golem_burn_kills_before_the_attack():
+    # 1 vs 1, the Invader starts. LavaGolem (1/8) hits VineProtector (3/4) for 1 + 1 (Fire beats Nature): 2 left;
+    # 3 back leave the golem 5 and burn the protector for 3, which kills it when it next attacks: 2 attacks.
+    outcome = battle_card.simulate({"invader": {"invaders": [{"name": "LavaGolem"}]},
+                                    "defender": {"defenders": [{"name": "VineProtector"}]}})
+    assert (outcome.winner, outcome.steps, outcome.survivors) == ("invader", 2, (("LavaGolem", 5.0),))
+
+
 def test_battle_card_costs_gold_triples_and_names_match_case_insensitively():
     strategy = {"invaders": [{"name": "tidelord", "tier": "Gold"}, {"name": "FireLizard"}, {"name": "Nobody"}]}
     assert battle_card.strategy_cost(strategy, "invader") == 4 * 3 + 1

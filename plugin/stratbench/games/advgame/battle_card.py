@@ -264,8 +264,10 @@ class _Battle:
     def attack(self, side: str, attacker: _Minion) -> None:
         enemy_side = self.other(side)
         if attacker.burn:
+            self.killers = {}
             self.damage(attacker, attacker.burn, None, side)
             if attacker.health <= 0:
+                self.resolve_deaths()
                 return
         if attacker.name == "WaterElemental":
             attacker.attack += attacker.kind.effect * attacker.scale

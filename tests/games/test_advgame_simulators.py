@@ -207,30 +207,41 @@ def test_turn_based_costs_and_validation():
 # ------------------------------------------------------------ properties over random strategies
 
 
-def _random_pairs(game, count, seed):
+STEP_LIMITS = {
+    "tower_defense": tower_defense.TIME_LIMIT_MS // tower_defense.TICK_MS + 1,
+    "battle_card": battle_card.MAX_ATTACKS,
+    "turn_based": 5 * turn_based.DUEL_TURN_LIMIT,  # at most 5 duels among 3 + 3 characters
+}
+
+
+def _random_pairs(game, count, seed, catalogue="released"):
     module = simulator(game)
     rng = random.Random(seed)
     for _ in range(count):
-        yield {side: random_strategy(game, side, rng) for side in module.SIDES}
+        yield {side: random_strategy(game, side, rng, catalogue=catalogue) for side in module.SIDES}
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
-def test_random_strategies_are_valid_within_budget_and_battles_end_deterministically(game):
+@pytest.mark.parametrize(("game", "catalogue", "count"),
+                         [(game, "released", 25) for game in GAME_IDS] + [(game, "paper", 8) for game in GAME_IDS])
+def test_random_strategies_are_valid_within_budget_and_battles_end_deterministically(game, catalogue, count):
     module = simulator(game)
     winners = set()
-    for pair in _random_pairs(game, 25, seed=7):
+    for pair in _random_pairs(game, count, seed=7, catalogue=catalogue):
         for side, strategy in pair.items():
-            assert module.validate(strategy, side) == []
-            assert 0 <= module.strategy_cost(strategy, side) <= module.BUDGETS[side]
-        first = module.simulate(pair, seed=1)
-        assert first == module.simulate(pair, seed=2) == module.simulate(pair, seed=1)
+            assert module.validate(strategy, side, catalogue=catalogue) == []
+            assert 0 <= module.strategy_cost(strategy, side, catalogue=catalogue) <= module.BUDGETS[side]
+        first = module.simulate(pair, seed=1, catalogue=catalogue)
+        assert first == module.simulate(pair, seed=2, catalogue=catalogue) == module.simulate(
+            pair, seed=1, catalogue=catalogue)
+        assert 1 <= first.steps <= STEP_LIMITS[game]
         winners.add(first.winner)
         assert first.winner in (*module.SIDES, None)
         assert all(health > 0 for _, health in first.survivors)
         assert len(first.survivors) == first.remaining
         if first.winner:
             assert first.remaining == first.remaining_by_side[first.winner]
-            assert 0 <= first.remaining_cost <= module.strategy_cost(pair[first.winner], first.winner)
+            assert 0 <= first.remaining_cost <= module.strategy_cost(pair[first.winner], first.winner,
+                                                                     catalogue=catalogue)
     assert winners & set(module.SIDES), "random strategies should produce decided battles"
 
 

@@ -39,7 +39,7 @@ def test_simulated_draw_within_budget_stays_a_draw():
         '```json\n{"humans": [{"name": "HandgunSoldier", "x": 0, "y": 0}]}\n```',
         "Here it is:\n```\n{'humans': [{'name': 'HandgunSoldier', 'x': 0, 'y': 0}]}\n```",
         '"{\\"humans\\": []}"'.replace('\\"', '"').replace('"{', "{").replace('}"', "}"),
-        "Sure! {'humans': [{'name': 'HandgunSoldier', 'x': 0, 'y': 0}]}",
+        "Sure! {'humans': [{'name': 'HandgunSoldier', 'x': 0, 'y': 0}]} Good luck.",
     ],
 )
 def test_read_strategy_json_accepts_fenced_blocks_and_single_quotes(text):

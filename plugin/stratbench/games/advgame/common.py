@@ -109,15 +109,17 @@ def read_strategy_json(text: str) -> dict:
 
     A fenced ```json block is taken if present; surrounding quotes are
     stripped; single quotes become double quotes when the text has no double
-    quote. The result must be a JSON object.
+    quote. Beyond the released reader, prose around the object (before the
+    first ``{``, after the last ``}``) is dropped. The result must be a JSON
+    object.
 
     Raises:
         ValueError: the answer is not a JSON object (the round counts a violation).
     """
     match = _FENCED.search(text)
     body = (match.group(1) if match else text).strip().strip("'\"` \n")
-    if "{" in body and not body.startswith("{"):
-        body = body[body.index("{"):]
+    if "{" in body and "}" in body:
+        body = body[body.index("{"):body.rindex("}") + 1]
     if '"' not in body:
         body = body.replace("'", '"')
     try:

@@ -129,3 +129,17 @@ def test_average_over_games_is_a_plain_mean_without_nans():
 def test_ols_slope_matches_a_known_line():
     assert m.ols_slope([1, 3, 5, 7]) == pytest.approx(2.0)
     assert m.ols_slope([4]) == 0.0
+
+
+def test_radar_axes_keep_rates_invert_orr_obr_and_min_max_the_slope():
+    def metrics(wr, csr, slope, orr, obr):
+        return {"win_rate": wr, "correction_success_rate": csr, "improvement_slope": slope,
+                "over_correction_rate": orr, "over_budget_rate": obr}
+
+    axes = m.radar_axes({"a": metrics(0.7, 0.8, 0.04, 0.25, 0.0), "b": metrics(0.3, float("nan"), -0.01, 0.8, 0.5),
+                         "c": metrics(0.5, 0.5, 0.0, float("nan"), 0.1)})
+    assert axes["a"] == {"WR": 0.7, "CSR": 0.8, "slope": 1.0, "1-ORR": 0.75, "1-OBR": 1.0}
+    assert axes["b"] == {"WR": 0.3, "CSR": 0.0, "slope": 0.0, "1-ORR": pytest.approx(0.2), "1-OBR": 0.5}
+    assert axes["c"]["slope"] == pytest.approx(0.2) and axes["c"]["1-ORR"] == 0.0
+    assert m.radar_axes({"only": metrics(1, 1, 0.3, 0, 0)})["only"]["slope"] == 0.5
+    assert tuple(axes["a"]) == m.RADAR_AXES

@@ -337,3 +337,36 @@ def average_over_games(per_game: dict[str, dict[str, float]]) -> dict[str, float
         values = [m[key] for m in per_game.values() if key in m and not math.isnan(m[key])]
         result[key] = sum(values) / len(values) if values else float("nan")
     return result
+
+
+RADAR_AXES = ("WR", "CSR", "slope", "1-ORR", "1-OBR")
+"""The paper's radar axes (§4.6), in order."""
+
+
+def radar_axes(per_model: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    """Scales each model's WR, CSR, slope, 1 - ORR and 1 - OBR to [0, 1] for the radar chart.
+
+    The paper says only "scaled to a common range". Here the four rates stay
+    as they are (already in [0, 1]; ORR and OBR inverted so higher is
+    better); the slope is min-max scaled across the models compared (all
+    0.5 when they share one slope). An axis whose metric is NaN (not
+    applicable) is 0.
+
+    Args:
+        per_model: model -> metrics with the keys of :func:`aggregate_paper`.
+    """
+    def clean(value: float) -> float:
+        return 0.0 if math.isnan(value) else value
+
+    slopes = {model: clean(m["improvement_slope"]) for model, m in per_model.items()}
+    low, high = (min(slopes.values()), max(slopes.values())) if slopes else (0.0, 0.0)
+    scaled = {}
+    for model, m in per_model.items():
+        scaled[model] = {
+            "WR": clean(m["win_rate"]),
+            "CSR": clean(m["correction_success_rate"]),
+            "slope": 0.5 if high == low else (slopes[model] - low) / (high - low),
+            "1-ORR": 0.0 if math.isnan(m["over_correction_rate"]) else 1 - m["over_correction_rate"],
+            "1-OBR": 0.0 if math.isnan(m["over_budget_rate"]) else 1 - m["over_budget_rate"],
+        }
+    return scaled

@@ -148,7 +148,9 @@ def _check(game, strategy: dict | None, side: str, problem: str | None) -> tuple
     return cost, violations
 
 
-async def play_revision_match(game, writers: dict, *, first_reviser: str, rounds: int = DEFAULT_ROUNDS) -> RevisionMatch:
+async def play_revision_match(
+    game, writers: dict, *, first_reviser: str, rounds: int = DEFAULT_ROUNDS
+) -> RevisionMatch:
     """Plays one strategy-and-revision match.
 
     Args:

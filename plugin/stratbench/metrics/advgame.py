@@ -94,7 +94,10 @@ class MatchTrace:
 
 
 def ols_slope(values: Sequence[float], xs: Sequence[float] | None = None) -> float:
-    """Returns the OLS slope of ``values`` on ``xs`` (default 0, 1, 2, ...); 0.0 with fewer than 2 points or no spread."""
+    """Returns the OLS slope of ``values`` on ``xs`` (default 0, 1, 2, ...).
+
+    0.0 with fewer than 2 points or no spread in ``xs``.
+    """
     if xs is None:
         xs = list(range(len(values)))
     n = len(values)
@@ -133,7 +136,10 @@ def win_rate(rounds: Sequence[Round]) -> float:
 
 
 def over_correction_rate_paper(rounds: Sequence[Round]) -> float:
-    """ORR (paper, default): P(changed strategy | negative feedback) at the side's revision turns; NaN if never negative."""
+    """ORR (paper, default): P(changed strategy | negative feedback) at the side's revision turns.
+
+    NaN when the side never revised after negative feedback.
+    """
     turns = [(a, b) for a, b in _revisions(rounds) if a.negative]
     return _ratio(sum(_changed(a, b) for a, b in turns), len(turns))
 
@@ -210,7 +216,10 @@ def rule_violation_rate(initial_violations: Iterable[bool]) -> float:
 
 
 def constructive_rate(traces: Iterable[Sequence[Round]]) -> float:
-    """CnstrR (B.2): among revisions after negative feedback, the share where Φ (``Round.value``) rose; ε in the denominator."""
+    """CnstrR (B.2): among revisions after negative feedback, the share where Φ (``Round.value``) rose.
+
+    ε is added to the denominator, as in the paper.
+    """
     events = [(a, b) for rounds in traces for a, b in _revisions(rounds) if a.negative and _changed(a, b)]
     return sum(b.value > a.value for a, b in events) / (len(events) + EPSILON)
 

@@ -24,7 +24,10 @@ __all__ = ["GAME_IDS", "Outcome", "StrategyProblem", "decide_winner", "read_stra
 
 
 def simulator(game_id: str):
-    """Returns the simulator module of ``game_id`` (``simulate``, ``strategy_cost``, ``validate``, ``SIDES``, ``BUDGETS``).
+    """Returns the simulator module of ``game_id``.
+
+    The module has ``simulate``, ``strategy_cost``, ``validate``, ``SIDES``,
+    ``BUDGETS`` and ``INIT_TRIES``.
 
     Raises:
         ValueError: for an unknown id, naming the known ones.

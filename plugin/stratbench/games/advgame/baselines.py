@@ -145,10 +145,12 @@ def greedy_strategy(game: str, side: str, *, catalogue: str = "released") -> dic
         line, spent = [], 0
         while len(line) < battle_card.MAX_MINIONS:
             room = budget - spent - (battle_card.MAX_MINIONS - len(line) - 1) * cheapest
-            options = [(-(kinds[n].attack + kinds[n].health) * (2 if gold else 1), kinds[n].cost * (3 if gold else 1), n, gold)
-                       for n in sorted(kinds) for gold in (False, True)
-                       if kinds[n].cost * (3 if gold else 1) <= max(room, cheapest)
-                       and spent + kinds[n].cost * (3 if gold else 1) <= budget]
+            options = []
+            for n in sorted(kinds):
+                for gold in (False, True):
+                    cost = kinds[n].cost * (3 if gold else 1)
+                    if cost <= max(room, cheapest) and spent + cost <= budget:
+                        options.append((-(kinds[n].attack + kinds[n].health) * (2 if gold else 1), cost, n, gold))
             if not options:
                 break
             _, cost, name, gold = min(options)

@@ -331,10 +331,11 @@ class _Battle:
                 ally.health = min(ally.max_health, ally.health + power) if ally.health > 0 else ally.health
         elif minion.name in ("ShadowOverlord", "StoneWarrior") and len(self.lines[side]) < MAX_MINIONS:
             if minion.name == "ShadowOverlord":
-                token = _Minion("Skeleton", MinionKind(minion.kind.effect, minion.kind.effect2, 0, "Rogue"), minion.gold,
-                                bought=False)
+                skeleton = MinionKind(minion.kind.effect, minion.kind.effect2, 0, "Rogue")
+                token = _Minion("Skeleton", skeleton, minion.gold, bought=False)
             else:
-                token = _Minion("RockBeetle", _kinds("defender", self.catalogue)["RockBeetle"], minion.gold, bought=False)
+                beetle = _kinds("defender", self.catalogue)["RockBeetle"]
+                token = _Minion("RockBeetle", beetle, minion.gold, bought=False)
             self.lines[side].insert(where, token)
             self.pointer[side] += 1 if where < self.pointer[side] else 0
 

@@ -125,7 +125,8 @@ def read_strategy_json(text: str) -> dict:
     try:
         value = json.loads(body)
     except json.JSONDecodeError as error:
-        raise ValueError(f"strategy is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+        where = f"line {error.lineno} column {error.colno}"
+        raise ValueError(f"strategy is not valid JSON: {error.msg} at {where}") from None
     if not isinstance(value, dict):
         raise ValueError(f"strategy must be a JSON object, got {type(value).__name__}")
     return value

@@ -314,7 +314,7 @@ def _soldiers_act(soldiers, demons, bullets, now, tick, light_rows, shadow_rows)
                 for demon in demons:
                     in_row = demon.y == soldier.y
                     if kind.special == "area_blast":
-                        hit = abs(demon.y - soldier.y) <= 1 and demon.position < soldier.x + 2 and demon.position > soldier.x - 2
+                        hit = abs(demon.y - soldier.y) <= 1 and soldier.x - 2 < demon.position < soldier.x + 2
                     else:
                         hit = in_row
                     if hit:

@@ -45,7 +45,8 @@ def _play(game_module, game, api_base, rounds=10):
     transcript = Transcript()
     writers = {side: ModelStrategyWriter(ModelSession(client, "openai/m", i, transcript), game, side)
                for i, side in enumerate(game_module.SIDES)}
-    match = asyncio.run(play_revision_match(game_module, writers, first_reviser=game_module.SIDES[1], rounds=rounds))
+    match = asyncio.run(play_revision_match(game_module, writers, first_reviser=game_module.SIDES[1], rounds=rounds,
+                                            transcript=transcript))
     return match, transcript
 
 
@@ -55,8 +56,13 @@ def test_a_ten_round_match_is_recorded_and_replays_identically(tmp_path):
         with cassettes.use_cassette(path, "all"):
             recorded, transcript = _play(turn_based, "turn_based", server.api_base)
         api_base = server.api_base
-    calls = [e for e in transcript.events if e["kind"] == "llm_call"]
-    assert len(calls) == 2 + 9  # one initial strategy per side, then one revision per round but the last
+    kinds = [e["kind"] for e in transcript.events]
+    assert kinds.count("llm_call") == 2 + 9  # one initial strategy per side, then one revision per round but the last
+    assert kinds.count("initial_strategy") == 2 and kinds.count("revision_round") == 10
+    # Each round's event follows the calls that wrote its strategies, and carries the record.
+    rounds = [e for e in transcript.events if e["kind"] == "revision_round"]
+    assert [e["round"] for e in rounds] == list(range(1, 11))
+    assert rounds[3]["strategies"] == recorded.rounds[3].strategies and rounds[3]["summary"]["remaining"] >= 0
     assert [r.reviser for r in recorded.rounds] == ["defender", "invader"] * 4 + ["defender", None]
     assert all(not r.violations[s] for r in recorded.rounds for s in turn_based.SIDES)
     with cassettes.use_cassette(path, "none"):  # the server is gone: only the cassette can answer

@@ -149,7 +149,7 @@ def _check(game, strategy: dict | None, side: str, problem: str | None) -> tuple
 
 
 async def play_revision_match(
-    game, writers: dict, *, first_reviser: str, rounds: int = DEFAULT_ROUNDS
+    game, writers: dict, *, first_reviser: str, rounds: int = DEFAULT_ROUNDS, transcript=None
 ) -> RevisionMatch:
     """Plays one strategy-and-revision match.
 
@@ -158,6 +158,8 @@ async def play_revision_match(
         writers: side -> writer.
         first_reviser: the side that revises after round 1 (the "first" move order).
         rounds: simulated rounds (N - 1 revisions).
+        transcript: a ``Transcript`` that gets an ``initial_strategy`` event per
+            initial attempt and a ``revision_round`` event per round (the round's record).
 
     Raises:
         ValueError: ``first_reviser`` or ``writers`` do not name the game's sides, or ``rounds`` < 1.
@@ -177,6 +179,9 @@ async def play_revision_match(
                 writers[side].initial, InitialRequest(side, game.BUDGETS[side], attempt, feedback)))
             cost, violations = _check(game, strategy, side, problem)
             attempts.append({"cost": cost, "violations": violations})
+            if transcript is not None:
+                transcript.add("initial_strategy", side=side, attempt=attempt, strategy=strategy, cost=cost,
+                               violations=violations)
             current[side], problems[side] = strategy, problem
             if strategy is None or cost <= game.BUDGETS[side]:
                 break
@@ -200,6 +205,8 @@ async def play_revision_match(
         reviser = None if number == rounds else (first_reviser if number % 2 == 1 else second_reviser)
         match.rounds.append(RoundRecord(number, dict(current), costs, violations, winner, verdict,
                                         outcome.summary(), reviser))
+        if transcript is not None:
+            transcript.add("revision_round", **match.rounds[-1].to_dict())
         if reviser is None:
             break
         opponent = next(s for s in sides if s != reviser)

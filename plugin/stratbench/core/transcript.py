@@ -21,7 +21,8 @@ class Transcript:
     Each event has ``kind``, ``t`` (seconds since the match started) and the
     event's own fields. Kinds used by the harness: ``observation``,
     ``llm_call``, ``action``, ``rejected``, ``fallback``, ``chance``,
-    ``message``, ``message_rejected``, ``end``.
+    ``message``, ``message_rejected``, ``end``; revision matches
+    (``core/revision.py``) log ``initial_strategy`` and ``revision_round``.
 
     Events of players who act concurrently are collected per player
     (:meth:`collect`) and merged in player order, so a replay yields the same

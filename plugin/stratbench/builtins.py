@@ -48,6 +48,10 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
     registry.add_game("hive", Hive)
     registry.add_game("santorini", Santorini)
 
+    from stratbench.games.gamebench.pit import Pit
+
+    registry.add_game("pit", Pit)
+
 
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:

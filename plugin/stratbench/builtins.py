@@ -52,6 +52,10 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
 
     registry.add_game("pit", Pit)
 
+    from stratbench.games.gamebench.two_rooms import TwoRooms
+
+    registry.add_game("two_rooms_and_a_boom", TwoRooms)
+
 
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:

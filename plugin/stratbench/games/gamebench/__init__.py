@@ -7,7 +7,7 @@ to 1 (draws allowed); in team games the same agent is duplicated per seat
 without being told.
 """
 
-GAME_IDS = ("air_land_sea", "santorini", "hive", "sea_battle", "pit")
+GAME_IDS = ("air_land_sea", "santorini", "hive", "sea_battle", "pit", "two_rooms_and_a_boom")
 """The GameBench games stratbench implements (GameBench's own ids)."""
 
 REASONING_CATEGORIES = {

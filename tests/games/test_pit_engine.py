@@ -139,7 +139,7 @@ def test_an_offer_of_cards_not_held_is_rejected_with_the_reason():
     with pytest.raises(ActionParseError, match=r"not a set of cards"):
         GAME.canonical_action(state, 0, "offer 2 Gold")
     with pytest.raises(IllegalActionError, match=r"Trader 2 has no standing offer"):
-        GAME.canonical_action(state, 0, "accept Trader 2: 1 Wheat")
+        GAME.canonical_action(state, 0, "accept Trader 2 with 1 Wheat")
     assert GAME.canonical_action(state, 0, "OFFER  2 wheat") == "offer 2 Wheat"
 
 
@@ -162,9 +162,9 @@ def test_a_rejected_offer_is_retried_through_the_runner_with_the_reason():
 
 def test_an_accept_must_give_as_many_cards_as_the_offer():
     state = act(setup(HANDS), p1="offer 2 Soybeans + Bear")
-    assert "accept Trader 2: 3 Wheat" in state.legal_actions(0) and "accept Trader 2: 2 Wheat" not in state.legal_actions(0)
+    assert "accept Trader 2 with 3 Wheat" in state.legal_actions(0) and "accept Trader 2 with 2 Wheat" not in state.legal_actions(0)
     with pytest.raises(IllegalActionError, match=r"Trader 2 offers 3 cards; give exactly that many, not 2"):
-        GAME.canonical_action(state, 0, "accept Trader 2: 2 Wheat")
+        GAME.canonical_action(state, 0, "accept Trader 2 with 2 Wheat")
     assert "withdraw" in state.legal_actions(1)
 
 
@@ -176,7 +176,7 @@ def test_golden_trace_offer_accept_collision_and_bull_corner():
     act(state, p1="offer 2 Soybeans + Bear", p2="offer 2 Corn")
     assert state.offers == {1: TradeSet("Soybeans", 2, "Bear"), 2: TradeSet("Corn", 2)}
     # Traders 1 and 4 both accept Trader 3's two Corn; seed 0's order lets Trader 4 trade, Trader 1's accept fails.
-    act(state, p0="accept Trader 3: 2 Barley", p3="accept Trader 3: 2 Barley")
+    act(state, p0="accept Trader 3 with 2 Barley", p3="accept Trader 3 with 2 Barley")
     assert state.hands[3] == {"Wheat": 2, "Corn": 4, "Soybeans": 2, "Bull": 1} and state.hands[0] == HANDS[0]
     assert state.hands[2] == {"Corn": 2, "Barley": 5, "Soybeans": 2}
     assert state.private_log[0] == ["Your accept of Trader 3's offer failed: it was no longer standing."]

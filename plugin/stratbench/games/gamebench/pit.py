@@ -79,7 +79,7 @@ _INSTRUCTIONS = (
     "All traders act at the same time each trading round. 'offer <set>' puts a set of 1-{max} of your cards up "
     "for trade, all of one commodity, optionally with the Bull or the Bear as one of them (e.g. 'offer 2 Wheat', "
     "'offer 2 Corn + Bear' is a set of 3); the others only learn how many cards you offer, and your new offer "
-    "replaces your old one. 'accept <trader>: <set>' takes that trader's standing offer and gives them your set, "
+    "replaces your old one. 'accept <trader> with <set>' takes that trader's standing offer and gives them your set, "
     "which must have the same number of cards. 'withdraw' takes back your standing offer; 'pass' keeps it. "
     "Holding {corner} cards of one commodity, or {corner_minus} plus the Bull, corners that market: you score its "
     "value ({values}), double with the Bull on top of {corner} cards, minus {bear} while you hold the Bear. Then "
@@ -175,7 +175,7 @@ class PitState(State):
         actions += [f"offer {text}" for _, text in sets]
         for other, offer in sorted(self.offers.items()):
             if other != player:
-                actions += [f"accept {trader_name(other)}: {text}" for size, text in sets if size == offer.size]
+                actions += [f"accept {trader_name(other)} with {text}" for size, text in sets if size == offer.size]
         return sorted(actions)
 
     def _apply(self, actions: dict[int, Action]) -> None:
@@ -425,7 +425,7 @@ def _move(source: dict[str, int], target: dict[str, int], cards: TradeSet) -> No
 
 
 def _parse_accept(text: str) -> tuple[int, TradeSet]:
-    match = re.fullmatch(r"\s*accept\s+trader\s*(\d)\s*:\s*(.+)", text, re.IGNORECASE)
+    match = re.fullmatch(r"\s*accept\s+trader\s*(\d)\s*(?:with\s|:)\s*(.+)", text, re.IGNORECASE)
     if match is None or not 1 <= int(match.group(1)) <= NUM_TRADERS:
-        raise ActionParseError(f"{text.strip()!r}: write 'accept Trader <1-{NUM_TRADERS}>: <set of your cards>'")
+        raise ActionParseError(f"{text.strip()!r}: write 'accept Trader <1-{NUM_TRADERS}> with <set of your cards>'")
     return int(match.group(1)) - 1, TradeSet.from_text(match.group(2))

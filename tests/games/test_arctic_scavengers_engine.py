@@ -104,11 +104,11 @@ def gathering_state(hand, other=("Refugee",) * 5):
 def test_gathering_actions_list_valid_card_sets_once_per_round():
     state = gathering_state(["Hunter", "Spear", "Net", "Pills", "Refugee"])
     legal = state.legal_actions(0)
-    assert "HUNT with Hunter, Spear" in legal and "HUNT with Hunter" in legal
-    assert "HUNT with Hunter, Net, Spear" not in legal and "HUNT with Spear" not in legal and "HUNT with Refugee" not in legal
+    assert "HUNT with Hunter + Spear" in legal and "HUNT with Hunter" in legal
+    assert "HUNT with Hunter + Net + Spear" not in legal and "HUNT with Spear" not in legal and "HUNT with Refugee" not in legal
     assert "HIRE Hunter paying Pills" in legal and not any(a.startswith("HIRE Brawler") for a in legal)
-    assert "TRASH Net, Pills, Refugee" in legal and "TRASH Hunter, Net, Pills, Refugee" not in legal
-    act(state, "HUNT with Hunter, Spear")
+    assert "TRASH Net + Pills + Refugee" in legal and "TRASH Hunter + Net + Pills + Refugee" not in legal
+    act(state, "HUNT with Hunter + Spear")
     assert state.food[0] == 3 and not any(a.startswith("HUNT") for a in state.legal_actions(0))
     assert "HIRE Brawler" in state.legal_actions(0) and "HIRE Thug" not in state.legal_actions(0)
 
@@ -123,8 +123,10 @@ def test_bad_gathering_actions_are_rejected_with_the_reason():
         GAME.canonical_action(state, 0, "HUNT with Pills, Hunter")
     with pytest.raises(ActionParseError, match=r"not a JSON list"):
         GAME.canonical_action(state, 0, '["HUNT", ')
-    assert GAME.canonical_action(state, 0, "hunt with Spear,  Hunter") == "HUNT with Hunter, Spear"
-    assert GAME.canonical_action(state, 0, '["HUNT", ["Spear", "Hunter"]]') == "HUNT with Hunter, Spear"
+    assert GAME.canonical_action(state, 0, "hunt with Spear,  Hunter") == "HUNT with Hunter + Spear"
+    assert GAME.canonical_action(state, 0, "HUNT with Spear+Hunter") == "HUNT with Hunter + Spear"
+    assert not any("," in a for a in state.legal_actions(0))
+    assert GAME.canonical_action(state, 0, '["HUNT", ["Spear", "Hunter"]]') == "HUNT with Hunter + Spear"
     assert GAME.canonical_action(state, 0, '["HIRE", ["Pills"], "Hunter"]') == "HIRE Hunter paying Pills"
     act(state, "HUNT with Hunter")
     with pytest.raises(IllegalActionError, match=r"you have already used HUNT this round"):
@@ -141,7 +143,7 @@ def test_golden_round_hunt_hire_dig_draw_stop_snipe_and_skirmish():
     state.discards = [[], []]
     state.junkyard = ["Net", "Junk", "Pills"] + state.junkyard[3:]
     state.contested = ["Grenade", "Wolf Pack"]
-    act(state, "HUNT with Hunter, Spear")
+    act(state, "HUNT with Hunter + Spear")
     act(state, "HIRE Saboteur paying Pills")
     assert state.food[0] == 2 and state.mercenaries["Saboteur"] == 7 and state.discards[0] == ["Hunter", "Spear", "Pills", "Saboteur"]
     act(state, "DIG with Brawler")

@@ -123,6 +123,7 @@ def test_legal_offers_are_sets_of_one_to_four_cards_the_trader_holds():
     legal = state.legal_actions(0)
     assert "offer 4 Wheat" in legal and "offer 1 Soybeans" in legal
     assert "offer 3 Barley" not in legal and "offer 2 Soybeans" not in legal and "offer 1 Wheat + Bull" not in legal
+    assert not any("," in a for p in range(4) for a in state.legal_actions(p))  # listed comma-separated to models
     bull = state.legal_actions(3)
     assert "offer 2 Wheat + Bull" in bull and "offer 1 Corn + Bull" in bull and "offer 3 Wheat" not in bull
     assert not any(a.startswith("accept") for a in legal) and "withdraw" not in legal and legal == sorted(legal)

@@ -95,6 +95,7 @@ def test_only_legal_shares_and_hostages_are_accepted():
         "card share with Casey", "card share with Drew", "colour share with Casey", "colour share with Drew",
         "reveal card to the room", "wait",
     ]
+    assert not any("," in a for p in range(6) for a in state.legal_actions(p))  # listed comma-separated to models
     with pytest.raises(IllegalActionError):
         state.apply({**{p: Action("wait") for p in range(5)}, 5: Action("card share with Drew")})
     play(state)

@@ -9,13 +9,13 @@ Shovel), shuffled from the seed. A round:
    takes actions, then the other player. Each of DRAW, DIG, HUNT, HIRE and
    TRASH may be used once a round; ``STOP`` ends one's gathering. An action
    plays cards from the hand (they go to the discard pile): ``DRAW with
-   Scout`` draws the cards' DRAW value from the deck; ``DIG with Brawler,
+   Scout`` draws the cards' DRAW value from the deck; ``DIG with Brawler +
    Shovel`` looks at that many cards from the top of the junkyard, keeps one
-   (``keep Net``) and returns the rest to its bottom; ``HUNT with Hunter,
+   (``keep Net``) and returns the rest to its bottom; ``HUNT with Hunter +
    Spear`` gains FOOD for this round; ``HIRE Scout paying Pills`` takes the
    top card of a mercenary pile into the discard pile, paying its FOOD cost
    from the round's food and its MEDICINE cost with medicine cards;
-   ``TRASH Junk, Refugee`` puts cards on the bottom of the junkyard for good.
+   ``TRASH Junk + Refugee`` puts cards on the bottom of the junkyard for good.
    A tool (a MODIFIER card without people) and Group Leaders each enhance
    one tribe member (a STANDARD card) of the same action.
 3. **Skirmish**: what is left in both hands is shown to both players. From
@@ -41,6 +41,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,11 +133,11 @@ RULES = Rules(
 
 _INSTRUCTIONS = (
     "Gathering: each of DRAW, DIG, HUNT, HIRE and TRASH once per round, then STOP; the cards you play go to your "
-    "discard pile and what stays in your hand fights in the skirmish. '<ACTION> with <cards>' plays cards with a "
+    "discard pile and what stays in your hand fights in the skirmish. '<ACTION> with <card> + <card>' plays cards with a "
     "STANDARD value for that action, each of which may be enhanced by one tool and by Group Leaders (MODIFIER "
     "cards). DRAW draws cards from your deck; DIG shows you cards from the junkyard and you keep one ('keep "
     "<card>'); HUNT gives FOOD for this round. 'HIRE <mercenary> paying <medicine cards>' buys the top card of a "
-    "mercenary pile with FOOD and MEDICINE. 'TRASH <cards>' removes up to 3 cards from your hand for good. "
+    "mercenary pile with FOOD and MEDICINE. 'TRASH <card> + <card>' removes up to 3 cards from your hand for good. "
     "Skirmish: 'SNIPE <card>' (needs a Sniper Team) and 'SABOTAGE <card>' (needs a Saboteur) discard an opposing "
     "tribe member or tool; STOP when done. Higher FIGHT wins the contested card, then more people. At the end "
     "the larger tribe (people on all your cards) wins."
@@ -213,15 +214,15 @@ class ArcticState(State):
         actions = ["STOP"]
         for action in ("DRAW", "DIG", "HUNT"):
             if action not in self.used[player]:
-                actions += [f"{action} with {_names(c)}" for c in _action_sets(hand, action) if _value(c, action) > 0]
+                actions += [f"{action} with {_joined(c)}" for c in _action_sets(hand, action) if _value(c, action) > 0]
         if "HIRE" not in self.used[player]:
             for title, left in self.mercenaries.items():
                 card = CARDS[title]
                 if left and card.food <= self.food[player]:
-                    actions += [f"HIRE {title}" + (f" paying {_names(m)}" if m else "")
+                    actions += [f"HIRE {title}" + (f" paying {_joined(m)}" if m else "")
                                 for m in _medicine_sets(hand, card.medicine)]
         if "TRASH" not in self.used[player]:
-            actions += [f"TRASH {_names(c)}" for c in _sub_multisets(hand, MAX_TRASH) if c]
+            actions += [f"TRASH {_joined(c)}" for c in _sub_multisets(hand, MAX_TRASH) if c]
         return sorted(set(actions))
 
     def _specials(self, player: int) -> list[str]:
@@ -520,8 +521,13 @@ def _names(cards) -> str:
     return ", ".join(sorted(cards))
 
 
+def _joined(cards) -> str:
+    """Writes a card list inside an action id (no commas: legal actions are listed comma-separated)."""
+    return " + ".join(sorted(cards))
+
+
 def _split(text: str) -> list[str]:
-    return [t.strip() for t in text.split(",") if t.strip()]
+    return [t.strip() for t in re.split(r"[,+]", text) if t.strip()]
 
 
 def _sub_multisets(hand: list[str], limit: int) -> list[tuple[str, ...]]:
@@ -577,18 +583,18 @@ def _normalise(text: str) -> str:
         verb = str(parts[0]).upper()
         cards = [str(t) for t in parts[1]] if len(parts) > 1 and isinstance(parts[1], list) else []
         if verb == "HIRE" and len(parts) > 2:
-            return f"HIRE {parts[2]}" + (f" paying {_names(cards)}" if cards else "")
+            return f"HIRE {parts[2]}" + (f" paying {_joined(cards)}" if cards else "")
         if verb in ("DRAW", "DIG", "HUNT"):
-            return f"{verb} with {_names(cards)}"
-        return f"{verb} {_names(cards)}".strip()
+            return f"{verb} with {_joined(cards)}"
+        return f"{verb} {_joined(cards)}".strip()
     verb, _, rest = text.partition(" ")
     if verb.upper() in ("DRAW", "DIG", "HUNT") and rest.lower().startswith("with "):
-        return f"{verb.upper()} with {_names(_split(rest[5:]))}"
+        return f"{verb.upper()} with {_joined(_split(rest[5:]))}"
     if verb.upper() == "TRASH":
-        return f"TRASH {_names(_split(rest))}"
+        return f"TRASH {_joined(_split(rest))}"
     if verb.upper() == "HIRE" and " paying " in rest:
         title, _, paying = rest.partition(" paying ")
-        return f"HIRE {title} paying {_names(_split(paying))}"
+        return f"HIRE {title} paying {_joined(_split(paying))}"
     return text
 
 

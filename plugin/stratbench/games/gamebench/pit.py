@@ -47,7 +47,7 @@ NUM_TRADERS = 4
 CORNER_SIZE = 6
 """Cards of one commodity that corner its market (GameBench's ``max_possible``; the card game uses 9)."""
 TARGET_SCORE = 500
-MAX_ROUNDS = 400
+MAX_ROUNDS = 200
 """Trading rounds after which the match ends on the points so far (GameBench has no limit)."""
 
 INFO = GameInfo(

@@ -161,6 +161,19 @@ def test_a_rejected_offer_is_retried_through_the_runner_with_the_reason():
     assert outcome.illegal[0] == 1 and outcome.history[0][0] == "offer 2 Barley" and state.offers[0] == TradeSet("Barley", 2)
 
 
+def test_a_trader_trades_once_a_round_and_is_told_when_its_new_offer_is_dropped():
+    state = act(setup(HANDS), p1="offer 1 Wheat", p2="offer 1 Corn")
+    # Trader 2 takes Trader 3's Corn while Trader 4 takes Trader 2's Wheat: Trader 2 may trade only once.
+    act(state, p1="accept Trader 3 with 1 Wheat", p3="accept Trader 2 with 1 Wheat")
+    assert state.public_log == ["Round 2: Trader 4 and Trader 2 traded 1 card."]
+    assert state.private_log[1][-1] == "Your accept of Trader 3's offer failed: you had already traded this round."
+    assert state.offers == {2: TradeSet("Corn", 1)}
+    state = act(setup(HANDS), p2="offer 2 Corn")
+    act(state, p0="accept Trader 3 with 2 Barley", p2="offer 4 Corn")
+    assert state.offers == {} and state.private_log[2][-1] == (
+        "Your offer of 4 Corn was dropped: you traded those cards away this round.")
+
+
 def test_an_accept_must_give_as_many_cards_as_the_offer():
     state = act(setup(HANDS), p1="offer 2 Soybeans + Bear")
     assert "accept Trader 2 with 3 Wheat" in state.legal_actions(0) and "accept Trader 2 with 2 Wheat" not in state.legal_actions(0)

@@ -616,7 +616,8 @@ def _why_not(state: ArcticState, player: int, text: str, verb: str) -> str:
     if missing:
         return f"you do not hold {', '.join(sorted(missing))} in that number; your hand: {_names(hand)}"
     if verb == "HIRE":
-        return f"{_names(cards) or 'no medicine'} does not pay exactly the {CARDS[title.strip()].medicine} MEDICINE a {title.strip()} costs"
+        return (f"{_names(cards) or 'no medicine'} does not pay the {CARDS[title.strip()].medicine} MEDICINE a "
+                f"{title.strip()} costs with no card to spare")
     if verb == "TRASH":
         return f"TRASH removes 1 to {MAX_TRASH} cards"
     unusable = [t for t in cards if t not in CARDS or not (verb in CARDS[t].standard or verb in CARDS[t].modifier)]

@@ -8,8 +8,8 @@ ride along as one of them), ``accept`` another trader's standing offer by
 giving a set of the same size, ``withdraw`` their own offer, or ``pass``.
 Only the *number* of cards in an offer is public; what changes hands is seen
 by the two traders alone. Accepts are resolved in a seeded random order
-against the offers standing at the start of the round; a trade whose cards
-are gone by then fails. A trader holding ``corner_size`` cards of one
+against the offers standing at the start of the round; a trader trades at
+most once a round, and a trade whose cards are gone by then fails. A trader holding ``corner_size`` cards of one
 commodity (GameBench: 6 of the 9), or one fewer plus the Bull, corners that
 market and scores its value, doubled for a full corner with the Bull, minus
 20 while holding the Bear; the cards are then reshuffled and dealt again.
@@ -191,6 +191,10 @@ class PitState(State):
                 offer = TradeSet.from_text(action.id[len("offer ") :])
                 if _holds(self.hands[player], offer):
                     self.offers[player] = offer
+                else:
+                    self.private_log[player].append(
+                        f"Your offer of {offer.to_text()} was dropped: you traded those cards away this round."
+                    )
             elif action.id == "withdraw":
                 self.offers.pop(player, None)
         for player in list(self.offers):
@@ -200,6 +204,9 @@ class PitState(State):
 
     def _trade(self, target: int, offer: TradeSet, player: int, given: TradeSet, traded: set[int]) -> None:
         name, other = trader_name(player), trader_name(target)
+        if player in traded:
+            self.private_log[player].append(f"Your accept of {other}'s offer failed: you had already traded this round.")
+            return
         if target in traded or self.offers.get(target) != offer or not _holds(self.hands[target], offer):
             self.private_log[player].append(f"Your accept of {other}'s offer failed: it was no longer standing.")
             return
@@ -210,7 +217,7 @@ class PitState(State):
         _move(self.hands[player], self.hands[target], given)
         del self.offers[target]
         traded.update((player, target))
-        self.public_log.append(f"Round {self.turn + 1}: {name} and {other} traded {offer.size} cards.")
+        self.public_log.append(f"Round {self.turn + 1}: {name} and {other} traded {offer.size} card{'s' if offer.size > 1 else ''}.")
         self.private_log[player].append(f"You gave {given.to_text()} to {other} and received {offer.to_text()}.")
         self.private_log[target].append(f"{name} took your offer: you gave {offer.to_text()} and received {given.to_text()}.")
 

@@ -56,6 +56,18 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
 
     registry.add_game("are_you_the_traitor", AreYouTheTraitor)
 
+    from stratbench.games.gamebench.pit import Pit
+
+    registry.add_game("pit", Pit)
+
+    from stratbench.games.gamebench.two_rooms import TwoRooms
+
+    registry.add_game("two_rooms_and_a_boom", TwoRooms)
+
+    from stratbench.games.gamebench.arctic_scavengers import ArcticScavengers
+
+    registry.add_game("arctic_scavengers", ArcticScavengers)
+
 
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:

@@ -7,14 +7,17 @@ to 1 (draws allowed); in team games the same agent is duplicated per seat
 without being told.
 """
 
-GAME_IDS = ("air_land_sea", "santorini", "hive", "sea_battle", "codenames", "are_you_the_traitor")
+GAME_IDS = (
+    "air_land_sea", "santorini", "hive", "sea_battle", "codenames", "are_you_the_traitor",
+    "pit", "two_rooms_and_a_boom", "arctic_scavengers",
+)
 """The GameBench games stratbench implements (GameBench's own ids)."""
 
 REASONING_CATEGORIES = {
     "Abstract Strategy": ("air_land_sea", "arctic_scavengers", "codenames", "hive", "santorini", "sea_battle"),
     "Non-Deterministic": ("arctic_scavengers", "two_rooms_and_a_boom", "sea_battle"),
     "Hidden Information": ("arctic_scavengers", "are_you_the_traitor", "two_rooms_and_a_boom"),
-    "Language Communication": ("are_you_the_traitor", "codenames", "pit", "two_rooms_and_a_boom"),
+    "Language Communication": ("are_you_the_traitor", "codenames", "pit", "two_rooms_and_a_boom", "arctic_scavengers"),
     "Social Deduction": ("are_you_the_traitor", "two_rooms_and_a_boom"),
     "Cooperation": ("are_you_the_traitor", "codenames", "sea_battle", "two_rooms_and_a_boom"),
 }

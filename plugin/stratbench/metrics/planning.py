@@ -25,6 +25,8 @@ from typing import Any
 
 __all__ = [
     "accuracy_by",
+    "by_domain",
+    "detailed_errors",
     "error_breakdown",
     "n_step",
     "plan_accuracy",
@@ -126,6 +128,7 @@ def planning_summary(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "tasks": len(planning_rows(records)),
         "plan_accuracy": plan_accuracy(records),
         "n_step": n_step(records),
+        "n_step_tasks": sum(1 for r in planning_rows(records) if r.get("reference_length") is not None),
         "by_domain": accuracy_by(records, "domain"),
         "by_category": accuracy_by(records, "category"),
         "by_tier": accuracy_by(records, "tier"),
@@ -133,12 +136,43 @@ def planning_summary(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def summaries_by_agent(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Returns :func:`planning_summary` per subject agent label."""
+def _by_agent(records: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     grouped: dict[str, list[dict[str, Any]]] = {}
     for record in records:
-        if record.get("game") != GAME:
+        if record.get("game") != GAME or record.get("metrics", {}).get("0") is None:
             continue
         agent = record["sides"][record.get("subject", 0)]["agent"]
         grouped.setdefault(agent, []).append(record)
-    return {agent: planning_summary(group) for agent, group in sorted(grouped.items())}
+    return dict(sorted(grouped.items()))
+
+
+def summaries_by_agent(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Returns :func:`planning_summary` per subject agent label."""
+    return {agent: planning_summary(group) for agent, group in _by_agent(records).items()}
+
+
+def by_domain(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Returns, per agent and domain: ``category``, ``tasks``, ``valid``, ``plan_accuracy``, ``n_step``, ``BC``,
+    ``GS``, ``Other`` (shares of the domain's tasks; N-step over the domain's tasks)."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for agent, group in _by_agent(records).items():
+        domains: dict[str, list[dict[str, Any]]] = {}
+        for record in group:
+            domains.setdefault(str(record["metrics"]["0"].get("domain") or "unknown"), []).append(record)
+        for domain, tasks in sorted(domains.items()):
+            errors = error_breakdown(tasks)
+            categories = {str(r["metrics"]["0"].get("category") or "unknown") for r in tasks}
+            out.setdefault(agent, {})[domain] = {
+                "category": ", ".join(sorted(categories)),
+                "tasks": errors["tasks"],
+                "valid": sum(1 for r in planning_rows(tasks) if r.get("valid")),
+                "plan_accuracy": errors["valid"],
+                "n_step": n_step(tasks),
+                **{name: errors[name] for name in ERROR_CLASSES},
+            }
+    return out
+
+
+def detailed_errors(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Returns, per agent, how many failed tasks got each detailed verdict (``goal_not_satisfied``, ...)."""
+    return {agent: error_breakdown(group)["errors"] for agent, group in _by_agent(records).items()}

@@ -117,24 +117,25 @@ def test_scales_carried_by_records_decide_what_is_averaged():
 
 
 def _task(match_id: str, agent: str, domain: str, valid: bool, error_class: str | None, error: str | None,
-          reference: int | None) -> dict:
+          reference: int | None, legal: float | None = None) -> dict:
     metrics = {"0": {"valid": valid, "error_class": error_class, "error": error, "reference_length": reference,
-                     "domain": domain, "category": "spatial" if domain == "grid" else "sequential"}}
+                     "domain": domain, "category": "spatial" if domain == "grid" else "sequential",
+                     "legal_actions_per_step": legal}}
     return record(match_id, (agent,), (1.0 if valid else 0.0,), game="pddl", metrics=metrics)
 
 
 PLANNING = [
-    _task("p1", A, "blocksworld", True, None, None, 10),
-    _task("p2", A, "blocksworld", False, "GS", "goal_not_satisfied", 30),
-    _task("p3", A, "grid", False, "BC", "inapplicable_action", 4),
+    _task("p1", A, "blocksworld", True, None, None, 10, 2.0),
+    _task("p2", A, "blocksworld", False, "GS", "goal_not_satisfied", 30, 4.0),
+    _task("p3", A, "grid", False, "BC", "inapplicable_action", 4, 10.0),
     _task("p4", A, "grid", False, "Other", "parse_error", None),
-    _task("p5", B, "grid", True, None, None, 6),
+    _task("p5", B, "grid", True, None, None, 6, 6.0),
 ]
 
 
 def test_planning_section_has_hand_computed_plan_accuracy_n_step_and_error_classes():
     section = planning(PLANNING)
-    overall, domains, failures = section["tables"]
+    overall, domains, failures, space, correlation = section["tables"]
     assert overall["columns"] == ["agent", "tasks", "Plan Acc (%)", "N-Step", "BC (%)", "GS (%)", "Other (%)",
                                   "tasks with S_i"]
     # A: 1 valid of 4; N-Step = 10 / 3 (p4 has no reference length); each error class 1 of 4.
@@ -150,6 +151,9 @@ def test_planning_section_has_hand_computed_plan_accuracy_n_step_and_error_class
         [B, "grid", "spatial", 1, 1, 100.0, 6.0, 0.0, 0.0, 0.0],
     ]
     assert failures["rows"] == [[A, "goal_not_satisfied", 1], [A, "inapplicable_action", 1], [A, "parse_error", 1]]
+    # Fig. 3a: p4 has no action-space size, so A's grid domain is p3 alone.
+    assert space["rows"] == [[A, "blocksworld", 2, 50.0, 3.0], [A, "grid", 1, 0.0, 10.0], [B, "grid", 1, 100.0, 6.0]]
+    assert correlation["rows"] == [[A, 2, pytest.approx(-1.0), pytest.approx(-1.0)], [B, 1, None, None]]
     assert planning([record("t1")]) is None
 
 

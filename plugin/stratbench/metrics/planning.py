@@ -25,13 +25,16 @@ from typing import Any
 
 __all__ = [
     "accuracy_by",
+    "action_space_by_domain",
     "by_domain",
     "detailed_errors",
     "error_breakdown",
     "n_step",
     "plan_accuracy",
     "planning_rows",
+    "pearson",
     "planning_summary",
+    "spearman",
     "summaries_by_agent",
 ]
 
@@ -176,3 +179,68 @@ def by_domain(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str
 def detailed_errors(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, int]]:
     """Returns, per agent, how many failed tasks got each detailed verdict (``goal_not_satisfied``, ...)."""
     return {agent: error_breakdown(group)["errors"] for agent, group in _by_agent(records).items()}
+
+
+def action_space_by_domain(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Returns, per agent and domain, ``tasks``, ``plan_accuracy`` and the mean ``legal_actions`` per step.
+
+    Only tasks with a ``legal_actions_per_step`` count (SPIN-Bench Fig. 3a plots
+    accuracy against it per domain).
+    """
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for agent, group in _by_agent(records).items():
+        domains: dict[str, list[dict[str, Any]]] = {}
+        for row in planning_rows(group):
+            if row.get("legal_actions_per_step") is not None:
+                domains.setdefault(str(row.get("domain") or "unknown"), []).append(row)
+        for domain, rows in sorted(domains.items()):
+            out.setdefault(agent, {})[domain] = {
+                "tasks": len(rows),
+                "plan_accuracy": sum(1 for r in rows if r.get("valid")) / len(rows),
+                "legal_actions": sum(float(r["legal_actions_per_step"]) for r in rows) / len(rows),
+            }
+    return out
+
+
+def pearson(xs: list[float], ys: list[float]) -> float | None:
+    """Returns Pearson's correlation of two equally long lists, or None if either is constant or has < 2 values.
+
+    Examples:
+        >>> pearson([1, 2, 3], [6, 4, 2])
+        -1.0
+    """
+    n = len(xs)
+    if n < 2 or n != len(ys):
+        return None
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx, syy = sum((x - mx) ** 2 for x in xs), sum((y - my) ** 2 for y in ys)
+    if sxx == 0 or syy == 0:
+        return None
+    return sxy / (sxx * syy) ** 0.5
+
+
+def _ranks(values: list[float]) -> list[float]:
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for k in range(start, end + 1):
+            ranks[order[k]] = (start + end) / 2 + 1  # ties share their mean rank
+        start = end + 1
+    return ranks
+
+
+def spearman(xs: list[float], ys: list[float]) -> float | None:
+    """Returns Spearman's rank correlation (Pearson's on mean ranks), or None as :func:`pearson`.
+
+    Examples:
+        >>> spearman([1, 2, 30], [5, 4, 1])
+        -1.0
+    """
+    if len(xs) != len(ys):
+        return None
+    return pearson(_ranks(xs), _ranks(ys))

@@ -253,7 +253,14 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     Table 1/2 shape: per agent over all its tasks, then per agent and domain.
     Plan Acc, BC, GS and Other are shares of all tasks (they sum to 100%).
     """
-    from stratbench.metrics.planning import by_domain, detailed_errors, summaries_by_agent
+    from stratbench.metrics.planning import (
+        action_space_by_domain,
+        by_domain,
+        detailed_errors,
+        pearson,
+        spearman,
+        summaries_by_agent,
+    )
 
     summaries = summaries_by_agent(records)
     if not summaries:
@@ -272,6 +279,13 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
                             row["n_step"], _pct(row["BC"]), _pct(row["GS"]), _pct(row["Other"])])
     failures = [[agent, error, count] for agent, counts in detailed_errors(records).items()
                 for error, count in counts.items()]
+    space, correlations = [], []
+    for agent, rows in action_space_by_domain(records).items():
+        for domain, row in rows.items():
+            space.append([agent, domain, row["tasks"], _pct(row["plan_accuracy"]), row["legal_actions"]])
+        xs = [row["legal_actions"] for row in rows.values()]
+        ys = [row["plan_accuracy"] for row in rows.values()]
+        correlations.append([agent, len(rows), pearson(xs, ys), spearman(xs, ys)])
     return {
         "title": "Classical planning (SPIN-Bench Tables 1–2)",
         "note": "Plan Acc = valid plans / all tasks (micro-average, in %); N-Step = Σ C_i·S_i / N with S_i the "
@@ -290,6 +304,15 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
              "rows": domains},
             {"title": "Failures in detail", "note": "Count of failed tasks per validator verdict.",
              "columns": ["agent", "failure", "tasks"], "rows": failures},
+            {"title": "Accuracy and action space per domain (SPIN-Bench Fig. 3a)",
+             "note": "Legal actions per step = applicable ground actions in the states the task's reference plan "
+                     "passes through, averaged over its steps, then over the domain's tasks (tasks without a "
+                     "reference plan are left out). Fig. 3b's total state–action space needs every reachable "
+                     "state and is not computed.",
+             "columns": ["agent", "domain", "tasks", "Plan Acc (%)", "legal actions per step"], "rows": space},
+            {"title": "Correlation of domain accuracy with legal actions per step (Fig. 3a)",
+             "note": "Across the agent's domains; – when fewer than two domains or a constant column.",
+             "columns": ["agent", "domains", "Pearson r", "Spearman ρ"], "rows": correlations},
         ],
     }
 

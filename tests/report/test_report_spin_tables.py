@@ -172,7 +172,7 @@ def test_planning_and_probe_sections_appear_in_both_reports():
     assert f"| {A} | 4 | 25.00 | 3.33 | 25.00 | 25.00 | 25.00 | 3 |" in markdown
     assert f"| {A} | grid | spatial | 2 | 0 | 0.00 | 0.00 | 50.00 | 0.00 | 50.00 |" in markdown
     assert "### Planning probes (SPIN-Bench)" in markdown
-    assert "| agent | mutable properties | 1 steps | 10 steps |" in markdown
+    assert "| agent | mutable properties | 1 step | 10 steps |" in markdown
     assert f"| {A} | 2 | 50.0 (1/2) | – |" in markdown
     assert f"| {A} | 4 | – | 100.0 (1/1) |" in markdown
     assert '<h2 id="section-planning">Classical planning (SPIN-Bench Tables 1–2)</h2>' in html

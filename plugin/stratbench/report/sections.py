@@ -338,14 +338,14 @@ def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         tables.append({"title": "Factual retrieval: accuracy by mutable properties and trajectory length",
                        "note": "Report the state after the asked step of a trajectory with every transition "
                                "spelled out (SPIN-Bench C.1, Fig. 6).",
-                       "columns": ["agent", "mutable properties", *(f"{n} steps" for n in lengths)], "rows": rows})
+                       "columns": ["agent", "mutable properties", *(f"{n} step{'s' if n != 1 else ''}" for n in lengths)], "rows": rows})
     spatial = grids.get("spatial_tracking")
     if spatial:
         lengths = spatial["lengths"]
         rows = [[agent, *(_probe_cell(cells.get(n)) for n in lengths)] for (agent, _), cells in spatial["cells"].items()]
         tables.append({"title": "Spatial tracking: accuracy by number of moves",
                        "note": "Final coordinate after a sequence of moves (SPIN-Bench §4.2, Fig. 3c).",
-                       "columns": ["agent", *(f"{n} moves" for n in lengths)], "rows": rows})
+                       "columns": ["agent", *(f"{n} move{'s' if n != 1 else ''}" for n in lengths)], "rows": rows})
     return {
         "title": "Planning probes (SPIN-Bench)",
         "note": "Accuracy % (correct / items) per setting; a missing answer counts as wrong.",

@@ -190,3 +190,20 @@ def test_probe_section_reads_the_setting_from_the_variant_when_metrics_lack_it()
     (table,) = probes(records)["tables"]
     assert table["columns"] == ["agent", "5 moves", "10 moves"]
     assert table["rows"] == [[B, "50.0 (1/2)", "0.0 (0/1)"]]
+
+
+def test_planning_and_probe_charts_are_inline_svg_with_escaped_labels():
+    evil = "<script>x</script>"
+    records = [_task("p1", evil, "blocksworld", True, None, None, 10, 2.0),
+               _task("p2", evil, "grid", False, "GS", "goal_not_satisfied", 8, 10.0)]
+    records += [{**record(f"s{k}", (evil,), (float(ok),), game="spatial_tracking", metrics={"0": {"correct": ok}}),
+                 "variant": variant} for k, (variant, ok) in enumerate([("l5", True), ("l10", False)])]
+    html = render_html(analyse(records, sections=_registry_sections(), resamples=20))
+    assert html.count('<svg class="xy-chart"') == 2
+    assert "<script" not in html and "&lt;script&gt;x&lt;/script&gt;" in html
+    chart = html.split('<svg class="xy-chart"')[2].split("</svg>")[0]  # spatial: accuracy 100 at 5 moves, 0 at 10
+    assert "<title>&lt;script&gt;x&lt;/script&gt;: (5, 100)</title>" in chart
+    assert "<title>&lt;script&gt;x&lt;/script&gt;: (10, 0)</title>" in chart
+    assert "<polyline" in chart
+    scatter = html.split('<svg class="xy-chart"')[1].split("</svg>")[0]  # Fig. 3a: points, no lines
+    assert "<polyline" not in scatter and ": (2, 100)</title>" in scatter and ": (10, 0)</title>" in scatter

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from stratbench.report.svg import heatmap, rating_plot
+from stratbench.report.svg import heatmap, rating_plot, xy_chart
 from stratbench.results import transcript_name
 
 __all__ = ["render_html", "render_markdown", "render_transcript", "write_reports"]
@@ -159,6 +159,15 @@ def _score_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def _chart(table: dict[str, Any]) -> str:
+    """Draws a table's optional ``chart`` (``{"x_label", "y_label", "lines", "series"}``) as inline SVG."""
+    chart = table.get("chart")
+    if not chart:
+        return ""
+    return xy_chart(chart["series"], x_label=chart["x_label"], y_label=chart["y_label"],
+                    lines=chart.get("lines", True))
+
+
 def _tables(section: dict[str, Any]) -> list[dict[str, Any]]:
     """Returns a section's tables: its ``tables`` list, or the section itself as one table."""
     if section.get("tables"):
@@ -194,6 +203,7 @@ def render_html(data: dict[str, Any]) -> str:
         data=data, manifest=manifest, rating_games=games, rating_rows=rows, score_rows=_score_rows(data), plot=plot,
         heat=heat, score_header=_score_header(data), score_caption=_score_caption(data), elo_games=elo_games,
         elo_rows=elo_rows, elo_caption=_elo_caption(data), tables=_tables, has_elo=_has_elo_table(data),
+        chart=_chart,
     )
 
 

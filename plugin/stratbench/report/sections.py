@@ -279,10 +279,12 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
                             row["n_step"], _pct(row["BC"]), _pct(row["GS"]), _pct(row["Other"])])
     failures = [[agent, error, count] for agent, counts in detailed_errors(records).items()
                 for error, count in counts.items()]
-    space, correlations = [], []
+    space, correlations, points = [], [], []
     for agent, rows in action_space_by_domain(records).items():
         for domain, row in rows.items():
             space.append([agent, domain, row["tasks"], _pct(row["plan_accuracy"]), row["legal_actions"]])
+        points.append({"name": agent, "points": [[row["legal_actions"], _pct(row["plan_accuracy"])]
+                                                 for row in rows.values()]})
         xs = [row["legal_actions"] for row in rows.values()]
         ys = [row["plan_accuracy"] for row in rows.values()]
         correlations.append([agent, len(rows), pearson(xs, ys), spearman(xs, ys)])
@@ -309,7 +311,9 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
                      "passes through, averaged over its steps, then over the domain's tasks (tasks without a "
                      "reference plan are left out). Fig. 3b's total state–action space needs every reachable "
                      "state and is not computed.",
-             "columns": ["agent", "domain", "tasks", "Plan Acc (%)", "legal actions per step"], "rows": space},
+             "columns": ["agent", "domain", "tasks", "Plan Acc (%)", "legal actions per step"], "rows": space,
+             "chart": {"x_label": "legal actions per step (domain mean)", "y_label": "Plan Acc (%)", "lines": False,
+                       "series": points}},
             {"title": "Correlation of domain accuracy with legal actions per step (Fig. 3a)",
              "note": "Across the agent's domains; – when fewer than two domains or a constant column.",
              "columns": ["agent", "domains", "Pearson r", "Spearman ρ"], "rows": correlations},
@@ -335,7 +339,11 @@ def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         lengths = factual["lengths"]
         rows = [[agent, depth, *(_probe_cell(cells.get(n)) for n in lengths)]
                 for (agent, depth), cells in factual["cells"].items()]
+        series = [{"name": f"{agent}, {depth} properties",
+                   "points": [[n, 100.0 * cell["accuracy"]] for n, cell in cells.items()]}
+                  for (agent, depth), cells in factual["cells"].items()]
         tables.append({"title": "Factual retrieval: accuracy by mutable properties and trajectory length",
+                       "chart": {"x_label": "trajectory length (steps)", "y_label": "accuracy (%)", "series": series},
                        "note": "Report the state after the asked step of a trajectory with every transition "
                                "spelled out (SPIN-Bench C.1, Fig. 6).",
                        "columns": ["agent", "mutable properties", *(f"{n} step{'s' if n != 1 else ''}" for n in lengths)], "rows": rows})
@@ -343,7 +351,10 @@ def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     if spatial:
         lengths = spatial["lengths"]
         rows = [[agent, *(_probe_cell(cells.get(n)) for n in lengths)] for (agent, _), cells in spatial["cells"].items()]
+        series = [{"name": agent, "points": [[n, 100.0 * cell["accuracy"]] for n, cell in cells.items()]}
+                  for (agent, _), cells in spatial["cells"].items()]
         tables.append({"title": "Spatial tracking: accuracy by number of moves",
+                       "chart": {"x_label": "moves", "y_label": "accuracy (%)", "series": series},
                        "note": "Final coordinate after a sequence of moves (SPIN-Bench §4.2, Fig. 3c).",
                        "columns": ["agent", *(f"{n} move{'s' if n != 1 else ''}" for n in lengths)], "rows": rows})
     return {

@@ -66,6 +66,10 @@ def test_elo_table_says_which_matches_count_in_html_and_markdown():
     assert f"| {C} | {hi} | – |" in markdown
     assert f"| {B} | {lo} | {lo} |" in markdown
     assert "random" not in markdown.split("### Internal Elo")[1].split("###")[0]
+    # The paper's Table 4 stands beside the run's, labelled as the paper's.
+    assert "SPIN-Bench's published Table 4" in markdown and "| model | tictactoe | connect4 | chess |" in markdown
+    assert "| o1-preview | 1263 | 1377 | 1395 |" in markdown and "| Human | 1415 | 1692 | – |" in markdown
+    assert '<table id="paper-elo-table">' in html
 
 
 def _diplomacy(match_id: str, centres: tuple[float, ...]) -> dict:
@@ -136,15 +140,18 @@ PLANNING = [
 def test_planning_section_has_hand_computed_plan_accuracy_n_step_and_error_classes():
     section = planning(PLANNING)
     overall, domains, failures, space, correlation = section["tables"]
-    assert overall["columns"] == ["agent", "tasks", "Plan Acc (%)", "N-Step", "BC (%)", "GS (%)", "Other (%)",
-                                  "tasks with S_i"]
+    assert overall["columns"] == ["agent", "source", "tasks", "Plan Acc (%)", "N-Step", "BC (%)", "GS (%)",
+                                  "Other (%)", "tasks with S_i"]
     # A: 1 valid of 4; N-Step = 10 / 3 (p4 has no reference length); each error class 1 of 4.
-    assert overall["rows"] == [
-        [A, 4, 25.0, pytest.approx(10 / 3), 25.0, 25.0, 25.0, 3],
-        [B, 1, 100.0, 6.0, 0.0, 0.0, 0.0, 1],
+    assert overall["rows"][:2] == [
+        [A, "run", 4, 25.0, pytest.approx(10 / 3), 25.0, 25.0, 25.0, 3],
+        [B, "run", 1, 100.0, 6.0, 0.0, 0.0, 0.0, 1],
     ]
-    for row in overall["rows"]:
-        assert sum(row[k] for k in (2, 4, 5, 6)) == pytest.approx(100.0)
+    for row in overall["rows"][:2]:
+        assert sum(row[k] for k in (3, 5, 6, 7)) == pytest.approx(100.0)
+    paper = {row[0]: row for row in overall["rows"][2:]}
+    assert paper["o1"] == ["o1", "SPIN-Bench Tables 1–2", 1280, 58.59, 16.09, 17.97, 17.89, 5.55, 1280]
+    assert paper["o4-mini"][5:8] == [None, None, None] and len(paper) == 11
     assert domains["rows"] == [
         [A, "blocksworld", "sequential", 2, 1, 50.0, 5.0, 0.0, 50.0, 0.0],
         [A, "grid", "spatial", 2, 0, 0.0, 0.0, 50.0, 0.0, 50.0],
@@ -169,7 +176,8 @@ def test_planning_and_probe_sections_appear_in_both_reports():
     data = analyse(PLANNING + probe_records, sections=_registry_sections(), resamples=50)
     markdown, html = render_markdown(data), render_html(data)
     assert "### Classical planning (SPIN-Bench Tables 1–2)" in markdown
-    assert f"| {A} | 4 | 25.00 | 3.33 | 25.00 | 25.00 | 25.00 | 3 |" in markdown
+    assert f"| {A} | run | 4 | 25.00 | 3.33 | 25.00 | 25.00 | 25.00 | 3 |" in markdown
+    assert "| o1 | SPIN-Bench Tables 1–2 | 1280 | 58.59 | 16.09 | 17.97 | 17.89 | 5.55 | 1280 |" in markdown
     assert f"| {A} | grid | spatial | 2 | 0 | 0.00 | 0.00 | 50.00 | 0.00 | 50.00 |" in markdown
     assert "### Planning probes (SPIN-Bench)" in markdown
     assert "| agent | mutable properties | 1 step | 10 steps |" in markdown

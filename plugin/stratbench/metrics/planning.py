@@ -24,6 +24,8 @@ from collections.abc import Iterable
 from typing import Any
 
 __all__ = [
+    "PAPER_RESULTS",
+    "PAPER_TASKS",
     "accuracy_by",
     "action_space_by_domain",
     "by_domain",
@@ -40,6 +42,22 @@ __all__ = [
 
 GAME = "pddl"
 ERROR_CLASSES = ("BC", "GS", "Other")
+PAPER_TASKS = 1280
+PAPER_RESULTS: dict[str, tuple[float, float, float | None, float | None, float | None]] = {
+    "o1": (58.59, 16.09, 17.97, 17.89, 5.55),
+    "o4-mini": (46.79, 11.52, None, None, None),
+    "o3-mini": (51.25, 13.04, None, None, None),
+    "DeepSeek R1": (44.30, 10.71, 48.28, 3.65, 1.87),
+    "Claude 3.5 Sonnet": (20.55, 4.44, 28.59, 44.77, 6.09),
+    "o1-mini": (13.20, 1.95, 68.91, 5.94, 11.95),
+    "Llama4 Maverick": (13.05, 1.69, None, None, None),
+    "GPT-4o": (8.75, 0.60, 81.56, 3.59, 6.09),
+    "Llama-3.3-70b": (5.78, 0.32, None, None, None),
+    "GPT-4-turbo": (5.62, 0.13, None, None, None),
+    "Claude 3.5 Haiku": (4.22, 0.30, 72.03, 15.23, 1.76),
+}
+"""SPIN-Bench's published numbers over its 1,280 tasks: Plan Acc (%) and N-Step (Table 1), BC, GS, Other (%)
+(Table 2; None where the paper gives no breakdown). The paper's Haiku and R1 rows do not sum to 100."""
 
 
 def planning_rows(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -102,6 +102,18 @@ def _elo_rows(data: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
     return games, rows
 
 
+def _paper_elo_rows() -> tuple[list[str], list[list[Any]]]:
+    """Returns SPIN-Bench's published Table 4 as games and rows, to show beside the run's Elo."""
+    from stratbench.rating.elo import PAPER_TABLE_4
+
+    games = ["tictactoe", "connect4", "chess"]
+    return games, [[model, *(values[g] for g in games)] for model, values in PAPER_TABLE_4.items()]
+
+
+PAPER_ELO_CAPTION = ("SPIN-Bench's published Table 4 (the paper's numbers from its own 14 LLMs and a human, "
+                     "10 games per pair in Tic-Tac-Toe and Connect Four, 4 in chess; not this run).")
+
+
 def _has_elo_table(data: dict[str, Any]) -> bool:
     """Tells whether the run has two-sided games, so the Elo table (or the reason it is empty) belongs in it."""
     info = data.get("elo_by_game") or {}
@@ -203,7 +215,7 @@ def render_html(data: dict[str, Any]) -> str:
         data=data, manifest=manifest, rating_games=games, rating_rows=rows, score_rows=_score_rows(data), plot=plot,
         heat=heat, score_header=_score_header(data), score_caption=_score_caption(data), elo_games=elo_games,
         elo_rows=elo_rows, elo_caption=_elo_caption(data), tables=_tables, has_elo=_has_elo_table(data),
-        chart=_chart,
+        chart=_chart, paper_elo=_paper_elo_rows(), paper_elo_caption=PAPER_ELO_CAPTION,
     )
 
 
@@ -233,6 +245,8 @@ def render_markdown(data: dict[str, Any]) -> str:
         lines += ["", "### Internal Elo per game (SPIN-Bench Table 4)", "", _md(_elo_caption(data)), ""]
         if elo_rows:
             lines += _md_table(["agent", *elo_games], [[r["agent"], *r["cells"]] for r in elo_rows])
+        paper_games, paper_rows = _paper_elo_rows()
+        lines += ["", _md(PAPER_ELO_CAPTION), ""] + _md_table(["model", *paper_games], paper_rows)
     lines += ["", "### Average scores", "", _md(_score_caption(data)), ""]
     lines += _md_table(["agent", *_score_header(data)], [[r["agent"], *r["cells"]] for r in _score_rows(data)])
     for section in data["sections"]:

@@ -254,6 +254,8 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     Plan Acc, BC, GS and Other are shares of all tasks (they sum to 100%).
     """
     from stratbench.metrics.planning import (
+        PAPER_RESULTS,
+        PAPER_TASKS,
         action_space_by_domain,
         by_domain,
         detailed_errors,
@@ -269,9 +271,11 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     for agent, summary in summaries.items():
         errors = summary["errors"]
         overall.append([
-            agent, summary["tasks"], _pct(summary["plan_accuracy"]), summary["n_step"], _pct(errors["BC"]),
+            agent, "run", summary["tasks"], _pct(summary["plan_accuracy"]), summary["n_step"], _pct(errors["BC"]),
             _pct(errors["GS"]), _pct(errors["Other"]), summary["n_step_tasks"],
         ])
+    overall += [[model, "SPIN-Bench Tables 1–2", PAPER_TASKS, *values, PAPER_TASKS]
+                for model, values in PAPER_RESULTS.items()]
     domains = []
     for agent, rows in by_domain(records).items():
         for domain, row in rows.items():
@@ -296,8 +300,9 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
                 "but the goal not reached, Other = unreadable or missing answer; all as % of all tasks, so "
                 "Plan Acc + BC + GS + Other = 100.",
         "tables": [
-            {"title": "All tasks", "note": None,
-             "columns": ["agent", "tasks", "Plan Acc (%)", "N-Step", "BC (%)", "GS (%)", "Other (%)",
+            {"title": "All tasks", "note": "Rows of source SPIN-Bench are the paper's published numbers over its "
+                                           "1,280 tasks (– where it gives no error breakdown), not this run's.",
+             "columns": ["agent", "source", "tasks", "Plan Acc (%)", "N-Step", "BC (%)", "GS (%)", "Other (%)",
                          "tasks with S_i"],
              "rows": overall},
             {"title": "Per domain", "note": "Category as in SPIN-Bench's released scorer (one per domain).",

@@ -28,8 +28,9 @@ __all__ = [
 
 REPORT_VERSION = 2
 OVERALL_RULE = (
-    "overall = mean over the matches of games whose side scores are win shares (range 0–1, summing to 1 in every "
-    "match); games on other scales are shown in their own column only, never averaged with these"
+    "the overall column is the mean over the matches of games whose side scores are win shares (range 0–1, "
+    "summing to 1 in every match); games on other scales are shown in their own column only, never averaged "
+    "with these"
 )
 """How the overall average score is formed (stated under the table)."""
 ELO_RULE = (

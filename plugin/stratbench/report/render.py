@@ -153,7 +153,7 @@ def _score_caption(data: dict[str, Any]) -> str:
     rule = scores.get("rule", "")
     games = scores.get("overall_games")
     shown = ", ".join(games) if games else "none of this run's games"
-    return f"Mean score per match (matches). The {rule}; here: {shown}. Self-play is left out."
+    return f"Mean score per side and match (matches in brackets); {rule}; here: {shown}. Self-play is left out."
 
 
 def _score_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -244,9 +244,9 @@ def render_markdown(data: dict[str, Any]) -> str:
     if _has_elo_table(data):
         lines += ["", "### Internal Elo per game (SPIN-Bench Table 4)", "", _md(_elo_caption(data)), ""]
         if elo_rows:
-            lines += _md_table(["agent", *elo_games], [[r["agent"], *r["cells"]] for r in elo_rows])
+            lines += _md_table(["agent", *elo_games], [[r["agent"], *r["cells"]] for r in elo_rows]) + [""]
         paper_games, paper_rows = _paper_elo_rows()
-        lines += ["", _md(PAPER_ELO_CAPTION), ""] + _md_table(["model", *paper_games], paper_rows)
+        lines += [_md(PAPER_ELO_CAPTION), ""] + _md_table(["model", *paper_games], paper_rows)
     lines += ["", "### Average scores", "", _md(_score_caption(data)), ""]
     lines += _md_table(["agent", *_score_header(data)], [[r["agent"], *r["cells"]] for r in _score_rows(data)])
     for section in data["sections"]:

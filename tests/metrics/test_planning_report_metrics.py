@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from stratbench.metrics.action_space import legal_actions_per_step, reference_plan
+from stratbench.metrics.action_space import legal_actions_per_step, reference_plan, task_legal_actions
 from stratbench.metrics.planning import action_space_by_domain, by_domain, pearson, spearman
 from stratbench.planning.dataset import load_manifest, resolve
 from stratbench.planning.reading import read_problem
@@ -38,6 +38,12 @@ def test_reference_plan_comes_from_the_dataset_manifest():
     assert reference_plan(instance) == entry["reference_plan"]
     assert len(reference_plan(instance)) == instance.reference_length
     assert reference_plan(None) is None
+    # The per-match metric's value: the reference plan walked on the task, the same number on every call.
+    problem = read_problem(*(p.read_text() for p in (instance.domain_path, instance.problem_path)))
+    expected = legal_actions_per_step(problem, entry["reference_plan"])
+    assert expected is not None and expected >= 1.0  # the reference plan's own first step applies
+    assert task_legal_actions(instance) == expected == task_legal_actions(instance)
+    assert task_legal_actions(None) is None
 
 
 def _row(agent, domain, valid, legal, error_class=None):

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["legal_actions_per_step", "reference_plan"]
+__all__ = ["legal_actions_per_step", "reference_plan", "task_legal_actions"]
 
 
 @lru_cache(maxsize=8)
@@ -34,6 +34,24 @@ def reference_plan(instance: Any) -> list[str] | None:
         return None
     root = Path(problem_path).resolve().parents[2]  # <root>/<domain>/instances/<instance>.pddl
     return _plans(root).get(str(instance.name))
+
+
+@lru_cache(maxsize=1024)
+def _task_legal_actions(domain_path: Path, problem_path: Path, name: str) -> float | None:
+    from stratbench.planning.reading import read_problem_files
+
+    plan = _plans(Path(problem_path).resolve().parents[2]).get(name)
+    return None if plan is None else legal_actions_per_step(read_problem_files(domain_path, problem_path), plan)
+
+
+def task_legal_actions(instance: Any) -> float | None:
+    """Returns :func:`legal_actions_per_step` of an instance's reference plan, once per task in a process.
+
+    None without an instance or a reference plan.
+    """
+    if getattr(instance, "problem_path", None) is None:
+        return None
+    return _task_legal_actions(Path(instance.domain_path), Path(instance.problem_path), str(instance.name))
 
 
 def legal_actions_per_step(problem: Any, plan: list[str]) -> float | None:

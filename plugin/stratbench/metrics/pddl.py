@@ -28,7 +28,7 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
     reference plan), ``task``, ``domain``, ``category``, ``tier``.
     A forfeit (no answer at all) is ``no_answer``, class Other.
     """
-    from stratbench.metrics.action_space import legal_actions_per_step, reference_plan
+    from stratbench.metrics.action_space import task_legal_actions
     from stratbench.planning.validation import PlanCheck
 
     instance = getattr(game, "instance", None)
@@ -37,7 +37,6 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
         check = PlanCheck(False, "no_answer", f"no answer ({outcome.terminal})")
     else:
         check = game.check(answer)  # type: ignore[attr-defined]  # memoised: no second validation
-    plan = reference_plan(instance)
     return {
         0: {
             "valid": check.valid,
@@ -49,7 +48,7 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
             "unmet": list(check.unmet),
             "answer_form": check.form,
             "reference_length": getattr(instance, "reference_length", None),
-            "legal_actions_per_step": None if plan is None else legal_actions_per_step(game.problem(), plan),
+            "legal_actions_per_step": task_legal_actions(instance),
             "task": getattr(instance, "name", None),
             "domain": getattr(instance, "domain", None),
             "category": getattr(instance, "category", None),

@@ -157,10 +157,20 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """Registers the built-in report sections."""
-    from stratbench.report.sections import diplomacy, gamebench_categories, hanabi, negotiation, solver_games
+    from stratbench.report.sections import (
+        diplomacy,
+        gamebench_categories,
+        hanabi,
+        negotiation,
+        planning,
+        probes,
+        solver_games,
+    )
 
     registry.add_report_section("solver_games", solver_games)
     registry.add_report_section("hanabi", hanabi)
     registry.add_report_section("diplomacy", diplomacy)
     registry.add_report_section("negotiation", negotiation)
     registry.add_report_section("gamebench_categories", gamebench_categories)
+    registry.add_report_section("planning", planning)
+    registry.add_report_section("probes", probes)

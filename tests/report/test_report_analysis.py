@@ -37,18 +37,30 @@ def test_ratings_follow_strength_with_intervals_and_settings(report):
     assert report["notes"] == []
 
 
-def test_elo_orders_like_the_ratings(report):
-    elo = report["elo"]
-    assert set(elo) == set(STRENGTH)
-    assert elo["strong"] > elo["middle"] > elo["weak"]
+def test_elo_per_game_orders_like_the_strengths_when_llms_play():
+    records = league(STRENGTH, matches=20, seed=1)
+    for r in records:
+        for side in r["sides"]:
+            side["model"] = f"provider/{side['agent']}"
+    elo = analyse(records, resamples=50)["elo_by_game"]
+    assert sorted(elo["ratings"]) == ["connect4", "tictactoe"] and elo["without_llm_pairs"] == []
+    for ratings in elo["ratings"].values():
+        assert ratings["strong"] > ratings["middle"] > ratings["weak"]
+        assert sum(ratings.values()) == pytest.approx(3000.0)  # symmetric updates keep the mean at 1000
+
+
+def test_programmatic_agents_get_no_elo(report):
+    assert report["elo_by_game"]["ratings"] == {}
+    assert report["elo_by_game"]["without_llm_pairs"] == ["connect4", "tictactoe"]
 
 
 def test_average_scores_are_the_hand_counted_means():
+    share = {"score_range": [0.0, 1.0], "score_sum": 1.0}
     records = [
-        record("m1", ("a", "b"), (1.0, 0.0), game="g1"),
-        record("m2", ("b", "a"), (0.5, 0.5), game="g1"),
-        record("m3", ("a", "b"), (0.25, 0.75), game="g2"),
-        record("m4", ("a", "a"), (0.5, 0.5), game="g2"),  # self-play says nothing about a
+        {**record("m1", ("a", "b"), (1.0, 0.0), game="g1"), **share},
+        {**record("m2", ("b", "a"), (0.5, 0.5), game="g1"), **share},
+        {**record("m3", ("a", "b"), (0.25, 0.75), game="g2"), **share},
+        {**record("m4", ("a", "a"), (0.5, 0.5), game="g2"), **share},  # self-play says nothing about a
     ]
     data = analyse(records, resamples=50)
     overall, per_game = data["average_scores"]["overall"], data["average_scores"]["per_game"]
@@ -119,7 +131,8 @@ def test_single_agent_still_gets_average_scores():
     data = analyse([record("m1", ("a", "a"), (0.5, 0.5)),
                     {**record("m2"), "sides": [{"agent": "a", "players": [0]}], "scores": [0.7]}], resamples=20)
     assert data["ratings"] is None and data["elo"] is None and data["win_probability"] is None
-    assert data["average_scores"]["overall"]["a"] == {"mean": pytest.approx(0.7), "n": 1}
+    assert data["average_scores"]["per_game"]["tictactoe"]["a"] == {"mean": pytest.approx(0.7), "n": 1}
+    assert data["average_scores"]["overall"] == {}  # a one-sided score is no win share
 
 
 def test_disconnected_groups_are_still_rated():

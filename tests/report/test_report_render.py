@@ -133,7 +133,7 @@ def test_markdown_has_the_ratings_and_scores_tables(written):
     _, files, data, _ = written
     markdown = files["report.md"].read_text()
     assert "### Ratings (90% intervals, B=200)" in markdown
-    assert "| agent | rating | interval | matches | Elo |" in markdown
+    assert "| agent | rating | interval | matches |" in markdown  # Elo is per game, in its own table
     assert "### Average scores" in markdown and "### Against solvers (SPIN-Bench)" in markdown
     assert f"{data['n_matches']} matches · 1 games · 3 agents" in markdown
 

@@ -23,9 +23,12 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
     ``type_mismatch``, ``inapplicable_action``, ``goal_not_satisfied``),
     ``error_class`` (None, ``BC``, ``GS``, ``Other``), ``reason``,
     ``plan_length``, ``failed_step``, ``unmet``, ``answer_form``,
-    ``reference_length`` (S_i), ``task``, ``domain``, ``category``, ``tier``.
+    ``reference_length`` (S_i), ``legal_actions_per_step`` (mean applicable
+    actions along the reference plan, SPIN-Bench Fig. 3a; None without a
+    reference plan), ``task``, ``domain``, ``category``, ``tier``.
     A forfeit (no answer at all) is ``no_answer``, class Other.
     """
+    from stratbench.metrics.action_space import task_legal_actions
     from stratbench.planning.validation import PlanCheck
 
     instance = getattr(game, "instance", None)
@@ -45,6 +48,7 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
             "unmet": list(check.unmet),
             "answer_form": check.form,
             "reference_length": getattr(instance, "reference_length", None),
+            "legal_actions_per_step": task_legal_actions(instance),
             "task": getattr(instance, "name", None),
             "domain": getattr(instance, "domain", None),
             "category": getattr(instance, "category", None),

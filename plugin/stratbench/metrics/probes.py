@@ -9,7 +9,7 @@ from stratbench.core.game import Game
 from stratbench.core.runner import MatchOutcome
 from stratbench.core.types import Action
 
-__all__ = ["accuracy_by_setting", "probe_score"]
+__all__ = ["accuracy_by_setting", "accuracy_grid", "probe_score"]
 
 GAMES = ("factual_retrieval", "spatial_tracking")
 
@@ -48,3 +48,45 @@ def accuracy_by_setting(records: Iterable[dict[str, Any]]) -> dict[str, dict[str
         key = f"{record['game']} {record.get('variant')}"
         groups.setdefault(key, []).append(bool(record["metrics"]["0"]["correct"]))
     return {k: {"items": len(v), "correct": sum(v), "accuracy": sum(v) / len(v)} for k, v in sorted(groups.items())}
+
+
+def _setting(record: dict[str, Any]) -> tuple[int | None, int | None]:
+    """Returns ``(mutable properties or None, length)`` from the record's metrics, else from its variant."""
+    metrics = record.get("metrics", {}).get("0", {})
+    depth, length = metrics.get("difficulty"), metrics.get("length")
+    for part in str(record.get("variant") or "").split("-"):
+        if part[1:].isdigit():
+            if part[0] == "d" and depth is None:
+                depth = int(part[1:])
+            elif part[0] == "l" and length is None:
+                length = int(part[1:])
+    return depth, length
+
+
+def accuracy_grid(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Returns per probe game ``{"lengths": [...], "cells": {(agent, properties): {length: cell}}}``.
+
+    A cell is ``{"items", "correct", "accuracy"}``; ``properties`` is None for
+    spatial tracking. Rows and lengths are sorted; records without a readable
+    length are left out.
+    """
+    groups: dict[str, dict[tuple[str, int | None], dict[int, list[bool]]]] = {}
+    for record in records:
+        if record.get("game") not in GAMES or "0" not in record.get("metrics", {}):
+            continue
+        depth, length = _setting(record)
+        if length is None:
+            continue
+        agent = record["sides"][record.get("subject", 0)]["agent"]
+        flags = groups.setdefault(record["game"], {}).setdefault((agent, depth), {}).setdefault(int(length), [])
+        flags.append(bool(record["metrics"]["0"].get("correct")))
+    out = {}
+    for game, rows in sorted(groups.items()):
+        lengths = sorted({n for cells in rows.values() for n in cells})
+        out[game] = {
+            "lengths": lengths,
+            "cells": {key: {n: {"items": len(v), "correct": sum(v), "accuracy": sum(v) / len(v)}
+                            for n, v in sorted(cells.items())}
+                      for key, cells in sorted(rows.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0))},
+        }
+    return out

@@ -19,7 +19,19 @@ from collections.abc import Iterable
 
 from stratbench.rating.data import MatchResult
 
-__all__ = ["elo", "pair_records"]
+__all__ = ["PAPER_TABLE_4", "elo", "pair_records"]
+
+PAPER_TABLE_4: dict[str, dict[str, int | None]] = {
+    model: dict(zip(("tictactoe", "connect4", "chess"), values))
+    for model, values in {
+        "Human": (1415, 1692, None), "o1-preview": (1263, 1377, 1395), "o1-mini": (1205, 1083, 1247),
+        "Claude 3.5 Sonnet": (1138, 942, 1196), "GPT-4o": (1025, 980, 1255), "Claude 3.5 Haiku": (983, 907, 1041),
+        "Qwen2.5:72b": (944, 877, 1150), "Llama3.3": (944, 878, 1146), "Llama3.1:70b": (936, 829, 1164),
+        "GPT-4o-mini": (912, 925, 842), "GPT-4-turbo": (857, 1007, 1265), "Llama3:70b": (856, 993, 1155),
+        "Mistral:7b": (855, 800, 243), "Llama3.2:3b": (836, 821, 421), "GPT-3.5-turbo": (829, 890, 480),
+    }.items()
+}
+"""SPIN-Bench's published internal Elo (Table 4, initial 1000) by model and game; None: not played."""
 
 
 def pair_records(matches: Iterable[MatchResult]) -> dict[tuple[str, str], tuple[int, int, int]]:

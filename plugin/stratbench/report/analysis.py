@@ -19,10 +19,26 @@ from stratbench.rating import (
     elo,
     win_probability_matrix,
 )
+from stratbench.rating.elo import pair_records
 
-__all__ = ["REPORT_VERSION", "SectionBuilder", "analyse", "finite", "malformed", "manifest_for", "to_match_results"]
+__all__ = [
+    "ELO_RULE", "OVERALL_RULE", "REPORT_VERSION", "SectionBuilder", "analyse", "elo_by_game", "finite", "malformed",
+    "manifest_for", "record_scales", "to_match_results",
+]
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2
+OVERALL_RULE = (
+    "the overall column is the mean over the matches of games whose side scores are win shares (range 0–1, "
+    "summing to 1 in every match); games on other scales are shown in their own column only, never averaged "
+    "with these"
+)
+"""How the overall average score is formed (stated under the table)."""
+ELO_RULE = (
+    "SPIN-Bench's internal Elo (Table 4), one per game: only matches between two different LLM agents (or an LLM "
+    "and a human) count; solvers and baselines are left out. Per pair (wins, losses, draws); every agent starts "
+    "at 1000, K = 32, 1000 sweeps over the pairs in sorted order. Ratings are relative to the agents of one game."
+)
+"""How the per-game Elo is formed (stated under the table)."""
 SectionBuilder = Callable[[list[dict[str, Any]]], "dict[str, Any] | None"]
 """Builds one per-family report section from the records, or None if it has nothing to show."""
 
@@ -44,8 +60,9 @@ def analyse(
     level: float = 0.90,
     ties: str = "drop",
     manifest: dict[str, Any] | None = None,
+    scales: dict[str, tuple[tuple[float, float], float | None]] | None = None,
 ) -> dict[str, Any]:
-    """Computes ratings, Elo, average scores, win probabilities, sections and notes.
+    """Computes ratings, per-game Elo, average scores, win probabilities, sections and notes.
 
     Args:
         records: Match records (deduplicated by match id; the last one wins).
@@ -54,6 +71,8 @@ def analyse(
         level: Interval coverage.
         ties: Tie policy for Bradley–Terry (``drop`` or ``half``).
         manifest: The reproducibility manifest to embed.
+        scales: Each game's ``(score_range, score_sum)``, for games whose records do not carry them
+            (None: looked up in the built-in games).
 
     Returns:
         The report data, builtin types only.
@@ -66,6 +85,13 @@ def analyse(
     records = list({r["match_id"]: r for r in usable}.values())
     matches = to_match_results(records)
     two_sided = [m for m in matches if len(m.agents) == 2 and m.agents[0] != m.agents[1]]
+    known = record_scales(records, notes)
+    missing = sorted({r["game"] for r in records} - set(known))
+    if scales is None and missing:
+        from stratbench.report.scales import builtin_scales
+
+        scales = builtin_scales({g: next(r.get("variant") for r in records if r["game"] == g) for g in missing})
+    known.update({g: v for g, v in (scales or {}).items() if g not in known})
     data: dict[str, Any] = {
         "version": REPORT_VERSION,
         "manifest": manifest or {},
@@ -74,9 +100,11 @@ def analyse(
         "agents": sorted({side["agent"] for r in records for side in r["sides"]}),
         "ratings": None,
         "elo": None,
+        "elo_by_game": elo_by_game(records),
         "win_probability": None,
         # An agent playing itself always averages the mean score: leave self-play out of the averages.
-        "average_scores": _average_scores([m for m in matches if len(m.agents) == 1 or len(set(m.agents)) > 1]),
+        "average_scores": _average_scores([m for m in matches if len(m.agents) == 1 or len(set(m.agents)) > 1],
+                                          known),
         "sections": [],
         "notes": notes,
         "matches": [_match_row(r) for r in sorted(records, key=lambda r: r["match_id"])],
@@ -117,7 +145,6 @@ def analyse(
                              "and were left out.")
             names, matrix = win_probability_matrix(summary.ratings)
             data["win_probability"] = {"agents": list(names), "matrix": [[float(x) for x in row] for row in matrix]}
-        data["elo"] = {k: float(v) for k, v in elo(two_sided).items()}
     for name, builder in sorted((sections or {}).items()):
         try:
             section = builder(records)
@@ -150,11 +177,74 @@ def malformed(record: Any) -> str | None:
     return None
 
 
-def _average_scores(matches: list[MatchResult]) -> dict[str, Any]:
+def record_scales(records: Iterable[dict[str, Any]],
+                  notes: list[str] | None = None) -> dict[str, tuple[tuple[float, float], float | None]]:
+    """Returns each game's ``(score_range, score_sum)`` from the records that carry them.
+
+    A game whose records disagree gets no scale (and a note), so it stays out of the overall.
+    """
+    seen: dict[str, set[tuple[tuple[float, float], float | None]]] = {}
+    for record in records:
+        low_high, total = record.get("score_range"), record.get("score_sum", "absent")
+        if (isinstance(low_high, (list, tuple)) and len(low_high) == 2 and all(finite(x) for x in low_high)
+                and (total is None or finite(total))):
+            seen.setdefault(record["game"], set()).add(((float(low_high[0]), float(low_high[1])),
+                                                        None if total is None else float(total)))
+    out = {}
+    for game, found in sorted(seen.items()):
+        if len(found) == 1:
+            out[game] = found.pop()
+        elif notes is not None:
+            notes.append(f"Game {game}: its records give {len(found)} different score scales; it is left out of "
+                         "the overall average.")
+    return out
+
+
+def _is_win_share(scale: tuple[tuple[float, float], float | None] | None) -> bool:
+    return scale is not None and scale[0] == (0.0, 1.0) and scale[1] == 1.0
+
+
+def _average_scores(matches: list[MatchResult],
+                    scales: dict[str, tuple[tuple[float, float], float | None]]) -> dict[str, Any]:
     scores = average_scores(matches)
+    comparable = sorted({m.game for m in matches if len(m.agents) > 1 and _is_win_share(scales.get(m.game))})
+    overall = average_scores([m for m in matches if m.game in comparable]).overall
     return {
-        "overall": {a: {"mean": s.mean, "n": s.n} for a, s in scores.overall.items()},
+        "overall": {a: {"mean": s.mean, "n": s.n} for a, s in overall.items()},
+        "overall_games": comparable,
+        "rule": OVERALL_RULE,
+        "scales": {g: None if g not in scales else {"range": list(scales[g][0]), "sum": scales[g][1]}
+                   for g in sorted(scores.per_game)},
         "per_game": {g: {a: {"mean": s.mean, "n": s.n} for a, s in per.items()} for g, per in scores.per_game.items()},
+    }
+
+
+def _rated_by_elo(side: dict[str, Any]) -> bool:
+    """Tells whether a side belongs to SPIN-Bench's Elo population: an LLM agent or a human player."""
+    return bool(side.get("model")) or side.get("kind") == "human"
+
+
+def elo_by_game(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Computes SPIN-Bench's internal Elo per game from the matches between LLM agents (Table 4).
+
+    Returns:
+        ``{"rule", "ratings": {game: {agent: elo}}, "matches": {game: n}, "pairs": {game: n},
+        "without_llm_pairs": [games with two-sided matches but none between two LLM agents]}``.
+    """
+    two_sided: dict[str, list[MatchResult]] = {}
+    rated: dict[str, list[MatchResult]] = {}
+    for record, match in zip(records, to_match_results(records)):
+        if len(match.agents) != 2 or match.agents[0] == match.agents[1]:
+            continue
+        two_sided.setdefault(match.game, []).append(match)
+        if all(_rated_by_elo(side) for side in record["sides"]):
+            rated.setdefault(match.game, []).append(match)
+    return {
+        "rule": ELO_RULE,
+        "ratings": {g: {a: float(v) for a, v in elo(ms).items()} for g, ms in sorted(rated.items())},
+        "matches": {g: len(ms) for g, ms in sorted(rated.items())},
+        "pairs": {g: len(pair_records(ms)) for g, ms in sorted(rated.items())},
+        "without_llm_pairs": sorted(set(two_sided) - set(rated)),
     }
 
 

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from stratbench.report.svg import heatmap, rating_plot
+from stratbench.report.svg import heatmap, rating_plot, xy_chart
 from stratbench.results import transcript_name
 
 __all__ = ["render_html", "render_markdown", "render_transcript", "write_reports"]
@@ -64,7 +64,6 @@ def _rating_rows(data: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]
     if not ratings:
         return [], []
     games = sorted(ratings.get("per_game", {}))
-    elo = data.get("elo") or {}
     rows = []
     order = sorted(range(len(ratings["agents"])), key=lambda k: _rank_key(ratings["mean"][k], ratings["agents"][k]))
     for k in order:
@@ -88,21 +87,104 @@ def _rating_rows(data: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]
             "interval": "–" if low is None else f"[{low:+.2f}, {high:+.2f}]",
             "n": ratings["n_matches"][k],
             "games": cells,
-            "elo": f"{elo[agent]:.0f}" if agent in elo else "–",
         })
     return games, rows
 
 
+def _elo_rows(data: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """Returns the games with an internal Elo and one row per rated agent (best first in its first game)."""
+    by_game = (data.get("elo_by_game") or {}).get("ratings") or {}
+    games = sorted(by_game)
+    agents = sorted({a for ratings in by_game.values() for a in ratings},
+                    key=lambda a: (*(-by_game[g].get(a, -math.inf) for g in games), a))
+    rows = [{"agent": a, "cells": [f"{by_game[g][a]:.0f}" if a in by_game[g] else "–" for g in games]}
+            for a in agents]
+    return games, rows
+
+
+def _paper_elo_rows() -> tuple[list[str], list[list[Any]]]:
+    """Returns SPIN-Bench's published Table 4 as games and rows, to show beside the run's Elo."""
+    from stratbench.rating.elo import PAPER_TABLE_4
+
+    games = ["tictactoe", "connect4", "chess"]
+    return games, [[model, *(values[g] for g in games)] for model, values in PAPER_TABLE_4.items()]
+
+
+PAPER_ELO_CAPTION = ("SPIN-Bench's published Table 4 (the paper's numbers from its own 14 LLMs and a human, "
+                     "10 games per pair in Tic-Tac-Toe and Connect Four, 4 in chess; not this run).")
+
+
+def _has_elo_table(data: dict[str, Any]) -> bool:
+    """Tells whether the run has two-sided games, so the Elo table (or the reason it is empty) belongs in it."""
+    info = data.get("elo_by_game") or {}
+    return bool(info.get("ratings") or info.get("without_llm_pairs"))
+
+
+def _elo_caption(data: dict[str, Any]) -> str:
+    info = data.get("elo_by_game") or {}
+    parts = [info.get("rule", "")]
+    counts = ", ".join(f"{g}: {info['matches'][g]} matches in {info['pairs'][g]} pairs" for g in info.get("matches", {}))
+    if counts:
+        parts.append(f"From {counts}.")
+    if info.get("without_llm_pairs"):
+        parts.append(f"No LLM-vs-LLM matches (no Elo): {', '.join(info['without_llm_pairs'])}.")
+    return " ".join(p for p in parts if p)
+
+
+def _score_header(data: dict[str, Any]) -> list[str]:
+    """Names the score columns: win-share games plainly, other games with their score range."""
+    scores = data["average_scores"]
+    overall_games = set(scores.get("overall_games", data["games"]))
+    header = ["overall (win shares)"]
+    for game in data["games"]:
+        scale = (scores.get("scales") or {}).get(game)
+        if game in overall_games:
+            header.append(game)
+        elif scale is None:
+            header.append(f"{game} (scale unknown)")
+        else:
+            low, high = scale["range"]
+            header.append(f"{game} ({float(low):g}–{float(high):g})")
+    return header
+
+
+def _score_caption(data: dict[str, Any]) -> str:
+    scores = data["average_scores"]
+    rule = scores.get("rule", "")
+    games = scores.get("overall_games")
+    shown = ", ".join(games) if games else "none of this run's games"
+    return f"Mean score per side and match (matches in brackets); {rule}; here: {shown}. Self-play is left out."
+
+
 def _score_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     scores = data["average_scores"]
+    agents = sorted({a for per in scores["per_game"].values() for a in per},
+                    key=lambda a: (-scores["overall"][a]["mean"] if a in scores["overall"] else math.inf, a))
     rows = []
-    for agent, overall in sorted(scores["overall"].items(), key=lambda kv: -kv[1]["mean"]):
-        cells = [f"{overall['mean']:.2f} ({overall['n']})"]
+    for agent in agents:
+        overall = scores["overall"].get(agent)
+        cells = ["–" if overall is None else f"{overall['mean']:.2f} ({overall['n']})"]
         for game in data["games"]:
             stats = scores["per_game"].get(game, {}).get(agent)
             cells.append("–" if stats is None else f"{stats['mean']:.2f} ({stats['n']})")
         rows.append({"agent": agent, "cells": cells})
     return rows
+
+
+def _chart(table: dict[str, Any]) -> str:
+    """Draws a table's optional ``chart`` (``{"x_label", "y_label", "lines", "series"}``) as inline SVG."""
+    chart = table.get("chart")
+    if not chart:
+        return ""
+    return xy_chart(chart["series"], x_label=chart["x_label"], y_label=chart["y_label"],
+                    lines=chart.get("lines", True))
+
+
+def _tables(section: dict[str, Any]) -> list[dict[str, Any]]:
+    """Returns a section's tables: its ``tables`` list, or the section itself as one table."""
+    if section.get("tables"):
+        return list(section["tables"])
+    return [{"title": None, "columns": section.get("columns", []), "rows": section.get("rows", []), "note": None}]
 
 
 def _page_name(match_id: str, used: set[str]) -> str:
@@ -128,9 +210,12 @@ def render_html(data: dict[str, Any]) -> str:
     for match in data["matches"]:
         match["page"] = _page_name(match["match_id"], used)
     manifest = {**_EMPTY_MANIFEST, **(data.get("manifest") or {})}
+    elo_games, elo_rows = _elo_rows(data)
     return _environment().get_template("report.html.j2").render(
         data=data, manifest=manifest, rating_games=games, rating_rows=rows, score_rows=_score_rows(data), plot=plot,
-        heat=heat,
+        heat=heat, score_header=_score_header(data), score_caption=_score_caption(data), elo_games=elo_games,
+        elo_rows=elo_rows, elo_caption=_elo_caption(data), tables=_tables, has_elo=_has_elo_table(data),
+        chart=_chart, paper_elo=_paper_elo_rows(), paper_elo_caption=PAPER_ELO_CAPTION,
     )
 
 
@@ -153,16 +238,28 @@ def render_markdown(data: dict[str, Any]) -> str:
     ratings = data.get("ratings")
     if ratings:
         lines += ["", f"### Ratings ({round(ratings['level'] * 100)}% intervals, B={ratings['n_resamples']})", ""]
-        lines += _md_table(["agent", "rating", "interval", "matches", "Elo"],
-                           [[r["agent"], r["mean"], r["interval"], r["n"], r["elo"]] for r in rating_rows])
-    lines += ["", "### Average scores", ""]
-    lines += _md_table(["agent", "overall", *data["games"]], [[r["agent"], *r["cells"]] for r in _score_rows(data)])
+        lines += _md_table(["agent", "rating", "interval", "matches"],
+                           [[r["agent"], r["mean"], r["interval"], r["n"]] for r in rating_rows])
+    elo_games, elo_rows = _elo_rows(data)
+    if _has_elo_table(data):
+        lines += ["", "### Internal Elo per game (SPIN-Bench Table 4)", "", _md(_elo_caption(data)), ""]
+        if elo_rows:
+            lines += _md_table(["agent", *elo_games], [[r["agent"], *r["cells"]] for r in elo_rows]) + [""]
+        paper_games, paper_rows = _paper_elo_rows()
+        lines += [_md(PAPER_ELO_CAPTION), ""] + _md_table(["model", *paper_games], paper_rows)
+    lines += ["", "### Average scores", "", _md(_score_caption(data)), ""]
+    lines += _md_table(["agent", *_score_header(data)], [[r["agent"], *r["cells"]] for r in _score_rows(data)])
     for section in data["sections"]:
         lines += ["", f"### {section['title']}", ""]
         if section.get("note"):
             lines += [_md(section["note"]), ""]
-        if section["rows"]:
-            lines += _md_table(section["columns"], section["rows"])
+        for table in _tables(section):
+            if table.get("title"):
+                lines += [f"#### {_md(table['title'])}", ""]
+            if table.get("note"):
+                lines += [_md(table["note"]), ""]
+            if table["rows"]:
+                lines += _md_table(table["columns"], table["rows"]) + [""]
     return "\n".join(lines) + "\n"
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from stratbench.metrics.solver import draw_rate
 
-__all__ = ["SOLVERS", "diplomacy", "gamebench_categories", "hanabi", "negotiation", "solver_games"]
+__all__ = ["SOLVERS", "diplomacy", "gamebench_categories", "hanabi", "negotiation", "planning", "probes", "solver_games"]
 
 SOLVERS = {"tictactoe": "minimax", "connect4": "c4solver", "chess": "stockfish"}
 """The solver opponent of each SPIN-Bench competitive game (chess: any stockfish level)."""
@@ -241,3 +241,135 @@ def gamebench_categories(records: list[dict[str, Any]]) -> dict[str, Any] | None
         "rows": rows,
         "note": "Mean score per agent over the category's games played in this run (each game weighted equally).",
     }
+
+
+def _pct(share: float | None) -> float | None:
+    return None if share is None else 100.0 * share
+
+
+def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """SPIN-Bench classical planning: Plan Accuracy, N-Step and the error classes, overall and per domain.
+
+    Table 1/2 shape: per agent over all its tasks, then per agent and domain.
+    Plan Acc, BC, GS and Other are shares of all tasks (they sum to 100%).
+    """
+    from stratbench.metrics.planning import (
+        PAPER_RESULTS,
+        PAPER_TASKS,
+        action_space_by_domain,
+        by_domain,
+        detailed_errors,
+        pearson,
+        spearman,
+        summaries_by_agent,
+    )
+
+    summaries = summaries_by_agent(records)
+    if not summaries:
+        return None
+    overall = []
+    for agent, summary in summaries.items():
+        errors = summary["errors"]
+        overall.append([
+            agent, "run", summary["tasks"], _pct(summary["plan_accuracy"]), summary["n_step"], _pct(errors["BC"]),
+            _pct(errors["GS"]), _pct(errors["Other"]), summary["n_step_tasks"],
+        ])
+    overall += [[model, "SPIN-Bench Tables 1–2", PAPER_TASKS, *values, PAPER_TASKS]
+                for model, values in PAPER_RESULTS.items()]
+    domains = []
+    for agent, rows in by_domain(records).items():
+        for domain, row in rows.items():
+            domains.append([agent, domain, row["category"], row["tasks"], row["valid"], _pct(row["plan_accuracy"]),
+                            row["n_step"], _pct(row["BC"]), _pct(row["GS"]), _pct(row["Other"])])
+    failures = [[agent, error, count] for agent, counts in detailed_errors(records).items()
+                for error, count in counts.items()]
+    space, correlations, points = [], [], []
+    for agent, rows in action_space_by_domain(records).items():
+        for domain, row in rows.items():
+            space.append([agent, domain, row["tasks"], _pct(row["plan_accuracy"]), row["legal_actions"]])
+        points.append({"name": agent, "points": [[row["legal_actions"], _pct(row["plan_accuracy"])]
+                                                 for row in rows.values()]})
+        xs = [row["legal_actions"] for row in rows.values()]
+        ys = [row["plan_accuracy"] for row in rows.values()]
+        correlations.append([agent, len(rows), pearson(xs, ys), spearman(xs, ys)])
+    return {
+        "title": "Classical planning (SPIN-Bench Tables 1–2)",
+        "note": "Plan Acc = valid plans / all tasks (micro-average, in %); N-Step = Σ C_i·S_i / N with S_i the "
+                "reference plan length of task i (tasks without one are left out of N-Step only); BC = broken "
+                "constraints (inapplicable action, unknown name, wrong arity or type), GS = every step executable "
+                "but the goal not reached, Other = unreadable or missing answer; all as % of all tasks, so "
+                "Plan Acc + BC + GS + Other = 100.",
+        "tables": [
+            {"title": "All tasks", "note": "Rows of source SPIN-Bench are the paper's published numbers over its "
+                                           "1,280 tasks (– where it gives no error breakdown), not this run's.",
+             "columns": ["agent", "source", "tasks", "Plan Acc (%)", "N-Step", "BC (%)", "GS (%)", "Other (%)",
+                         "tasks with S_i"],
+             "rows": overall},
+            {"title": "Per domain", "note": "Category as in SPIN-Bench's released scorer (one per domain).",
+             "columns": ["agent", "domain", "category", "tasks", "valid", "Plan Acc (%)", "N-Step", "BC (%)",
+                         "GS (%)", "Other (%)"],
+             "rows": domains},
+            {"title": "Failures in detail", "note": "Count of failed tasks per validator verdict.",
+             "columns": ["agent", "failure", "tasks"], "rows": failures},
+            {"title": "Accuracy and action space per domain (SPIN-Bench Fig. 3a)",
+             "note": "Legal actions per step = applicable ground actions in the states the task's reference plan "
+                     "passes through, averaged over its steps, then over the domain's tasks (tasks without a "
+                     "reference plan are left out). Fig. 3b's total state–action space needs every reachable "
+                     "state and is not computed.",
+             "columns": ["agent", "domain", "tasks", "Plan Acc (%)", "legal actions per step"], "rows": space,
+             "chart": {"x_label": "legal actions per step (domain mean)", "y_label": "Plan Acc (%)", "lines": False,
+                       "series": points}},
+            {"title": "Correlation of domain accuracy with legal actions per step (Fig. 3a)",
+             "note": "Across the agent's domains; – when fewer than two domains or a constant column.",
+             "columns": ["agent", "domains", "Pearson r", "Spearman ρ"], "rows": correlations},
+        ],
+    }
+
+
+def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """SPIN-Bench's planning probes: accuracy by setting (factual retrieval Fig. 6, spatial tracking Fig. 3c).
+
+    Factual retrieval: one row per agent and number of mutable properties, one
+    column per trajectory length. Spatial tracking: one row per agent, one
+    column per number of moves. Each cell is ``accuracy % (correct/items)``.
+    """
+    from stratbench.metrics.probes import accuracy_grid
+
+    grids = accuracy_grid(records)
+    if not grids:
+        return None
+    tables = []
+    factual = grids.get("factual_retrieval")
+    if factual:
+        lengths = factual["lengths"]
+        rows = [[agent, depth, *(_probe_cell(cells.get(n)) for n in lengths)]
+                for (agent, depth), cells in factual["cells"].items()]
+        series = [{"name": f"{agent}, {depth} properties",
+                   "points": [[n, 100.0 * cell["accuracy"]] for n, cell in cells.items()]}
+                  for (agent, depth), cells in factual["cells"].items()]
+        tables.append({"title": "Factual retrieval: accuracy by mutable properties and trajectory length",
+                       "chart": {"x_label": "trajectory length (steps)", "y_label": "accuracy (%)", "series": series},
+                       "note": "Report the state after the asked step of a trajectory with every transition "
+                               "spelled out (SPIN-Bench C.1, Fig. 6).",
+                       "columns": ["agent", "mutable properties", *(f"{n} step{'s' if n != 1 else ''}" for n in lengths)], "rows": rows})
+    spatial = grids.get("spatial_tracking")
+    if spatial:
+        lengths = spatial["lengths"]
+        rows = [[agent, *(_probe_cell(cells.get(n)) for n in lengths)] for (agent, _), cells in spatial["cells"].items()]
+        series = [{"name": agent, "points": [[n, 100.0 * cell["accuracy"]] for n, cell in cells.items()]}
+                  for (agent, _), cells in spatial["cells"].items()]
+        tables.append({"title": "Spatial tracking: accuracy by number of moves",
+                       "chart": {"x_label": "moves", "y_label": "accuracy (%)", "series": series},
+                       "note": "Final coordinate after a sequence of moves (SPIN-Bench §4.2, Fig. 3c).",
+                       "columns": ["agent", *(f"{n} move{'s' if n != 1 else ''}" for n in lengths)], "rows": rows})
+    return {
+        "title": "Planning probes (SPIN-Bench)",
+        "note": "Accuracy % (correct / items) per setting; a missing answer counts as wrong.",
+        "tables": tables,
+    }
+
+
+def _probe_cell(cell: dict[str, Any] | None) -> str | None:
+    if cell is None:
+        return None
+    return f"{100.0 * cell['accuracy']:.1f} ({cell['correct']}/{cell['items']})"

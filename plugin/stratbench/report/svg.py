@@ -1,4 +1,4 @@
-"""Inline SVG charts for the HTML report: a rating plot with interval whiskers and a heatmap.
+"""Inline SVG charts for the HTML report: a rating plot with interval whiskers, a heatmap, an x–y chart.
 
 Every label is escaped here (the charts are inserted into the page as markup);
 long labels are shortened for display and given in full in a ``<title>``. The
@@ -12,7 +12,9 @@ import math
 from html import escape
 from typing import Any
 
-__all__ = ["heatmap", "rating_plot"]
+__all__ = ["heatmap", "rating_plot", "xy_chart"]
+
+_PALETTE = ("#1d3557", "#e63946", "#2a9d8f", "#f4a261", "#6a4c93", "#8d99ae", "#264653", "#e76f51")
 
 _CHAR_W = 6.6
 """Approximate width of one character of 11–12 px sans-serif text, for sizing label areas."""
@@ -164,3 +166,69 @@ def _tick_text(value: float) -> str:
     if abs(value) < 1e-12:
         return "0"
     return f"{value:+g}"
+
+
+def xy_chart(series: list[dict[str, Any]], *, x_label: str, y_label: str, lines: bool = True,
+             y_range: tuple[float, float] = (0.0, 100.0), width: int = 720, height: int = 300) -> str:
+    """Draws series of ``(x, y)`` points on linear axes (y fixed to ``y_range``), joined by lines or not.
+
+    Args:
+        series: ``[{"name": str, "points": [[x, y], ...]}]``; points with a None coordinate are skipped.
+        x_label: The x axis title.
+        y_label: The y axis title.
+        lines: Whether to join each series' points (sorted by x).
+        y_range: The y axis range.
+        width: The chart width in pixels.
+        height: The plot height in pixels (the legend adds rows below).
+
+    Returns:
+        An ``<svg class="xy-chart">`` element, or ``""`` when no series has a point.
+    """
+    drawn = [(str(s["name"]), sorted((float(x), float(y)) for x, y in s["points"] if x is not None and y is not None))
+             for s in series]
+    drawn = [(name, points) for name, points in drawn if points]
+    if not drawn:
+        return ""
+    xs = [x for _, points in drawn for x, _ in points]
+    x_ticks = _ticks(min(xs), max(xs))
+    y_ticks = _ticks(*y_range)
+    left, right, top, plot_h = 52, 16, 12, height - 56
+    plot_w = width - left - right
+    x0, x1, y0, y1 = x_ticks[0], x_ticks[-1], y_ticks[0], y_ticks[-1]
+
+    def px(x: float) -> float:
+        return left + (x - x0) / (x1 - x0) * plot_w
+
+    def py(y: float) -> float:
+        return top + plot_h - (y - y0) / (y1 - y0) * plot_h
+
+    legend_rows = math.ceil(len(drawn) / 3)
+    total_h = top + plot_h + 44 + 18 * legend_rows
+    parts = [f'<svg class="xy-chart" width="{width}" height="{total_h}" viewBox="0 0 {width} {total_h}" role="img" '
+             f'aria-label="{escape(y_label)} by {escape(x_label)}">']
+    for value in y_ticks:
+        parts.append(f'<line x1="{left}" y1="{py(value):.1f}" x2="{left + plot_w}" y2="{py(value):.1f}" stroke="#ddd"/>')
+        parts.append(f'<text x="{left - 6}" y="{py(value) + 4:.1f}" text-anchor="end" font-size="11" fill="#555">'
+                     f'{value:g}</text>')
+    for value in x_ticks:
+        parts.append(f'<line x1="{px(value):.1f}" y1="{top}" x2="{px(value):.1f}" y2="{top + plot_h}" stroke="#eee"/>')
+        parts.append(f'<text x="{px(value):.1f}" y="{top + plot_h + 16}" text-anchor="middle" font-size="11" '
+                     f'fill="#555">{value:g}</text>')
+    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 32}" text-anchor="middle" font-size="11" '
+                 f'fill="#555">{escape(x_label)}</text>')
+    parts.append(f'<text transform="translate(14,{top + plot_h / 2:.1f}) rotate(-90)" text-anchor="middle" '
+                 f'font-size="11" fill="#555">{escape(y_label)}</text>')
+    for k, (name, points) in enumerate(drawn):
+        colour = _PALETTE[k % len(_PALETTE)]
+        if lines and len(points) > 1:
+            path = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in points)
+            parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="1.8"/>')
+        for x, y in points:
+            parts.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3.5" fill="{colour}">'
+                         f'<title>{escape(name)}: ({x:g}, {y:g})</title></circle>')
+        lx, ly = left + (k % 3) * (plot_w / 3), top + plot_h + 50 + 18 * (k // 3)
+        parts.append(f'<rect x="{lx:.1f}" y="{ly - 9:.1f}" width="10" height="10" fill="{colour}"/>')
+        parts.append(f'<text x="{lx + 14:.1f}" y="{ly:.1f}" font-size="11"><title>{escape(name)}</title>'
+                     f'{escape(_short(name))}</text>')
+    parts.append("</svg>")
+    return "".join(parts)

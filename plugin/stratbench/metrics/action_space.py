@@ -1,0 +1,83 @@
+"""A planning task's action-space size along its reference plan (SPIN-Bench §4.3.1, Fig. 3a).
+
+SPIN-Bench relates plan accuracy to "the average number of legal actions per
+step". Here that is, for one task, the mean number of applicable ground
+actions in the states its reference plan passes through (the initial state
+and every state before the last step). The reference plan comes from the
+dataset's ``manifest.json`` (the committed set has one per task); a task
+without one gets None.
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+__all__ = ["legal_actions_per_step", "reference_plan", "task_legal_actions"]
+
+
+@lru_cache(maxsize=8)
+def _plans(root: Path) -> dict[str, list[str]]:
+    from stratbench.planning.dataset import load_manifest
+
+    manifest = load_manifest(root) or {}
+    return {str(e["name"]): list(e["reference_plan"]) for e in manifest.get("instances", [])
+            if isinstance(e, dict) and e.get("reference_plan")}
+
+
+def reference_plan(instance: Any) -> list[str] | None:
+    """Returns the instance's reference plan (one ``(action args)`` line per step) from its dataset's manifest."""
+    problem_path = getattr(instance, "problem_path", None)
+    if problem_path is None:
+        return None
+    root = Path(problem_path).resolve().parents[2]  # <root>/<domain>/instances/<instance>.pddl
+    return _plans(root).get(str(instance.name))
+
+
+@lru_cache(maxsize=1024)
+def _task_legal_actions(domain_path: Path, problem_path: Path, name: str) -> float | None:
+    from stratbench.planning.reading import read_problem_files
+
+    plan = _plans(Path(problem_path).resolve().parents[2]).get(name)
+    return None if plan is None else legal_actions_per_step(read_problem_files(domain_path, problem_path), plan)
+
+
+def task_legal_actions(instance: Any) -> float | None:
+    """Returns :func:`legal_actions_per_step` of an instance's reference plan, once per task in a process.
+
+    None without an instance or a reference plan.
+    """
+    if getattr(instance, "problem_path", None) is None:
+        return None
+    return _task_legal_actions(Path(instance.domain_path), Path(instance.problem_path), str(instance.name))
+
+
+def legal_actions_per_step(problem: Any, plan: list[str]) -> float | None:
+    """Returns the mean number of applicable ground actions in the states before each step of ``plan``.
+
+    None when the plan is empty or does not execute on ``problem`` (a stale manifest).
+    """
+    from unified_planning.engines.sequential_simulator import UPSequentialSimulator
+
+    from stratbench.planning.plan_parsing import parse_plan_text
+    from stratbench.planning.planners import _Successors  # the backtracking grounder the random walk uses
+    from stratbench.planning.validation import _resolve
+
+    steps = parse_plan_text("\n".join(plan))
+    resolved = _resolve(problem, steps, None)
+    if not steps or not isinstance(resolved, list):
+        return None
+    counts = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        simulator = UPSequentialSimulator(problem, error_on_failed_checks=False)
+        successors = _Successors(problem)
+        state = simulator.get_initial_state()
+        for action, objects in resolved:
+            counts.append(len(successors.applicable(state)))
+            state = simulator.apply(state, action, objects)
+            if state is None:
+                return None
+    return sum(counts) / len(counts)

@@ -1,0 +1,42 @@
+"""Score scales of the built-in games, for records that do not carry their game's scale.
+
+A record names its game (and variant) but, before record version 2 of the
+session, not the game's score range and sum. The report needs them to keep
+quantities on different scales apart, so it asks the built-in game itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["builtin_scales"]
+
+Scale = tuple[tuple[float, float], "float | None"]
+
+
+def builtin_scales(games: dict[str, Any]) -> dict[str, Scale]:
+    """Returns ``(score_range, score_sum)`` of each named built-in game, built in the given variant.
+
+    Args:
+        games: Game name to one variant seen in the records (or None).
+
+    Returns:
+        The scales of the games that could be built; unknown games (from other plugins) or games that fail
+        to build are left out, which keeps them out of the overall average.
+    """
+    from stratbench import builtins
+    from stratbench.registry import Registry
+
+    registry = Registry()
+    builtins.pytest_stratbench_add_games(registry=registry)
+    out: dict[str, Scale] = {}
+    for name, variant in sorted(games.items()):
+        if name not in registry.games:
+            continue
+        try:
+            info = registry.game(name, variant).info
+        except Exception:  # noqa: BLE001 - a game that cannot be built here just has no known scale
+            continue
+        low, high = info.score_range
+        out[name] = ((float(low), float(high)), None if info.score_sum is None else float(info.score_sum))
+    return out

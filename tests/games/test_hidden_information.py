@@ -49,7 +49,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
 }
 """Cheaper game options for games whose random matches are long."""
 VARIANTS = {"diplomacy": "to1901-r1", "diplomacy-nopress": "to1901-r1", "hanabi": "3p"}
-HIDDEN_GAMES = {"air_land_sea", "are_you_the_traitor", "codenames", "diplomacy", "hanabi", "sea_battle"}
+HIDDEN_GAMES = {"air_land_sea", "arctic_scavengers", "are_you_the_traitor", "codenames", "diplomacy", "hanabi", "pit",
+                "sea_battle", "two_rooms_and_a_boom"}
 """Games known to hide something; each must take part (a guard against shrinking coverage)."""
 MARKER = "zqx{sender}to{recipient}n{count}"
 

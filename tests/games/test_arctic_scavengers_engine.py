@@ -216,6 +216,26 @@ def test_a_player_never_sees_the_opponents_hand_deck_or_dig_until_the_skirmish_s
             state.apply({player: Action(rng.choice(state.legal_actions(player)))})
 
 
+def test_secrets_are_the_opponents_hand_until_the_skirmish_and_each_unsorted_deck_order():
+    state = gathering_state(["Brawler", "Refugee", "Refugee", "Sniper Team", "Spear"],
+                            other=["Thug", "Junk", "Refugee", "Refugee", "Pickaxe"])
+    # Top card last. Player 2's deck reads alphabetically from the top, like a shown list: only bottom-first counts.
+    state.decks = [["Net", "Shovel", "Junk"], ["Pills", "Medkit"]]
+    assert GAME.secrets(state, 0) == [
+        ("opponent", "Junk, Pickaxe, Refugee, Refugee, Thug"), ("Junk, Shovel, Net",), ("Net, Shovel, Junk",),
+        ("Pills, Medkit",),
+    ]
+    assert GAME.secrets(state, 1)[0] == ("opponent", "Brawler, Refugee, Refugee, Sniper Team, Spear")
+    act(state, "STOP")
+    act(state, "STOP")
+    assert state.step == "skirmish"  # the Sniper Team may act; both hands are shown: only the deck orders stay secret
+    assert GAME.secrets(state, 0) == [("Junk, Shovel, Net",), ("Net, Shovel, Junk",), ("Pills, Medkit",)]
+    assert "the opponent's hand Junk, Pickaxe, Refugee, Refugee, Thug" in GAME.observe(state, 0).text
+    over = playout(3)  # the last skirmish showed the hands, and they stay shown
+    assert over.step == "over" and over.hands[1] and over.secret_state(1)["hand"] == []
+    assert not any(fact[0] == "opponent" for fact in GAME.secrets(over, 0))
+
+
 def test_random_agents_complete_a_match_through_the_runner():
     state = GAME.new_initial_state(4)
     agents = {p: RandomAgent(AgentContext(AgentSpec("random"), GAME, p, p, random.Random(p), Transcript())) for p in range(2)}

@@ -10,14 +10,18 @@ searched for the facts hidden from that seat:
 * the game's own facts, ``Game.secrets(state, viewer)`` (declared next to the
   engine: Codenames' key for operatives, the roles in Are You the Traitor?,
   the opponent's hand in Air, Land, and Sea, a Hanabi player's own hand, other
-  ships' damage in Sea Battle ...), and
+  ships' damage in Sea Battle, other traders' hands in Pit, unshared cards in
+  Two Rooms and a Boom, the opponent's hand and the deck orders in Arctic
+  Scavengers ...), and
 * private messages between other seats: every probing agent sends a private
   message carrying a unique marker wherever private messages are allowed.
 
 A game with ``GameInfo.hidden_information`` must override ``Game.secrets``.
 Adding a game needs no change here: register it and, if it hides anything,
 implement ``secrets``; give it cheaper options in :data:`OPTIONS` if its
-random matches are long.
+random matches are long. Engines with a ``secret_state`` also have a mutation
+test of their own (changing other seats' secrets leaves an observation alone),
+which catches leaks in any wording.
 """
 
 from __future__ import annotations
@@ -49,7 +53,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
 }
 """Cheaper game options for games whose random matches are long."""
 VARIANTS = {"diplomacy": "to1901-r1", "diplomacy-nopress": "to1901-r1", "hanabi": "3p"}
-HIDDEN_GAMES = {"air_land_sea", "are_you_the_traitor", "codenames", "diplomacy", "hanabi", "sea_battle"}
+HIDDEN_GAMES = {"air_land_sea", "arctic_scavengers", "are_you_the_traitor", "codenames", "diplomacy", "hanabi", "pit",
+                "sea_battle", "two_rooms_and_a_boom"}
 """Games known to hide something; each must take part (a guard against shrinking coverage)."""
 MARKER = "zqx{sender}to{recipient}n{count}"
 

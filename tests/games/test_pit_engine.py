@@ -263,6 +263,18 @@ def test_a_trader_sees_only_its_own_hand_and_the_sizes_of_the_others_offers():
                     assert seen.data["offers"][f"Trader {p + 1}"] == state.offers[p].size
 
 
+def test_secrets_word_the_other_traders_hands_and_offers_as_the_observation_would():
+    state = act(setup(HANDS), p1="offer 2 Soybeans + Bear", p2="offer 1 Corn")
+    assert GAME.secrets(state, 0) == [
+        ("Trader 2", "2 Barley, 1 Bear, 4 Soybeans, 3 Wheat"), ("Trader 2 offers", "2 Soybeans + Bear"),
+        ("Trader 3", "3 Barley, 4 Corn, 2 Soybeans"), ("Trader 3 offers", "1 Corn"), ("Trader 4", "2 Barley, 1 Bull, 2 Corn, 2 Soybeans, 2 Wheat"),
+    ]
+    assert ("Trader 1", "2 Barley, 3 Corn, 1 Soybeans, 4 Wheat") in GAME.secrets(state, 1)
+    assert not any(f[0].startswith("Trader 2") for f in GAME.secrets(state, 1))
+    # What the observation does say of an offer is its size, which is no fact.
+    assert "Trader 2 offers 3 cards" in GAME.observe(state, 0).text
+
+
 def test_random_agents_complete_a_match_through_the_runner():
     state = FAST.new_initial_state(7)
     agents = {

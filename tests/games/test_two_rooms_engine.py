@@ -176,6 +176,24 @@ def test_rooms_talk_privately_with_capped_messages_through_the_runner():
     assert sum(outcome.scores) == 1.0
 
 
+def test_secrets_name_each_unshown_card_and_team_and_drop_what_a_share_or_reveal_showed():
+    # Drew (President) colour-shares with Casey (Bomber); Emery (Red Team) reveals to Room B.
+    state = setup([0, 0, 1, 0, 1, 1], (0, 2), CARDS)
+    assert GAME.secrets(state, 0) == [
+        ("Alex is a Blue Team member",), ("Alex Blue Team",), ("Alex is on the Blue team",), ("Alex Blue",),
+        ("Finley is a Blue Team member",), ("Finley Blue Team",), ("Finley is on the Blue team",), ("Finley Blue",),
+        ("Casey is the Bomber",), ("Casey Bomber",), ("Casey is on the Red team",), ("Casey Red",),
+        ("Emery is a Red Team member",), ("Emery Red Team",), ("Emery is on the Red team",), ("Emery Red",),
+        ("Blair is a Red Team member",), ("Blair Red Team",), ("Blair is on the Red team",), ("Blair Red",),
+    ]
+    play(state, p0="colour share with Casey", p3="colour share with Drew", p4="reveal card to the room")
+    casey = [f for f in GAME.secrets(state, 0) if f[0].startswith("Casey")]
+    assert casey == [("Casey is the Bomber",), ("Casey Bomber",)]  # the colour was shared, the card was not
+    assert "Casey is on the Red team" in GAME.observe(state, 0).text
+    assert not any(f[0].startswith("Emery") for f in GAME.secrets(state, 2))  # Finley saw Emery's card
+    assert ("Drew is the President",) in GAME.secrets(state, 2)
+
+
 def test_random_agents_complete_a_match_through_the_runner():
     state = GAME.new_initial_state(5)
     agents = {

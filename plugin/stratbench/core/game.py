@@ -245,9 +245,12 @@ class Game(ABC):
         "Key Holder")``, ``("APPLE", "assassin")``); nothing shown to ``viewer``
         (observation text and data, legal actions, prompts, feedback, messages,
         rule topics) may contain a fact's phrases in that order within one line
-        or one data record. Give both orders where either reads naturally. A
-        game that declares ``hidden_information`` must override this; perfect
-        information games keep the default (no facts).
+        or one data record. Give both orders where either reads naturally, and
+        word facts as the observation would if it leaked, never so loosely
+        that honest text matches. A game that declares ``hidden_information``
+        must override this; perfect information games keep the default (no
+        facts). Engines with a ``secret_state(player)`` on their state word it
+        here (docs/ARCHITECTURE.md, "Hidden information").
         """
         return []
 

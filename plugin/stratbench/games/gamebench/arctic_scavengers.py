@@ -33,7 +33,8 @@ cards) wins; equal tribes draw. GameBench counts only the last hand and gives
 ties to its second player. A player's secret state is its hand, the order of
 its deck and the junkyard cards it looks at
 (:meth:`ArcticState.secret_state`); opponents see counts, public plays and the
-skirmish hand.
+skirmish hand. :meth:`ArcticScavengers.secrets` words the opponent's hand and
+both deck orders for the hidden-information test.
 """
 
 from __future__ import annotations
@@ -377,7 +378,7 @@ class ArcticState(State):
     def secret_state(self, player: int) -> dict[str, Any]:
         """Returns what only ``player`` may know: its hand (until the skirmish shows it), deck order and dug cards."""
         return {
-            "hand": [] if self.step == "skirmish" else sorted(self.hands[player]),
+            "hand": [] if self.step in ("skirmish", "over") else sorted(self.hands[player]),
             "deck": list(self.decks[player]),
             "dug": list(self.dug) if self.step == "dig" and self.actor == player else [],
         }
@@ -396,6 +397,24 @@ class ArcticScavengers(Game):
     def role(self, player: int) -> str:
         """Returns ``player 1`` or ``player 2``."""
         return f"player {player + 1}"
+
+    def secrets(self, state: State, viewer: int) -> list[tuple[str, ...]]:
+        """Returns the opponent's hand until the skirmish shows it, and the order of both decks.
+
+        The hand reads as the skirmish line words it (``("opponent", "Brawler,
+        Refugee, Scout")``). A deck's order is one phrase, top card first and
+        bottom card first (``("Scout, Refugee, Brawler",)``), given only when
+        it is not alphabetical: every list the observation shows is sorted, so
+        an alphabetical deck would read like a hand or a discard pile. The dug
+        cards are left to the engine's own test, which changes them.
+        """
+        assert isinstance(state, ArcticState)
+        hand = state.secret_state(1 - viewer)["hand"]
+        facts = [("opponent", _names(hand))] if hand else []
+        for player in range(2):
+            deck = state.secret_state(player)["deck"]
+            facts += [(", ".join(order),) for order in (deck[::-1], deck) if list(order) != sorted(order)]
+        return facts
 
     def canonical_action(self, state: State, player: int, text: str) -> str | None:
         """Maps an answer to a legal action: card lists in any order, or GameBench's ``["DIG", ["Brawler"]]`` form.

@@ -21,7 +21,7 @@ and 2 form one side and 1 and 3 the other, the agent duplicated on both seats
 without being told. A side scores its traders' share of all points (0.5 each
 when nobody has scored), as GameBench normalises points by their sum.
 A trader's secret state is its hand and the cards behind its standing offer
-(:meth:`PitState.secret_state`).
+(:meth:`PitState.secret_state`); :meth:`Pit.secrets` words it for the others.
 """
 
 from __future__ import annotations
@@ -293,6 +293,26 @@ class Pit(Game):
     def role(self, player: int) -> str:
         """Returns the trader's name."""
         return trader_name(player)
+
+    def secrets(self, state: State, viewer: int) -> list[tuple[str, ...]]:
+        """Returns every other trader's hand and standing offer as the observation words them.
+
+        A hand is one phrase (``("Trader 2", "1 Barley, 2 Corn, 6 Wheat")``): a
+        whole hand of 9-10 cards never reads like a set of at most 4 in the
+        legal actions or trade logs, where a single count (``2 Corn``) would.
+        An offer reads ``("Trader 2 offers", "2 Wheat + Bull")``, where the
+        observation states only its size.
+        """
+        assert isinstance(state, PitState)
+        facts = []
+        for other in range(NUM_TRADERS):
+            if other == viewer:
+                continue
+            secret, name = state.secret_state(other), trader_name(other)
+            facts.append((name, _hand_text(secret["hand"])))
+            if secret["offer"]:
+                facts.append((f"{name} offers", secret["offer"]))
+        return facts
 
     def canonical_action(self, state: State, player: int, text: str) -> str | None:
         """Maps an answer to a legal action, explaining why an offer or accept is not possible.

@@ -23,7 +23,8 @@ duplicated on its three seats without being told. Names are fixed per seat,
 teams by seat (``GameInfo.sides``), so a seat's name never changes with its
 card; what a seat knows of another card comes only from shares and reveals,
 recorded when they happen. A seat's secret state is its card
-(:meth:`TwoRoomsState.secret_state`).
+(:meth:`TwoRoomsState.secret_state`); :meth:`TwoRooms.secrets` words it for
+the seats that were not shown it.
 """
 
 from __future__ import annotations
@@ -222,6 +223,29 @@ class TwoRooms(Game):
     def role(self, player: int) -> str:
         """Returns the seat's name (it does not tell the team)."""
         return NAMES[player]
+
+    def secrets(self, state: State, viewer: int) -> list[tuple[str, ...]]:
+        """Returns the cards and teams of the other seats that no share or reveal showed ``viewer``.
+
+        Each is worded as the observation states a learnt card, one phrase
+        (``("Casey is the Bomber",)``, ``("Alex is on the Red team",)``: the
+        text lists several seats on one line), and as a data record
+        (``("Casey Bomber",)``, ``("Alex Red",)``). A seat whose colour was
+        shared keeps its card secret.
+        """
+        assert isinstance(state, TwoRoomsState)
+        facts = []
+        for other in range(6):
+            known = state.known[viewer].get(other)
+            if other == viewer or (known is not None and known not in TEAMS):
+                continue
+            secret, name = state.secret_state(other), NAMES[other]
+            card = secret["card"]
+            card_text = f"the {card}" if card in ("President", "Bomber") else _describe(card)
+            facts += [(f"{name} is {card_text}",), (f"{name} {card}",)]
+            if known is None:
+                facts += [(f"{name} is {_describe(secret['team'])}",), (f"{name} {secret['team']}",)]
+        return facts
 
     def observe(self, state: State, player: int) -> Observation:
         """Returns the seat's card, the rooms and leaders, and what it has learnt."""

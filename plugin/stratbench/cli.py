@@ -122,8 +122,33 @@ def cmd_rate(args: argparse.Namespace) -> int:
         raise InputError(f"cannot rate these results: {error}") from None
     print(render_ratings_table(summary, intervals=args.intervals))
     print()
-    print(render_scores_table(average_scores(matches)))
+    scores = average_scores(matches)
+    if mode != "gamebench":  # GameBench's Table 2 averages its own games, all win shares
+        scores, rule = _comparable_overall(matches, scores)
+        print(rule)
+    print(render_scores_table(scores))
     return 0
+
+
+def _comparable_overall(matches: list[Any], scores: Any) -> tuple[Any, str]:
+    """Returns the average scores with an overall over win-share games only, and the rule as one line.
+
+    Quantities on different scales (supply centres, Hanabi points, plan validity)
+    are never averaged with win shares: those games keep their own columns.
+    """
+    from stratbench.rating import average_scores
+    from stratbench.rating.bradley_terry import AverageScores
+    from stratbench.report.scales import builtin_scales
+
+    scales = builtin_scales({m.game: None for m in matches})
+    comparable = sorted({m.game for m in matches if len(m.agents) > 1 and scales.get(m.game) == ((0.0, 1.0), 1.0)})
+    overall = average_scores([m for m in matches if m.game in comparable]).overall
+    others = sorted(set(scores.per_game) - set(comparable))
+    rule = ("Overall: the mean over two-sided games scored in win shares (0..1, summing to 1): "
+            + (", ".join(comparable) or "none"))
+    if others:
+        rule += "; not averaged (other scales): " + ", ".join(others)
+    return AverageScores(overall=overall, per_game=scores.per_game), rule
 
 
 def cmd_report(args: argparse.Namespace) -> int:

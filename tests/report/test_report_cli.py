@@ -65,6 +65,26 @@ def test_rate_reads_our_results_and_orders_agents(tmp_path):
     assert "mean of 100 game-balanced bootstrap resamples" in result.stdout
 
 
+def test_rate_never_averages_plan_validity_with_win_shares(tmp_path):
+    records = league(BASE, games=("tictactoe",), matches=6)
+    records += [record(f"suites/test_p.py::test_pddl[random-p{k}]", ("random",), (1.0,), game="pddl", seed=k)
+                for k in range(3)]
+    path = write_jsonl(tmp_path / "results.jsonl", records)
+    result = stratbench("rate", path, "--resamples", "50")
+    assert result.returncode == 0, result.stderr
+    rule = "Overall: the mean over two-sided games scored in win shares (0..1, summing to 1): tictactoe; " \
+           "not averaged (other scales): pddl"
+    assert rule in result.stdout
+    table = result.stdout.split(rule + "\n", 1)[1].splitlines()
+    assert table[0].split() == ["Agent", "Overall", "pddl", "tictactoe"]
+    random_ttt = [r["scores"][k] for r in records if r["game"] == "tictactoe"
+                  for k, side in enumerate(r["sides"]) if side["agent"] == "random"]
+    mean = f"{sum(random_ttt) / len(random_ttt):.2f} ({len(random_ttt)})"
+    # pddl's plan validity (1.00) is not averaged into random's overall, which equals its tictactoe mean.
+    assert re.search(rf"^random\s+{re.escape(mean)}\s+1\.00 \(3\)\s+{re.escape(mean)}$", "\n".join(table),
+                     re.MULTILINE), table
+
+
 def test_report_writes_the_three_files_and_transcript_pages(tmp_path):
     store = ResultStore(tmp_path / "run", "run-1")
     for r in league(BASE, games=("tictactoe",), matches=3):

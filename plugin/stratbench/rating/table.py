@@ -71,7 +71,9 @@ def render_scores_table(scores: AverageScores, *, digits: int = 2, counts: bool 
         The table, agents sorted by overall average score (best first).
     """
     games = sorted(scores.per_game)
-    agents = sorted(scores.overall, key=lambda a: -scores.overall[a].mean)
+    everyone = set(scores.overall).union(*(set(per) for per in scores.per_game.values()))
+    agents = sorted(everyone, key=lambda a: (a not in scores.overall,
+                                              -scores.overall[a].mean if a in scores.overall else 0.0, a))
     rows = []
     for agent in agents:
         row = [agent, _score_cell(scores.overall.get(agent), digits, counts)]

@@ -23,7 +23,9 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
     ``type_mismatch``, ``inapplicable_action``, ``goal_not_satisfied``),
     ``error_class`` (None, ``BC``, ``GS``, ``Other``), ``reason``,
     ``plan_length``, ``failed_step``, ``unmet``, ``answer_form``,
-    ``reference_length`` (S_i), ``task``, ``domain``, ``category``, ``tier``.
+    ``reference_length`` (S_i), ``task``, ``domain``, ``category``, ``tier``,
+    ``normalised`` (the changes the reader made so unified-planning reads
+    the task, one line each; empty for a task read as written).
     A forfeit (no answer at all) is ``no_answer``, class Other.
     """
     from stratbench.planning.validation import PlanCheck
@@ -49,6 +51,7 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
             "domain": getattr(instance, "domain", None),
             "category": getattr(instance, "category", None),
             "tier": getattr(instance, "tier", None),
+            "normalised": list(getattr(game, "normalisation", ())),
         }
     }
 

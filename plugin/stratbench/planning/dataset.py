@@ -159,10 +159,14 @@ def resolve(name: str) -> Instance:
 
 
 def scan_directory(root: Path) -> list[Instance]:
-    """Lists the instances of a directory in SPIN-Bench's layout, with skip reasons.
+    """Lists the instances of a directory in SPIN-Bench's layout, each with its own skip reason.
 
-    Never raises for a malformed dataset: a missing directory, a missing
-    domain file or an unreadable domain become skip reasons.
+    Every instance is read and checked on its own (cached by file version),
+    so a broken instance never hides a valid one beside it. A domain folder
+    (a folder holding ``.pddl`` files or an ``instances/`` folder) without
+    instances becomes one skipped item, ``<domain>/no-instances``, saying
+    so. Never raises for a malformed dataset: a missing directory, a
+    missing domain file or an unreadable task become skip reasons.
     """
     root = Path(root)
     if not root.is_dir():
@@ -170,16 +174,19 @@ def scan_directory(root: Path) -> list[Instance]:
     manifest = load_manifest(root) or {}
     known = {entry["name"]: entry for entry in manifest.get("instances", [])}
     instances: list[Instance] = []
-    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-        problems = sorted((folder / "instances").glob("*.pddl")) if (folder / "instances").is_dir() else []
-        if not problems:
-            continue
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "__"))):
+        instances_dir = folder / "instances"
+        problems = sorted(instances_dir.glob("*.pddl")) if instances_dir.is_dir() else []
         domain_file = folder / "domain.pddl"
-        domain_skip = _domain_skip(domain_file, problems[0])
+        if not problems:
+            empty = _empty_domain(folder, instances_dir)
+            if empty is not None:
+                instances.append(Instance(f"{_safe(folder.name)}/no-instances", folder.name, domain_file,
+                                          instances_dir, CATEGORIES.get(folder.name.lower()), skip=empty))
+            continue
         for problem in problems:
             name = f"{_safe(folder.name)}/{_safe(problem.stem)}"
             entry = known.get(name, {})
-            skip = domain_skip or _instance_skip(folder.name, problem)
             instances.append(
                 Instance(
                     name=name,
@@ -189,10 +196,22 @@ def scan_directory(root: Path) -> list[Instance]:
                     category=entry.get("category") or CATEGORIES.get(folder.name.lower()),
                     tier=entry.get("tier"),
                     reference_length=entry.get("reference_length"),
-                    skip=skip,
+                    skip=_instance_skip(domain_file, problem),
                 )
             )
     return instances
+
+
+def _empty_domain(folder: Path, instances_dir: Path) -> str | None:
+    """Returns why a domain folder has no instances, or None for a folder that is no domain at all."""
+    beside = sorted(p.name for p in folder.glob("*.pddl") if p.name != "domain.pddl")
+    if not instances_dir.is_dir() and not (folder / "domain.pddl").is_file() and not beside:
+        return None
+    where = f"{folder.name}/instances/*.pddl"
+    if not instances_dir.is_dir():
+        found = f"; found {len(beside)} other .pddl file{'s' if len(beside) != 1 else ''} beside it" if beside else ""
+        return f"{folder.name}: no instances/ folder, so no tasks (expected {where}{found})"
+    return f"{folder.name}: instances/ holds no .pddl files, so no tasks (expected {where})"
 
 
 def _from_manifest(root: Path, entry: dict[str, Any]) -> Instance:
@@ -208,55 +227,39 @@ def _from_manifest(root: Path, entry: dict[str, Any]) -> Instance:
     )
 
 
-def _domain_skip(domain_file: Path, first_problem: Path) -> str | None:
-    """Returns why a domain cannot run (parsed once per file version), or None."""
+def _instance_skip(domain_file: Path, problem: Path) -> str | None:
+    """Returns why one instance cannot run (checked once per file version), or None."""
     domain = domain_file.parent.name
     if not domain_file.is_file():
         return f"{domain}: no domain.pddl"
     try:
-        stamp = (domain_file.stat().st_mtime_ns, first_problem.stat().st_mtime_ns)
+        stamp = (domain_file.stat().st_mtime_ns, problem.stat().st_mtime_ns)
     except OSError as error:
-        return f"{domain}: cannot read it: {error.strerror or error}"
-    return _check_domain(str(domain_file), str(first_problem), stamp)
+        return f"{domain}/{problem.name}: cannot read it: {error.strerror or error}"
+    return _check_instance(str(domain_file), str(problem), stamp)
 
 
-@lru_cache(maxsize=256)
-def _check_domain(domain_file: str, first_problem: str, stamp: tuple[int, int]) -> str | None:
-    from stratbench.planning.reading import PDDLReadError, read_problem_files, up
+@lru_cache(maxsize=4096)
+def _check_instance(domain_file: str, problem_file: str, stamp: tuple[int, int]) -> str | None:
+    from stratbench.planning.reading import PDDLReadError, read_task
+    from stratbench.planning.validation import unsupported_features
 
     domain = Path(domain_file).parent.name
     try:
-        problem = read_problem_files(domain_file, first_problem)
-    except PDDLReadError as error:
-        return f"{domain}: unified-planning cannot read it: {error.reason}"
+        domain_text = Path(domain_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        return f"{domain}: cannot read it: {error}"
-    up()
-    from unified_planning.engines.plan_validator import SequentialPlanValidator
-
-    kind = problem.kind
-    if not SequentialPlanValidator.supports(kind):
-        supported = SequentialPlanValidator.supported_kind()
-        missing = sorted(f.lower() for f in kind.features if f not in supported.features)
-        features = ", ".join(missing) or "unsupported features"
-        return f"{domain}: unified-planning's sequential validator cannot check it: {features}"
-    return None
-
-
-def _instance_skip(domain: str, problem: Path) -> str | None:
-    from stratbench.planning.reading import unreadable_reason
-
+        return f"{domain}: cannot read domain.pddl: {error}"
+    name = Path(problem_file).name
     try:
-        text = problem.read_text(encoding="utf-8")
+        task = read_task(domain_text, Path(problem_file).read_text(encoding="utf-8"))
+    except PDDLReadError as error:
+        return f"{domain}/{name}: unified-planning cannot read it: {error.reason}"
     except (OSError, UnicodeDecodeError) as error:
-        return f"{domain}: cannot read {problem.name}: {error}"
-    if re.search(r"(?<![\w.?-])[A-Za-z_][\w-]*\.[\w.-]*", _strip_comments(text)):
-        return f"{domain}: unified-planning cannot read it: {unreadable_reason(ValueError(), '', text)}"
+        return f"{domain}/{name}: cannot read it: {error}"
+    missing = unsupported_features(task.problem)
+    if missing:
+        return f"{domain}/{name}: unified-planning's sequential validator cannot check it: {', '.join(missing)}"
     return None
-
-
-def _strip_comments(text: str) -> str:
-    return re.sub(r";[^\n]*", "", text)
 
 
 def _safe(name: str) -> str:

@@ -8,6 +8,8 @@ from pathlib import Path
 from planning_toys import BLOCKS_DOMAIN, BLOCKS_P01, BLOCKS_P01_PLAN, write_dataset
 from wild_toys import WILD_TASKS
 
+from stratbench.metrics.planning import summaries_by_agent
+
 SUITE = (Path(__file__).resolve().parents[2] / "suites" / "spin" / "test_pddl.py").read_text()
 BROKEN = """(define (domain d) (:requirements :typing) (:types a b - object c - (either a b))
  (:predicates (at ?x - c)) (:action go :parameters (?x - c) :precondition (at ?x) :effect (not (at ?x))))"""
@@ -99,5 +101,6 @@ def test_tasks_in_constructs_unified_planning_refused_play_under_pddl_dir_and_ar
     # The plan was given in the names the task is written in.
     (transcript,) = (pytester.path / "reports" / "transcripts").glob("*pddl_planner-dotted_p01*.json")
     assert "(move c0.0 c0.1)" in transcript.read_text() and "(move c0.1 c1/1)" in transcript.read_text()
-    summary = json.loads((pytester.path / "reports" / "results.json").read_text())
-    assert '"tasks": 5' in json.dumps(summary) and '"valid": 5' in json.dumps(summary)
+    assert "| planner | 1.00 (5) | 1.00 (5) |" in (pytester.path / "reports" / "report.md").read_text()
+    summary = summaries_by_agent(played)["planner"]
+    assert (summary["tasks"], summary["plan_accuracy"]) == (5, 1.0)

@@ -62,6 +62,7 @@ ERROR_CLASSES: dict[str, str] = {
 _MAX_LISTED = 8
 _UNDEFINED = "UNDEFINED_INITIAL_NUMERIC"
 _UNDEFINED_READ = re.compile(r"does not have a value for the value (.+?)\s*$")
+_WORD = re.compile(r"[\w-]+")
 _UP_FLUENT = re.compile(r"^([^\s(]+)(?:\((.*)\))?$")
 
 
@@ -126,8 +127,19 @@ def unsupported_features(problem: Any) -> list[str]:
     return sorted(f.lower() for f in problem.kind.features if f not in supported)
 
 
-def check_steps(task: Any, steps: tuple[tuple[str, tuple[str, ...]], ...], *, form: str | None = None) -> PlanCheck:
-    """Validates parsed ``(name, args)`` steps (original names) against ``task`` (a ``ReadTask`` or a ``Problem``)."""
+def check_steps(
+    task: Any, steps: tuple[tuple[str, tuple[str, ...]], ...], *, form: str | None = None, relaxed: bool | None = None
+) -> PlanCheck:
+    """Validates parsed ``(name, args)`` steps (original names) against ``task`` (a ``ReadTask`` or a ``Problem``).
+
+    Args:
+        task: The task.
+        steps: The plan.
+        form: How the plan was given, recorded in the verdict.
+        relaxed: Whether to validate with VAL's semantics for undefined numeric fluents (the validator's support
+            check off, no quality metric); None (the default) does so only for tasks that need it, those with
+            numeric fluents lacking an initial value. The verdicts agree wherever both apply (tested).
+    """
     up()
     from unified_planning.engines.plan_validator import SequentialPlanValidator
     from unified_planning.engines.results import FailedValidationReason, ValidationResultStatus
@@ -141,10 +153,11 @@ def check_steps(task: Any, steps: tuple[tuple[str, tuple[str, ...]], ...], *, fo
     if isinstance(resolved, PlanCheck):
         return resolved
     instances = [ActionInstance(action, objects) for action, objects in resolved]
-    checked = _validated_problem(task)
+    relaxed = _UNDEFINED in problem.kind.features if relaxed is None else relaxed
+    checked = _relaxed_problem(task) if relaxed else problem
     plan = SequentialPlan(instances, environment=problem.environment)
     validator = SequentialPlanValidator(environment=problem.environment)
-    validator.skip_checks = checked is not problem
+    validator.skip_checks = relaxed
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -186,19 +199,20 @@ def check_steps(task: Any, steps: tuple[tuple[str, tuple[str, ...]], ...], *, fo
     )
 
 
-def _validated_problem(task: ReadTask) -> Any:
-    """Returns the problem to validate: itself, or for undefined initial numerics a copy without quality metrics.
+def _relaxed_problem(task: ReadTask) -> Any:
+    """Returns the task's problem without its quality metrics (made once per task, kept on it).
 
-    The copy is made once per task (kept on the task).
+    A metric never decides validity, and evaluating one may read a numeric
+    fluent that has no value.
     """
     problem = task.problem
-    if _UNDEFINED not in problem.kind.features:
+    if not problem.quality_metrics:
         return problem
-    cached = task.__dict__.get("_validated")
+    cached = task.__dict__.get("_relaxed")
     if cached is None:
         cached = problem.clone()
         cached.clear_quality_metrics()
-        object.__setattr__(task, "_validated", cached)
+        object.__setattr__(task, "_relaxed", cached)
     return cached
 
 
@@ -334,7 +348,15 @@ def render_condition(node: Any, names: NameMap | None = None) -> str:
     for test, symbol in operators.items():
         if getattr(node, test)():
             return f"({symbol} {' '.join(render_condition(a, names) for a in node.args)})"
-    return str(node)
+    return _original_words(str(node), names) if names else str(node)
+
+
+def _original_words(text: str, names: NameMap) -> str:
+    """Replaces each renamed name in unified-planning's own rendering of an expression by its original."""
+    back = {}
+    for role in ("type", "function", "predicate", "object"):
+        back.update({new: old for old, new in names.renamed.get(role, {}).items()})
+    return _WORD.sub(lambda word: back.get(word.group(), word.group()), text)
 
 
 def _log_text(result: Any) -> str:

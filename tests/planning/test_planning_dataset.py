@@ -77,7 +77,8 @@ def test_each_instance_is_decided_on_its_own_and_empty_domains_are_named(tmp_pat
                          {"p1": problem(kind="c"), "p2": problem(kind="c")}),
             "grid": (domain(), {"p01": problem(name="PG0.5")}),
             "good": (BLOCKS_DOMAIN, {"p01": problem(extra=" (:goal (preference p1 (at o)))"), "p02": BLOCKS_P01,
-                                     "p03": "(define (problem broken"}),
+                                     "p03": "(define (problem broken",
+                                     "p04": BLOCKS_P01.replace("(clear c)", "(clear d)")}),
             "nodomain": (BLOCKS_DOMAIN, {"p01": BLOCKS_P01}),
             "binary": (BLOCKS_DOMAIN, {"p01": BLOCKS_P01}),
             "noinstances": (BLOCKS_DOMAIN, {}),
@@ -100,6 +101,7 @@ def test_each_instance_is_decided_on_its_own_and_empty_domains_are_named(tmp_pat
     assert skips["good/p01"] == "good/p01.pddl: unified-planning cannot read it: preferences in the problem"
     assert skips["good/p02"] is None
     assert skips["good/p03"] == "good/p03.pddl: unified-planning cannot read it: the problem has 2 unclosed '('"
+    assert skips["good/p04"] == "good/p04.pddl: unified-planning cannot read it: an undeclared object or constant ('d')"
     assert skips["nodomain/p01"] == "nodomain: no domain.pddl"
     assert skips["binary/p01"].startswith("binary: cannot read domain.pddl: 'utf-8' codec can't decode")
     assert skips["noinstances/no-instances"] == (
@@ -110,7 +112,7 @@ def test_each_instance_is_decided_on_its_own_and_empty_domains_are_named(tmp_pat
         "emptyinstances: instances/ holds no .pddl files, so no tasks (expected emptyinstances/instances/*.pddl)"
     )
     assert not any(name.startswith("notes/") for name in skips)
-    assert len(skips) == 10
+    assert len(skips) == 11
 
 
 def test_a_missing_directory_is_one_skipped_item(tmp_path):

@@ -146,6 +146,10 @@ def test_an_undefined_numeric_fluent_is_an_error_only_when_read_before_assigned(
         (EITHER_DOMAIN, EITHER_PROBLEM.replace("b1 - bike", "b1 - (either bike truck)"),
          "an object declared with an 'either' type ('b1 - (either bike truck)')"),
         ("(define (domain d) (:types a)", EITHER_PROBLEM, "the domain has 1 unclosed '('"),
+        (EITHER_DOMAIN, EITHER_PROBLEM.replace("(goal (done))", "(goal (and (done) (fuelled p2)))"),
+         "an undeclared object or constant ('p2')"),
+        (EITHER_DOMAIN, EITHER_PROBLEM.replace("(goal (done))", "(goal (finished))"),
+         "an undeclared predicate ('finished' in (finished))"),
         (EITHER_DOMAIN, "(problem p)", "the problem does not start with (define (problem <name>) ...)"),
     ],
 )

@@ -161,8 +161,8 @@ def resolve(name: str) -> Instance:
 def scan_directory(root: Path) -> list[Instance]:
     """Lists the instances of a directory in SPIN-Bench's layout, each with its own skip reason.
 
-    Every instance is read and checked on its own (cached by file version),
-    so a broken instance never hides a valid one beside it. A domain folder
+    Every instance is checked on its own (:func:`_instance_skips`, cached by
+    file version), so a broken instance never hides a valid one beside it. A domain folder
     (a folder holding ``.pddl`` files or an ``instances/`` folder) without
     instances becomes one skipped item, ``<domain>/no-instances``, saying
     so. Never raises for a malformed dataset: a missing directory, a
@@ -184,6 +184,7 @@ def scan_directory(root: Path) -> list[Instance]:
                 instances.append(Instance(f"{_safe(folder.name)}/no-instances", folder.name, domain_file,
                                           instances_dir, CATEGORIES.get(folder.name.lower()), skip=empty))
             continue
+        skips = _instance_skips(domain_file, problems)
         for problem in problems:
             name = f"{_safe(folder.name)}/{_safe(problem.stem)}"
             entry = known.get(name, {})
@@ -196,7 +197,7 @@ def scan_directory(root: Path) -> list[Instance]:
                     category=entry.get("category") or CATEGORIES.get(folder.name.lower()),
                     tier=entry.get("tier"),
                     reference_length=entry.get("reference_length"),
-                    skip=_instance_skip(domain_file, problem),
+                    skip=skips[problem],
                 )
             )
     return instances
@@ -227,8 +228,24 @@ def _from_manifest(root: Path, entry: dict[str, Any]) -> Instance:
     )
 
 
-def _instance_skip(domain_file: Path, problem: Path) -> str | None:
-    """Returns why one instance cannot run (checked once per file version), or None."""
+def _instance_skips(domain_file: Path, problems: list[Path]) -> dict[Path, str | None]:
+    """Returns why each instance of a domain cannot run (None when it can), each for its own fault.
+
+    Every instance gets the quick check (:func:`_quick_check`: the text,
+    the normaliser, names declared); the first instance passing it gets the
+    full one (:func:`_full_check`: unified-planning reads the task and its
+    validator can check it). When that fails, every instance gets the full
+    check, so a fault of one instance never decides the others.
+    """
+    skips = {problem: _quick_skip(domain_file, problem, _full=False) for problem in problems}
+    passing = [problem for problem in problems if skips[problem] is None]
+    if passing and _quick_skip(domain_file, passing[0], _full=True) is not None:
+        for problem in passing:
+            skips[problem] = _quick_skip(domain_file, problem, _full=True)
+    return skips
+
+
+def _quick_skip(domain_file: Path, problem: Path, *, _full: bool) -> str | None:
     domain = domain_file.parent.name
     if not domain_file.is_file():
         return f"{domain}: no domain.pddl"
@@ -236,29 +253,54 @@ def _instance_skip(domain_file: Path, problem: Path) -> str | None:
         stamp = (domain_file.stat().st_mtime_ns, problem.stat().st_mtime_ns)
     except OSError as error:
         return f"{domain}/{problem.name}: cannot read it: {error.strerror or error}"
-    return _check_instance(str(domain_file), str(problem), stamp)
+    return (_full_check if _full else _quick_check)(str(domain_file), str(problem), stamp)
 
 
-@lru_cache(maxsize=4096)
-def _check_instance(domain_file: str, problem_file: str, stamp: tuple[int, int]) -> str | None:
-    from stratbench.planning.reading import PDDLReadError, read_task
-    from stratbench.planning.validation import unsupported_features
-
+def _texts(domain_file: str, problem_file: str) -> tuple[str, str] | str:
+    """Returns both texts, or why they cannot be read."""
     domain = Path(domain_file).parent.name
     try:
         domain_text = Path(domain_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         return f"{domain}: cannot read domain.pddl: {error}"
-    name = Path(problem_file).name
     try:
-        task = read_task(domain_text, Path(problem_file).read_text(encoding="utf-8"))
-    except PDDLReadError as error:
-        return f"{domain}/{name}: unified-planning cannot read it: {error.reason}"
+        return domain_text, Path(problem_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        return f"{domain}/{name}: cannot read it: {error}"
+        return f"{domain}/{Path(problem_file).name}: cannot read it: {error}"
+
+
+@lru_cache(maxsize=4096)
+def _quick_check(domain_file: str, problem_file: str, stamp: tuple[int, int]) -> str | None:
+    """Checks what needs no parse by unified-planning: the texts, the normaliser, the names used."""
+    from stratbench.planning.normalise import UnrepairableTask, normalise
+
+    texts = _texts(domain_file, problem_file)
+    if isinstance(texts, str):
+        return texts
+    try:
+        normalise(*texts)
+    except UnrepairableTask as error:
+        return f"{Path(domain_file).parent.name}/{Path(problem_file).name}: unified-planning cannot read it: {error.reason}"
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _full_check(domain_file: str, problem_file: str, stamp: tuple[int, int]) -> str | None:
+    """Reads the task with unified-planning and checks that its validator can check plans for it."""
+    from stratbench.planning.reading import PDDLReadError, read_task
+    from stratbench.planning.validation import unsupported_features
+
+    texts = _texts(domain_file, problem_file)
+    if isinstance(texts, str):
+        return texts
+    where = f"{Path(domain_file).parent.name}/{Path(problem_file).name}"
+    try:
+        task = read_task(*texts)
+    except PDDLReadError as error:
+        return f"{where}: unified-planning cannot read it: {error.reason}"
     missing = unsupported_features(task.problem)
     if missing:
-        return f"{domain}/{name}: unified-planning's sequential validator cannot check it: {', '.join(missing)}"
+        return f"{where}: unified-planning's sequential validator cannot check it: {', '.join(missing)}"
     return None
 
 

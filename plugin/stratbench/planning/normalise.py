@@ -53,6 +53,11 @@ _CONDITION_OPERATORS = frozenset({"and", "or", "not", "imply"})
 _COMPARISONS = frozenset({"<", ">", "<=", ">=", "="})
 _ARITHMETIC = frozenset({"+", "-", "*", "/"})
 _NUMERIC_EFFECTS = frozenset({"assign", "increase", "decrease", "scale-up", "scale-down"})
+# Heads of goal or constraint expressions that are not predicates (left for the reader to accept or name).
+_NOT_PREDICATES = frozenset({
+    "preference", "at", "over", "always", "sometime", "within", "at-most-once", "sometime-after", "sometime-before",
+    "always-within", "hold-during", "hold-after",
+})
 _DOMAIN_ORDER = (":requirements", ":types", ":constants", ":predicates", ":functions")
 _ACTION_SECTIONS = frozenset({":action", ":durative-action", ":process", ":event", ":derived"})
 _EXAMPLES = 4
@@ -551,7 +556,9 @@ class _Rewriter:
             return [head, self._typed_out(variables, "variable"), body]
         if head in _COMPARISONS:
             return [head, *(self._numeric(part) for part in node[1:])]
-        if isinstance(head, str):
+        if isinstance(head, str) and head not in _NOT_PREDICATES:
+            if head not in self.predicates and head not in self.functions:
+                raise UnrepairableTask(f"an undeclared predicate ('{head}' in {_short(node, 40)})")
             return [self._fluent(head), *(self._term(part) for part in node[1:])]
         return self._generic(node)
 
@@ -608,7 +615,11 @@ class _Rewriter:
 
     def _term(self, node: SExpr) -> SExpr:
         if isinstance(node, str):
-            return _variable(node) if node.startswith("?") else self._name("object", node)
+            if node.startswith("?"):
+                return _variable(node)
+            if node not in self.objects and not _NUMBER.match(node):
+                raise UnrepairableTask(f"an undeclared object or constant ('{node}')")
+            return self._name("object", node)
         return self._numeric(node)
 
     def _init(self, facts: list[SExpr]) -> list[SExpr]:

@@ -212,6 +212,8 @@ class _Rewriter:
     def __init__(self, domain_tree: list[SExpr], problem_tree: list[SExpr]) -> None:
         self.domain_name, self.domain_sections = _sections(domain_tree, "domain", "domain")
         self.problem_name, self.problem_sections = _sections(problem_tree, "problem", "problem")
+        self.domain_name_out = self.domain_name
+        self.problem_name_out = self.problem_name
         self.changes: list[str] = []
         self.rename: dict[str, dict[str, str]] = {role: {} for role in _ROLES}
         self.either_parameters: dict[str, tuple[tuple[str, ...] | None, ...]] = {}
@@ -353,8 +355,7 @@ class _Rewriter:
     # -- rewriting --------------------------------------------------------------------------------------------
 
     def _rewrite(self) -> None:
-        domain_name = getattr(self, "domain_name_out", self.domain_name)
-        problem_name = getattr(self, "problem_name_out", self.problem_name)
+        domain_name, problem_name = self.domain_name_out, self.problem_name_out
         actions: list[SExpr] = []
         sections: dict[str, list[SExpr]] = {}
         original_order = [s[0] for s in self.domain_sections if s[0] in _DOMAIN_ORDER]
@@ -527,7 +528,7 @@ class _Rewriter:
             return None
         if members not in self.memberships:
             taken = set(self.parents) | set(self.objects) | self.predicates | self.functions | self.actions
-            taken |= set(self.memberships.values())
+            taken |= set(self.memberships.values()) | {n for names in self.rename.values() for n in names.values()}
             self.memberships[members] = _fresh("either-" + "-".join(_legal(m) for m in members), taken)
         return [self.memberships[members], _variable(variable)]
 

@@ -162,3 +162,11 @@ def test_untouched_tasks_come_back_byte_for_byte():
 
     result = normalise(BLOCKS_DOMAIN, BLOCKS_P01)
     assert (result.domain, result.problem, result.changes) == (BLOCKS_DOMAIN, BLOCKS_P01, ())
+
+
+def test_a_metric_reading_an_undefined_fluent_does_not_decide_validity():
+    problem = UNDEFINED_PROBLEM.rstrip()[:-1] + " (:metric minimize (charge d1)))"
+    task = read_task(UNDEFINED_DOMAIN, problem)
+    assert task.problem.quality_metrics  # kept on the task; only the validation leaves it out
+    assert check_answer(task, dollars("(charge d1)\n(fly d1)")).valid
+    assert check_answer(task, dollars("(fly d1)")).error == "inapplicable_action"

@@ -46,7 +46,8 @@ def _clear_caches() -> None:
 def _summary(values: list[float]) -> str:
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    return f"mean {statistics.mean(values) * 1000:.1f} ms, median {statistics.median(values) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max {max(values) * 1000:.1f} ms"
+    mean, median = statistics.mean(values) * 1000, statistics.median(values) * 1000
+    return f"mean {mean:.1f} ms, median {median:.1f} ms, p95 {p95 * 1000:.1f} ms, max {max(values) * 1000:.1f} ms"
 
 
 def main() -> int:

@@ -39,7 +39,8 @@ def test_each_construct_reads_and_its_plan_in_original_names_is_valid(name):
 def test_sexpr_reader_drops_comments_lowercases_and_names_unbalanced_text():
     assert parse("(Define (Domain X) ; note (\n (:Types a.b))") == ["define", ["domain", "x"], [":types", "a.b"]]
     assert render(["define", ["problem", "p"], [":goal", ["a", "b"]]]) == "(define\n (problem p)\n (:goal (a b)))"
-    for text, message in [("(a (b)", "1 unclosed '('"), (")", "unmatched ')'"), ("(a))", "text after"), ("(a) b", "text after"),
+    for text, message in [("(a (b)", "1 unclosed '('"), (")", "unmatched ')'"), ("(a))", "text after"),
+                          ("(a) b", "text after"),
                           ("x (a)", "text outside"), ("; only", "no PDDL expression")]:
         with pytest.raises(SExprError, match=re.escape(message)):
             parse(text, "domain")

@@ -280,7 +280,8 @@ def _quick_check(domain_file: str, problem_file: str, stamp: tuple[int, int]) ->
     try:
         normalise(*texts)
     except UnrepairableTask as error:
-        return f"{Path(domain_file).parent.name}/{Path(problem_file).name}: unified-planning cannot read it: {error.reason}"
+        where = f"{Path(domain_file).parent.name}/{Path(problem_file).name}"
+        return f"{where}: unified-planning cannot read it: {error.reason}"
     return None
 
 

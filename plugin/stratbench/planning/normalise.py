@@ -247,7 +247,9 @@ class _Rewriter:
         section = self._domain_section(":types")
         for name, parent in _typed(section[1:], "the domain's :types") if section else []:
             if isinstance(parent, list):
-                raise UnrepairableTask(f"a type declared as a subtype of an 'either' type ('{name} - {_short(parent)}')")
+                raise UnrepairableTask(
+                    f"a type declared as a subtype of an 'either' type ('{name} - {_short(parent)}')"
+                )
             if name == parent:
                 self.changes.append(f"type '{name}' was declared a subtype of itself: that declaration is dropped")
                 parent = None
@@ -404,7 +406,8 @@ class _Rewriter:
         ordered = [sections[h] for h in _DOMAIN_ORDER if h in sections]
         if [s[0] for s in ordered if s[0] in original_order] != original_order:
             self.changes.append(
-                f"put the domain's sections in the order unified-planning reads them ({', '.join(s[0] for s in ordered)})"
+                "put the domain's sections in the order unified-planning reads them "
+                f"({', '.join(s[0] for s in ordered)})"
             )
         self.domain_out = ["define", ["domain", domain_name], *ordered, *actions]
         self.problem_out = problem_out
@@ -535,7 +538,9 @@ class _Rewriter:
     def _membership_facts(self) -> list[SExpr]:
         facts: list[SExpr] = []
         for members, predicate in self.memberships.items():
-            facts.extend([predicate, self._name("object", o)] for o, k in self.objects.items() if self._is_member(k, members))
+            facts.extend(
+                [predicate, self._name("object", o)] for o, k in self.objects.items() if self._is_member(k, members)
+            )
         return facts
 
     # -- formulas ---------------------------------------------------------------------------------------------

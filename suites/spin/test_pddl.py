@@ -2,8 +2,11 @@
 
 Each task is the ``pddl`` game in one variant (``<domain>/<instance>``): the
 committed default dataset, or ``--pddl-dir DIR`` in SPIN-Bench's layout
-(``<domain>/domain.pddl``, ``<domain>/instances/*.pddl``), where domains that
-unified-planning cannot read are skipped with the reason. The subject gets
+(``<domain>/domain.pddl``, ``<domain>/instances/*.pddl``), where each task
+unified-planning cannot read, even after the reader's normalisation of what
+VAL accepts (odd names, ``either`` types, names declared twice...), is
+skipped with its own reason, and a domain folder without instances is one
+skipped item saying so. The subject gets
 SPIN-Bench's E.1 prompt once and answers with a plan; a valid plan scores 1,
 anything else 0, and the plan is never retried (single-shot). Per task: the
 verdict, the failure (first inapplicable step and its unmet preconditions,

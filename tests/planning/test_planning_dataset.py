@@ -25,14 +25,11 @@ def problem(name="p", obj="o", kind="t", extra=""):
 @pytest.mark.parametrize(
     ("domain_text", "problem_text", "construct"),
     [
-        (domain("a b - object c - (either a b)", "c"), problem(kind="c"), "'either' types in the domain"),
-        (domain("robot gripper - robot", "robot"), problem(kind="robot"), "subtype of itself ('robot')"),
-        (domain(), problem(name="PG0.5"), "a name with a dot in the problem ('PG0.5')"),
-        (domain(predicates="(has ?x - t)", functions="(:functions (has ?x - t))"), problem(),
-         "a name declared twice ('has')"),
+        (domain("a b - object c - (either a b)", "c"), problem(kind="c"),
+         "a type declared as a subtype of an 'either' type ('c - (either a b)')"),
         (domain(), problem(extra=" (:metric minimize (fuel-used))"),
          "an undeclared name in an expression ('fuel-used')"),
-        (domain() + ")", problem(), "PDDL syntax it cannot parse (domain, near"),
+        (domain() + ")", problem(), "the domain has text after its closing parenthesis, near ')'"),
         (domain(), problem(extra=" (:goal (preference p1 (at o)))"), "preferences in the problem"),
     ],
 )
@@ -42,6 +39,19 @@ def test_unreadable_tasks_are_named_by_construct(domain_text, problem_text, cons
     assert "\n" not in reason and len(reason) <= 160
     with pytest.raises(PDDLReadError):
         read_problem(domain_text, problem_text)
+
+
+@pytest.mark.parametrize(
+    ("domain_text", "problem_text"),
+    [
+        (domain("robot gripper - robot", "robot"), problem(kind="robot")),
+        (domain(), problem(name="PG0.5")),
+        (domain(predicates="(has ?x - t)", functions="(:functions (has ?x - t))"), problem()),
+        (domain("a b - object c", "c", predicates="(p ?x - (either a b))"), problem(kind="c")),
+    ],
+)
+def test_constructs_unified_planning_refused_as_written_are_read(domain_text, problem_text):
+    assert check_readable(domain_text, problem_text) is None
 
 
 def test_a_shared_name_of_different_kinds_is_accepted():
@@ -59,32 +69,50 @@ def test_scan_lists_every_instance_in_order(toy_dataset):
     assert by_name["rooms/p01"].category is None  # not a SPIN-Bench domain
 
 
-def test_unreadable_domains_are_skipped_with_one_reason_and_never_crash(tmp_path):
-    dotted = problem(name="x1.5").replace("(:domain d)", "(:domain toy-blocks)")
+def test_each_instance_is_decided_on_its_own_and_empty_domains_are_named(tmp_path):
     root = write_dataset(
         tmp_path / "mixed",
         {
             "assembly": (domain("a b - object c - (either a b)", "c"),
                          {"p1": problem(kind="c"), "p2": problem(kind="c")}),
             "grid": (domain(), {"p01": problem(name="PG0.5")}),
-            "good": (BLOCKS_DOMAIN, {"p01": BLOCKS_P01, "p02": dotted}),
+            "good": (BLOCKS_DOMAIN, {"p01": problem(extra=" (:goal (preference p1 (at o)))"), "p02": BLOCKS_P01,
+                                     "p03": "(define (problem broken",
+                                     "p04": BLOCKS_P01.replace("(clear c)", "(clear d)")}),
             "nodomain": (BLOCKS_DOMAIN, {"p01": BLOCKS_P01}),
             "binary": (BLOCKS_DOMAIN, {"p01": BLOCKS_P01}),
+            "noinstances": (BLOCKS_DOMAIN, {}),
         },
     )
     (root / "nodomain" / "domain.pddl").unlink()
     (root / "binary" / "domain.pddl").write_bytes(b"\xff\xfe\x00garbage")
-    (root / "empty").mkdir()  # a folder without instances contributes nothing
+    (root / "noinstances" / "instances").rmdir()
+    (root / "noinstances" / "p01.pddl").write_text(BLOCKS_P01)
+    (root / "emptyinstances" / "instances").mkdir(parents=True)
+    (root / "emptyinstances" / "domain.pddl").write_text(BLOCKS_DOMAIN)
+    (root / "notes").mkdir()  # no PDDL at all: not a domain
     (root / "README.md").write_text("not a domain")
     skips = {i.name: i.skip for i in dataset.scan_directory(root)}
-    either = "assembly: unified-planning cannot read it: 'either' types in the domain"
-    assert skips["assembly/p1"] == skips["assembly/p2"] == either
-    assert skips["grid/p01"].startswith("grid: unified-planning cannot read it: a name with a dot")
-    assert skips["good/p01"] is None
-    assert "a name with a dot in the problem ('x1.5')" in skips["good/p02"]
+    either = "unified-planning cannot read it: a type declared as a subtype of an 'either' type ('c - (either a b)')"
+    assert skips["assembly/p1"] == f"assembly/p1.pddl: {either}"
+    assert skips["assembly/p2"] == f"assembly/p2.pddl: {either}"
+    assert skips["grid/p01"] is None  # a dotted problem name is renamed
+    # A broken first instance no longer hides the valid one after it; each names its own fault.
+    assert skips["good/p01"] == "good/p01.pddl: unified-planning cannot read it: preferences in the problem"
+    assert skips["good/p02"] is None
+    assert skips["good/p03"] == "good/p03.pddl: unified-planning cannot read it: the problem has 2 unclosed '('"
+    assert skips["good/p04"] == "good/p04.pddl: unified-planning cannot read it: an undeclared object or constant ('d')"
     assert skips["nodomain/p01"] == "nodomain: no domain.pddl"
-    assert skips["binary/p01"].startswith("binary: cannot read it")
-    assert not any(name.startswith("empty/") for name in skips)
+    assert skips["binary/p01"].startswith("binary: cannot read domain.pddl: 'utf-8' codec can't decode")
+    assert skips["noinstances/no-instances"] == (
+        "noinstances: no instances/ folder, so no tasks (expected noinstances/instances/*.pddl; "
+        "found 1 other .pddl file beside it)"
+    )
+    assert skips["emptyinstances/no-instances"] == (
+        "emptyinstances: instances/ holds no .pddl files, so no tasks (expected emptyinstances/instances/*.pddl)"
+    )
+    assert not any(name.startswith("notes/") for name in skips)
+    assert len(skips) == 11
 
 
 def test_a_missing_directory_is_one_skipped_item(tmp_path):

@@ -6,6 +6,9 @@ import json
 from pathlib import Path
 
 from planning_toys import BLOCKS_DOMAIN, BLOCKS_P01, BLOCKS_P01_PLAN, write_dataset
+from wild_toys import WILD_TASKS
+
+from stratbench.metrics.planning import summaries_by_agent
 
 SUITE = (Path(__file__).resolve().parents[2] / "suites" / "spin" / "test_pddl.py").read_text()
 BROKEN = """(define (domain d) (:requirements :typing) (:types a b - object c - (either a b))
@@ -37,7 +40,9 @@ def test_planner_scores_every_readable_task_and_unreadable_domains_are_skipped(p
     )
     result.stdout.fnmatch_lines([
         "*test_pddl?planner-blocksworld/p01-s0? SCORE 1.00*",
-        "*SKIPPED [[]4[]] test_pddl.py:*assembly: unified-planning cannot read it: 'either' types in the domain*",
+        "*SKIPPED [[]2[]] test_pddl.py:*assembly/p01.pddl: unified-planning cannot read it: a type declared as a "
+        "subtype of an 'either' type*",
+        "*SKIPPED [[]2[]] test_pddl.py:*assembly/p02.pddl: unified-planning cannot read it: *",
     ])
     assert result.ret == 0, result.stdout.str()
     result.assert_outcomes(skipped=4)  # 2 instances x 2 subjects (planner, random_planner)
@@ -73,3 +78,29 @@ def test_a_model_gets_the_e1_prompt_once_and_its_plan_is_validated(pytester, fak
     failed = metrics["blocksworld/p02"]
     assert (failed["valid"], failed["error"], failed["error_class"]) == (False, "goal_not_satisfied", "GS")
     assert failed["unmet"] == ["(on b c)", "(on a b)"]
+
+
+def test_tasks_in_constructs_unified_planning_refused_play_under_pddl_dir_and_are_counted(pytester):
+    pytester.makepyfile(test_pddl=SUITE)
+    data = write_dataset(
+        pytester.path / "wild", {name: (domain, {"p01": problem}) for name, (domain, problem, _) in WILD_TASKS.items()}
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-rs", "-v", "--pddl-dir", str(data), "--stratbench-agent", "planner",
+        "--report-dir", "reports",
+    )
+    assert result.ret == 0, result.stdout.str()
+    played = records(pytester)
+    assert len(played) == 2 * len(WILD_TASKS)  # the planner and the random_planner floor, on every task
+    planner = {r["variant"]: r for r in played if r["sides"][0]["agent"] == "planner"}
+    assert sorted(planner) == sorted(f"{name}/p01" for name in WILD_TASKS)
+    assert all(r["scores"] == [1.0] and r["metrics"]["0"]["valid"] for r in planner.values())
+    # The record says what the reader changed; a task read as written says nothing.
+    assert planner["dotted/p01"]["metrics"]["0"]["normalised"][0].startswith("renamed 3 objects")
+    assert planner["undefined-numeric/p01"]["metrics"]["0"]["normalised"] == []
+    # The plan was given in the names the task is written in.
+    (transcript,) = (pytester.path / "reports" / "transcripts").glob("*pddl_planner-dotted_p01*.json")
+    assert "(move c0.0 c0.1)" in transcript.read_text() and "(move c0.1 c1/1)" in transcript.read_text()
+    assert "| planner | 1.00 (5) | 1.00 (5) |" in (pytester.path / "reports" / "report.md").read_text()
+    summary = summaries_by_agent(played)["planner"]
+    assert (summary["tasks"], summary["plan_accuracy"]) == (5, 1.0)

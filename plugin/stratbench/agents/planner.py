@@ -3,7 +3,8 @@
 ``planner`` solves the task with unified-planning's planners
 (:func:`stratbench.planning.planners.solve`: Fast Downward if installed,
 then pyperplan, tamer and ENHSP, the first valid plan wins) and answers with
-the plan in SPIN-Bench's ``$$ {"plan": ...} $$`` format; the engine that
+the plan in SPIN-Bench's ``$$ {"plan": ...} $$`` format, in the task's
+original names (whatever the reader renamed); the engine that
 solved it is logged in the transcript (a ``planner`` event) and named in a
 comment line before the ``$$`` block. It is the ceiling: the dataset builder
 keeps only tasks it solves.
@@ -23,10 +24,14 @@ from __future__ import annotations
 
 import json
 import random
+from typing import TYPE_CHECKING
 
 from stratbench.core.agent import AgentContext
 from stratbench.core.types import Action, HarnessError, Observation
 from stratbench.planning.plan_parsing import render_plan
+
+if TYPE_CHECKING:
+    from stratbench.planning.reading import ReadTask
 
 __all__ = ["PlannerAgent", "RandomPlannerAgent"]
 
@@ -38,11 +43,11 @@ def _answer(steps: tuple[tuple[str, tuple[str, ...]], ...], note: str) -> str:
     return f"; {note}\n$$\n{json.dumps({'plan': plan})}\n$$"
 
 
-def _problem(observation: Observation) -> object:
-    from stratbench.planning.reading import PDDLReadError, read_problem
+def _task(observation: Observation) -> ReadTask:
+    from stratbench.planning.reading import PDDLReadError, read_task
 
     try:
-        return read_problem(observation.data["domain_pddl"], observation.data["problem_pddl"])
+        return read_task(observation.data["domain_pddl"], observation.data["problem_pddl"])
     except PDDLReadError as error:
         raise HarnessError(f"{observation.data.get('task')}: unified-planning cannot read it: {error.reason}") from None
 
@@ -68,7 +73,8 @@ class PlannerAgent(_PlanningAgent):
         from stratbench.planning.planners import DEFAULT_ENGINES, solve
 
         engines = tuple(self.params.get("engines", DEFAULT_ENGINES))
-        solution = solve(_problem(observation), engines)
+        task = _task(observation)
+        solution = solve(task.problem, engines)
         if solution is None:
             self.context.transcript.add("planner", engine=None, solved=False)
             raise HarnessError(f"{observation.data.get('task')}: no planner among {', '.join(engines)} solved it")
@@ -77,7 +83,7 @@ class PlannerAgent(_PlanningAgent):
             steps=len(solution.steps), solved=True,
         )
         note = f"solved by {solution.engine} {solution.engine_version}"
-        return Action("plan", _answer(solution.steps, note))
+        return Action("plan", _answer(task.original_steps(solution.steps), note))
 
 
 class RandomPlannerAgent(_PlanningAgent):
@@ -93,6 +99,7 @@ class RandomPlannerAgent(_PlanningAgent):
         # The match rng is seeded by the match seed alone, so every task of a run would draw the same
         # length from it; mixing in the task's name gives each task its own, still replayable, walk.
         rng = random.Random(f"{observation.data.get('task')}:{self.context.rng.getrandbits(64)}")
-        steps = blind_walk(_problem(observation), rng, max_steps)
+        task = _task(observation)
+        steps = task.original_steps(blind_walk(task.problem, rng, max_steps))
         self.context.transcript.add("random_walk", steps=len(steps), max_steps=max_steps)
         return Action("plan", _answer(steps, f"random walk of {len(steps)} applicable actions"))

@@ -4,7 +4,10 @@ Each variant is one planning task, ``<domain>/<instance>``
 (:mod:`stratbench.planning.dataset`). The single player receives SPIN-Bench's
 prompt (Appendix E.1) with the domain and problem PDDL verbatim, and answers
 once with a plan; the open-ended action ``plan`` carries the whole answer.
-``apply`` reads and validates it with unified-planning; the game then ends,
+``apply`` reads and validates it with unified-planning (after the reader's
+normalisation, :mod:`stratbench.planning.normalise`: the model sees and
+answers in the original names; :attr:`PddlGame.normalisation` lists what
+was changed, and the match record carries it); the game then ends,
 scoring 1 for a valid plan and 0 otherwise, and ``terminal_reason`` says why
 (``valid plan``, or the first failure: parse error, unknown action or object,
 the first inapplicable step with its unmet preconditions, unmet goals).
@@ -115,26 +118,35 @@ class PddlGame(Game):
             self._texts = dataset.domain_problem(self.instance)
         return self._texts
 
-    def problem(self) -> Any:
-        """Returns the task as a unified-planning ``Problem`` (parsed once per content).
+    def task(self) -> Any:
+        """Returns the task as read: a ``ReadTask`` (normalised, parsed once per content).
 
         Raises:
             HarnessError: when unified-planning cannot read the task (a dataset fault).
         """
-        from stratbench.planning.reading import PDDLReadError, read_problem
+        from stratbench.planning.reading import PDDLReadError, read_task
 
         try:
-            return read_problem(*self.texts)
+            return read_task(*self.texts)
         except PDDLReadError as error:
             raise HarnessError(f"{self.variant}: unified-planning cannot read it: {error.reason}") from None
 
+    def problem(self) -> Any:
+        """Returns the task as a unified-planning ``Problem`` (in the normalised names)."""
+        return self.task().problem
+
+    @property
+    def normalisation(self) -> tuple[str, ...]:
+        """Returns the changes the reader made to the task so unified-planning reads it (empty when none)."""
+        return self.task().changes
+
     def check(self, answer: str | None) -> Any:
-        """Validates an answer (memoised per answer text); returns a ``PlanCheck``."""
+        """Validates an answer in the task's original names (memoised per answer text); returns a ``PlanCheck``."""
         from stratbench.planning.validation import check_answer
 
         key = answer or ""
         if key not in self._checks:
-            self._checks[key] = check_answer(self.problem(), answer)
+            self._checks[key] = check_answer(self.task(), answer)
         return self._checks[key]
 
     def new_initial_state(self, seed: int) -> PddlState:

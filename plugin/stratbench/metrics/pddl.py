@@ -25,7 +25,9 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
     ``plan_length``, ``failed_step``, ``unmet``, ``answer_form``,
     ``reference_length`` (S_i), ``legal_actions_per_step`` (mean applicable
     actions along the reference plan, SPIN-Bench Fig. 3a; None without a
-    reference plan), ``task``, ``domain``, ``category``, ``tier``.
+    reference plan), ``task``, ``domain``, ``category``, ``tier``,
+    ``normalised`` (the changes the reader made so unified-planning reads
+    the task, one line each; empty for a task read as written).
     A forfeit (no answer at all) is ``no_answer``, class Other.
     """
     from stratbench.metrics.action_space import task_legal_actions
@@ -53,6 +55,7 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
             "domain": getattr(instance, "domain", None),
             "category": getattr(instance, "category", None),
             "tier": getattr(instance, "tier", None),
+            "normalised": list(getattr(game, "normalisation", ())),
         }
     }
 

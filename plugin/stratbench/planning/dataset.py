@@ -159,10 +159,14 @@ def resolve(name: str) -> Instance:
 
 
 def scan_directory(root: Path) -> list[Instance]:
-    """Lists the instances of a directory in SPIN-Bench's layout, with skip reasons.
+    """Lists the instances of a directory in SPIN-Bench's layout, each with its own skip reason.
 
-    Never raises for a malformed dataset: a missing directory, a missing
-    domain file or an unreadable domain become skip reasons.
+    Every instance is checked on its own (:func:`_instance_skips`, cached by
+    file version), so a broken instance never hides a valid one beside it. A domain folder
+    (a folder holding ``.pddl`` files or an ``instances/`` folder) without
+    instances becomes one skipped item, ``<domain>/no-instances``, saying
+    so. Never raises for a malformed dataset: a missing directory, a
+    missing domain file or an unreadable task become skip reasons.
     """
     root = Path(root)
     if not root.is_dir():
@@ -170,16 +174,20 @@ def scan_directory(root: Path) -> list[Instance]:
     manifest = load_manifest(root) or {}
     known = {entry["name"]: entry for entry in manifest.get("instances", [])}
     instances: list[Instance] = []
-    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-        problems = sorted((folder / "instances").glob("*.pddl")) if (folder / "instances").is_dir() else []
-        if not problems:
-            continue
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "__"))):
+        instances_dir = folder / "instances"
+        problems = sorted(instances_dir.glob("*.pddl")) if instances_dir.is_dir() else []
         domain_file = folder / "domain.pddl"
-        domain_skip = _domain_skip(domain_file, problems[0])
+        if not problems:
+            empty = _empty_domain(folder, instances_dir)
+            if empty is not None:
+                instances.append(Instance(f"{_safe(folder.name)}/no-instances", folder.name, domain_file,
+                                          instances_dir, CATEGORIES.get(folder.name.lower()), skip=empty))
+            continue
+        skips = _instance_skips(domain_file, problems)
         for problem in problems:
             name = f"{_safe(folder.name)}/{_safe(problem.stem)}"
             entry = known.get(name, {})
-            skip = domain_skip or _instance_skip(folder.name, problem)
             instances.append(
                 Instance(
                     name=name,
@@ -189,10 +197,22 @@ def scan_directory(root: Path) -> list[Instance]:
                     category=entry.get("category") or CATEGORIES.get(folder.name.lower()),
                     tier=entry.get("tier"),
                     reference_length=entry.get("reference_length"),
-                    skip=skip,
+                    skip=skips[problem],
                 )
             )
     return instances
+
+
+def _empty_domain(folder: Path, instances_dir: Path) -> str | None:
+    """Returns why a domain folder has no instances, or None for a folder that is no domain at all."""
+    beside = sorted(p.name for p in folder.glob("*.pddl") if p.name != "domain.pddl")
+    if not instances_dir.is_dir() and not (folder / "domain.pddl").is_file() and not beside:
+        return None
+    where = f"{folder.name}/instances/*.pddl"
+    if not instances_dir.is_dir():
+        found = f"; found {len(beside)} other .pddl file{'s' if len(beside) != 1 else ''} beside it" if beside else ""
+        return f"{folder.name}: no instances/ folder, so no tasks (expected {where}{found})"
+    return f"{folder.name}: instances/ holds no .pddl files, so no tasks (expected {where})"
 
 
 def _from_manifest(root: Path, entry: dict[str, Any]) -> Instance:
@@ -208,55 +228,81 @@ def _from_manifest(root: Path, entry: dict[str, Any]) -> Instance:
     )
 
 
-def _domain_skip(domain_file: Path, first_problem: Path) -> str | None:
-    """Returns why a domain cannot run (parsed once per file version), or None."""
+def _instance_skips(domain_file: Path, problems: list[Path]) -> dict[Path, str | None]:
+    """Returns why each instance of a domain cannot run (None when it can), each for its own fault.
+
+    Every instance gets the quick check (:func:`_quick_check`: the text,
+    the normaliser, names declared); the first instance passing it gets the
+    full one (:func:`_full_check`: unified-planning reads the task and its
+    validator can check it). When that fails, every instance gets the full
+    check, so a fault of one instance never decides the others.
+    """
+    skips = {problem: _quick_skip(domain_file, problem, _full=False) for problem in problems}
+    passing = [problem for problem in problems if skips[problem] is None]
+    if passing and _quick_skip(domain_file, passing[0], _full=True) is not None:
+        for problem in passing:
+            skips[problem] = _quick_skip(domain_file, problem, _full=True)
+    return skips
+
+
+def _quick_skip(domain_file: Path, problem: Path, *, _full: bool) -> str | None:
     domain = domain_file.parent.name
     if not domain_file.is_file():
         return f"{domain}: no domain.pddl"
     try:
-        stamp = (domain_file.stat().st_mtime_ns, first_problem.stat().st_mtime_ns)
+        stamp = (domain_file.stat().st_mtime_ns, problem.stat().st_mtime_ns)
     except OSError as error:
-        return f"{domain}: cannot read it: {error.strerror or error}"
-    return _check_domain(str(domain_file), str(first_problem), stamp)
+        return f"{domain}/{problem.name}: cannot read it: {error.strerror or error}"
+    return (_full_check if _full else _quick_check)(str(domain_file), str(problem), stamp)
 
 
-@lru_cache(maxsize=256)
-def _check_domain(domain_file: str, first_problem: str, stamp: tuple[int, int]) -> str | None:
-    from stratbench.planning.reading import PDDLReadError, read_problem_files, up
-
+def _texts(domain_file: str, problem_file: str) -> tuple[str, str] | str:
+    """Returns both texts, or why they cannot be read."""
     domain = Path(domain_file).parent.name
     try:
-        problem = read_problem_files(domain_file, first_problem)
-    except PDDLReadError as error:
-        return f"{domain}: unified-planning cannot read it: {error.reason}"
+        domain_text = Path(domain_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        return f"{domain}: cannot read it: {error}"
-    up()
-    from unified_planning.engines.plan_validator import SequentialPlanValidator
-
-    kind = problem.kind
-    if not SequentialPlanValidator.supports(kind):
-        supported = SequentialPlanValidator.supported_kind()
-        missing = sorted(f.lower() for f in kind.features if f not in supported.features)
-        features = ", ".join(missing) or "unsupported features"
-        return f"{domain}: unified-planning's sequential validator cannot check it: {features}"
-    return None
-
-
-def _instance_skip(domain: str, problem: Path) -> str | None:
-    from stratbench.planning.reading import unreadable_reason
-
+        return f"{domain}: cannot read domain.pddl: {error}"
     try:
-        text = problem.read_text(encoding="utf-8")
+        return domain_text, Path(problem_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        return f"{domain}: cannot read {problem.name}: {error}"
-    if re.search(r"(?<![\w.?-])[A-Za-z_][\w-]*\.[\w.-]*", _strip_comments(text)):
-        return f"{domain}: unified-planning cannot read it: {unreadable_reason(ValueError(), '', text)}"
+        return f"{domain}/{Path(problem_file).name}: cannot read it: {error}"
+
+
+@lru_cache(maxsize=4096)
+def _quick_check(domain_file: str, problem_file: str, stamp: tuple[int, int]) -> str | None:
+    """Checks what needs no parse by unified-planning: the texts, the normaliser, the names used."""
+    from stratbench.planning.normalise import UnrepairableTask, normalise
+
+    texts = _texts(domain_file, problem_file)
+    if isinstance(texts, str):
+        return texts
+    try:
+        normalise(*texts)
+    except UnrepairableTask as error:
+        where = f"{Path(domain_file).parent.name}/{Path(problem_file).name}"
+        return f"{where}: unified-planning cannot read it: {error.reason}"
     return None
 
 
-def _strip_comments(text: str) -> str:
-    return re.sub(r";[^\n]*", "", text)
+@lru_cache(maxsize=4096)
+def _full_check(domain_file: str, problem_file: str, stamp: tuple[int, int]) -> str | None:
+    """Reads the task with unified-planning and checks that its validator can check plans for it."""
+    from stratbench.planning.reading import PDDLReadError, read_task
+    from stratbench.planning.validation import unsupported_features
+
+    texts = _texts(domain_file, problem_file)
+    if isinstance(texts, str):
+        return texts
+    where = f"{Path(domain_file).parent.name}/{Path(problem_file).name}"
+    try:
+        task = read_task(*texts)
+    except PDDLReadError as error:
+        return f"{where}: unified-planning cannot read it: {error.reason}"
+    missing = unsupported_features(task.problem)
+    if missing:
+        return f"{where}: unified-planning's sequential validator cannot check it: {', '.join(missing)}"
+    return None
 
 
 def _safe(name: str) -> str:

@@ -169,6 +169,7 @@ def random_walk(problem: Any, rng: random.Random, length: int) -> tuple[tuple[st
     """
     up()
     from unified_planning.engines.sequential_simulator import UPSequentialSimulator
+    from unified_planning.exceptions import UPUsageError
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -181,7 +182,12 @@ def random_walk(problem: Any, rng: random.Random, length: int) -> tuple[tuple[st
             following = None
             while options and following is None:
                 step, action, objects = options.pop(rng.randrange(len(options)))
-                following = simulator.apply(state, action, objects)
+                try:
+                    following = simulator.apply(state, action, objects)
+                except UPUsageError:  # an effect reads a numeric fluent no step has given a value yet
+                    following = None
+                    # The simulator's evaluator is left mid-walk by the exception: start a fresh one.
+                    simulator = UPSequentialSimulator(problem, error_on_failed_checks=False)
             if following is None:
                 break  # a dead end: no action applies
             state = following
@@ -236,6 +242,9 @@ class _Successors:
         return action, domains, buckets
 
     def _checker(self, node: Any, index: dict[Any, int]) -> Any:
+        from unified_planning.exceptions import UPUsageError
+        from unified_planning.model.walkers import StateEvaluator
+
         negated = node.is_not()
         inner = node.arg(0) if negated else node
         if inner.is_fluent_exp() and inner.fluent().type.is_bool_type() and all(
@@ -254,7 +263,11 @@ class _Successors:
         def general(state: Any, bound: list[Any]) -> bool:
             binding = {p: self.manager.ObjectExp(bound[index[p]]) for p in params if index[p] < len(bound)}
             grounded = self.problem.environment.substituter.substitute(node, binding)
-            value = self.evaluator.evaluate(grounded, state)
+            try:
+                value = self.evaluator.evaluate(grounded, state)
+            except UPUsageError:  # it reads a numeric fluent with no value yet: an error, so not applicable
+                self.evaluator = StateEvaluator(self.problem)  # the exception leaves the old one mid-walk
+                return False
             return value.is_bool_constant() and value.bool_constant_value()
 
         return general

@@ -5,8 +5,12 @@ module load; :func:`up` does on first use and configures the environment once
 (no credits banner; names shared by different kinds of element, such as an
 action and a predicate both called ``up``, are accepted, as PDDL allows).
 
-:func:`read_problem` parses a domain and a problem and caches the result by
-content, so the game, the planner agent and the metrics share one parse.
+:func:`read_task` first normalises the texts (:mod:`stratbench.planning.normalise`:
+names, ``either`` types, names declared twice... that unified-planning's reader
+refuses but VAL accepts), then parses them, and caches the result by content,
+so the game, the planner agent and the metrics share one parse; the
+:class:`ReadTask` carries the names to map back and the changes made.
+:func:`read_problem` returns only the parsed ``Problem``.
 :func:`unreadable_reason` turns a parse failure into one short line naming
 the PDDL construct unified-planning could not read.
 """
@@ -15,16 +19,21 @@ from __future__ import annotations
 
 import re
 import warnings
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from stratbench.planning.normalise import NameMap, UnrepairableTask, normalise
+
 __all__ = [
     "PDDLReadError",
+    "ReadTask",
     "check_readable",
     "read_problem",
     "read_problem_files",
+    "read_task",
     "strip_comments",
     "unreadable_reason",
     "up",
@@ -35,14 +44,12 @@ _CACHE_SIZE = 64
 # Constructs unified-planning's PDDL reader rejects, found lexically, in the
 # order they are reported: (pattern, description).
 _CONSTRUCTS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\(\s*either\b", re.IGNORECASE), "'either' types"),
     (re.compile(r":derived\b", re.IGNORECASE), "derived predicates (:derived)"),
     (re.compile(r"\(\s*:(?:process|event)\b", re.IGNORECASE), "PDDL+ processes or events"),
     (re.compile(r"\(\s*preference\b", re.IGNORECASE), "preferences"),
     (re.compile(r":constraints\b", re.IGNORECASE), "trajectory constraints (:constraints)"),
     (re.compile(r":timed-initial-literals\b|\(\s*at\s+\d+(?:\.\d+)?\s+\(", re.IGNORECASE), "timed initial literals"),
 )
-_DOTTED_NAME = re.compile(r"(?<![\w.?-])([A-Za-z_][\w-]*\.[\w.-]*)")
 _SELF_SUBTYPE = re.compile(r"Type '([^']+)' is defined as a subtype of itself")
 _USED_NAME = re.compile(r"(?:Name|type name) (\S+) (?:already defined|is already used)")
 _INVALID_EXPRESSION = re.compile(r"Found invalid expression: ([^.\s]+)")
@@ -62,6 +69,33 @@ class PDDLReadError(ValueError):
         self.reason = reason
 
 
+@dataclass(frozen=True, eq=False)
+class ReadTask:
+    """A task as unified-planning reads it, after normalisation.
+
+    Attributes:
+        problem: The unified-planning ``Problem`` (in the normalised names).
+        names: The renamed names, to map plans and messages back to the original ones.
+        changes: One line per change the normaliser made; empty for a task read as written.
+        either_parameters: The ``either`` types of actions' parameters (see
+            :class:`~stratbench.planning.normalise.Normalised`).
+    """
+
+    problem: Any
+    names: NameMap = field(default_factory=NameMap)
+    changes: tuple[str, ...] = ()
+    either_parameters: dict[str, tuple[tuple[str, ...] | None, ...]] = field(default_factory=dict)
+
+    def original_steps(
+        self, steps: tuple[tuple[str, tuple[str, ...]], ...]
+    ) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Returns plan steps in unified-planning's names written in the task's original names."""
+        return tuple(
+            (self.names.original("action", name), tuple(self.names.original("object", a) for a in args))
+            for name, args in steps
+        )
+
+
 @lru_cache(maxsize=1)
 def up() -> ModuleType:
     """Imports unified-planning once, configures its environment, and returns the package."""
@@ -79,13 +113,24 @@ def strip_comments(text: str) -> str:
     return re.sub(r";[^\n]*", "", text)
 
 
+def read_task(domain_text: str, problem_text: str) -> ReadTask:
+    """Normalises and parses a domain and a problem (cached by content).
+
+    Raises:
+        PDDLReadError: naming the construct that could not be read or repaired.
+    """
+    return _read(domain_text, problem_text)
+
+
 def read_problem(domain_text: str, problem_text: str) -> Any:
     """Parses a domain and a problem into a unified-planning ``Problem`` (cached by content).
+
+    Its names are the normalised ones (:func:`read_task` gives the map back).
 
     Raises:
         PDDLReadError: naming the construct that could not be read.
     """
-    return _read(domain_text, problem_text)
+    return _read(domain_text, problem_text).problem
 
 
 def read_problem_files(domain_path: Path | str, problem_path: Path | str) -> Any:
@@ -95,7 +140,7 @@ def read_problem_files(domain_path: Path | str, problem_path: Path | str) -> Any
         PDDLReadError: naming the construct that could not be read.
         OSError: when a file cannot be read.
     """
-    return _read(Path(domain_path).read_text(encoding="utf-8"), Path(problem_path).read_text(encoding="utf-8"))
+    return _read(Path(domain_path).read_text(encoding="utf-8"), Path(problem_path).read_text(encoding="utf-8")).problem
 
 
 def check_readable(domain_text: str, problem_text: str) -> str | None:
@@ -108,15 +153,22 @@ def check_readable(domain_text: str, problem_text: str) -> str | None:
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def _read(domain_text: str, problem_text: str) -> Any:
+def _read(domain_text: str, problem_text: str) -> ReadTask:
+    try:
+        normalised = normalise(domain_text, problem_text)
+    except UnrepairableTask as error:
+        raise PDDLReadError(error.reason) from None
+    except RecursionError:
+        raise PDDLReadError("nesting too deep to parse") from None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return _parse(domain_text, problem_text)
+            problem = _parse(normalised.domain, normalised.problem)
     except RecursionError:
         raise PDDLReadError("nesting too deep to parse") from None
     except Exception as error:  # the reader raises pyparsing, SyntaxError, KeyError, UP errors...
-        raise PDDLReadError(unreadable_reason(error, domain_text, problem_text)) from None
+        raise PDDLReadError(unreadable_reason(error, normalised.domain, normalised.problem)) from None
+    return ReadTask(problem, normalised.names, normalised.changes, normalised.either_parameters)
 
 
 @lru_cache(maxsize=1)
@@ -158,9 +210,9 @@ def _parse(domain_text: str, problem_text: str) -> Any:
 def unreadable_reason(error: BaseException, domain_text: str = "", problem_text: str = "") -> str:
     """Names the construct behind a unified-planning parse failure, in one short line.
 
-    Known unsupported constructs found in the texts come first (``either``
-    types, derived predicates, names with dots...); otherwise the reader's
-    message is condensed.
+    Known unsupported constructs found in the texts come first (derived
+    predicates, preferences, PDDL+...); otherwise the reader's message is
+    condensed.
 
     Examples:
         >>> unreadable_reason(SyntaxError("Type 'robot' is defined as a subtype of itself"))
@@ -175,9 +227,6 @@ def unreadable_reason(error: BaseException, domain_text: str = "", problem_text:
         for pattern, description in _CONSTRUCTS:
             if pattern.search(clean):
                 return f"{description} in the {where}"
-        dotted = _DOTTED_NAME.search(clean)
-        if dotted:
-            return f"a name with a dot in the {where} ({dotted.group(1)!r})"
     match = _USED_NAME.search(message)
     if match:
         return f"a name declared twice ({match.group(1)!r})"

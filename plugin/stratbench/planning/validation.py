@@ -12,6 +12,19 @@ already parsed. The verdict comes from unified-planning's
   with those preconditions;
 * ``goal_not_satisfied`` — every step applies but goals remain unmet, listed.
 
+A task may be given as a :class:`~stratbench.planning.reading.ReadTask`:
+the plan is then read in the task's original names (those the model saw)
+and every message names them, whatever the normaliser renamed.
+
+**Numeric fluents without an initial value.** unified-planning's validator
+refuses tasks where some numeric fluent has no initial value. VAL accepts
+them: such a fluent is an error only when a step (or the goal) reads it
+before a step assigns it. For these tasks the validator runs with its
+support check off (``skip_checks``, unified-planning's own switch) and
+without the quality metric (which never decides validity); its simulator
+then fails on a read of an undefined value, and that step is reported as
+``inapplicable_action`` naming the fluent; a goal that reads one is unmet.
+
 SPIN-Bench sorts failures into three classes (§4.2, Table 2) from VAL's
 output: **BC** (breaking constraints: execution failures, type mismatches,
 bad plan descriptions), **GS** (goal not satisfied) and **Other** (parse and
@@ -24,10 +37,15 @@ import warnings
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from stratbench.planning.plan_parsing import PlanParseError, extract_plan, render_plan
-from stratbench.planning.reading import up
+import re
 
-__all__ = ["ERROR_CLASSES", "PlanCheck", "check_answer", "check_steps", "render_condition"]
+from stratbench.planning.normalise import NameMap
+from stratbench.planning.plan_parsing import PlanParseError, extract_plan, render_plan
+from stratbench.planning.reading import ReadTask, up
+
+__all__ = [
+    "ERROR_CLASSES", "PlanCheck", "check_answer", "check_steps", "render_condition", "unsupported_features",
+]
 
 ERROR_CLASSES: dict[str, str] = {
     "parse_error": "Other",
@@ -42,6 +60,10 @@ ERROR_CLASSES: dict[str, str] = {
 """Each validation error and its SPIN-Bench class (BC, GS or Other)."""
 
 _MAX_LISTED = 8
+_UNDEFINED = "UNDEFINED_INITIAL_NUMERIC"
+_UNDEFINED_READ = re.compile(r"does not have a value for the value (.+?)\s*$")
+_WORD = re.compile(r"[\w-]+")
+_UP_FLUENT = re.compile(r"^([^\s(]+)(?:\((.*)\))?$")
 
 
 @dataclass(frozen=True)
@@ -80,11 +102,11 @@ class PlanCheck:
         return {**asdict(self), "unmet": list(self.unmet), "error_class": self.error_class}
 
 
-def check_answer(problem: Any, answer: str | None) -> PlanCheck:
-    """Reads the plan in ``answer`` and validates it against ``problem``.
+def check_answer(task: Any, answer: str | None) -> PlanCheck:
+    """Reads the plan in ``answer`` and validates it against ``task``.
 
     Args:
-        problem: A unified-planning ``Problem`` (see :func:`~stratbench.planning.reading.read_problem`).
+        task: A :class:`~stratbench.planning.reading.ReadTask`, or a unified-planning ``Problem``.
         answer: The model's whole answer; None or empty when it gave none.
     """
     if answer is None or not answer.strip():
@@ -93,26 +115,62 @@ def check_answer(problem: Any, answer: str | None) -> PlanCheck:
         parsed = extract_plan(answer)
     except PlanParseError as error:
         return PlanCheck(False, "parse_error", f"parse error: {error}")
-    return check_steps(problem, parsed.steps, form=parsed.form)
+    return check_steps(task, parsed.steps, form=parsed.form)
 
 
-def check_steps(problem: Any, steps: tuple[tuple[str, tuple[str, ...]], ...], *, form: str | None = None) -> PlanCheck:
-    """Validates parsed ``(name, args)`` steps against ``problem``."""
+def unsupported_features(problem: Any) -> list[str]:
+    """Returns the features of a task that no validation here can check (lower-case), or [] if it can be checked."""
+    up()
+    from unified_planning.engines.plan_validator import SequentialPlanValidator
+
+    supported = SequentialPlanValidator.supported_kind().features | {_UNDEFINED}
+    return sorted(f.lower() for f in problem.kind.features if f not in supported)
+
+
+def check_steps(
+    task: Any, steps: tuple[tuple[str, tuple[str, ...]], ...], *, form: str | None = None, relaxed: bool | None = None
+) -> PlanCheck:
+    """Validates parsed ``(name, args)`` steps (original names) against ``task`` (a ``ReadTask`` or a ``Problem``).
+
+    Args:
+        task: The task.
+        steps: The plan.
+        form: How the plan was given, recorded in the verdict.
+        relaxed: Whether to validate with VAL's semantics for undefined numeric fluents (the validator's support
+            check off, no quality metric); None (the default) does so only for tasks that need it, those with
+            numeric fluents lacking an initial value. The verdicts agree wherever both apply (tested).
+    """
     up()
     from unified_planning.engines.plan_validator import SequentialPlanValidator
     from unified_planning.engines.results import FailedValidationReason, ValidationResultStatus
+    from unified_planning.exceptions import UPUsageError
     from unified_planning.plans import ActionInstance, SequentialPlan
 
+    task = task if isinstance(task, ReadTask) else ReadTask(task)
+    problem, names = task.problem, task.names
     length = len(steps)
-    resolved = _resolve(problem, steps, form)
+    resolved = _resolve(task, steps, form)
     if isinstance(resolved, PlanCheck):
         return resolved
     instances = [ActionInstance(action, objects) for action, objects in resolved]
+    relaxed = _UNDEFINED in problem.kind.features if relaxed is None else relaxed
+    checked = _relaxed_problem(task) if relaxed else problem
     plan = SequentialPlan(instances, environment=problem.environment)
     validator = SequentialPlanValidator(environment=problem.environment)
+    validator.skip_checks = relaxed
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = validator.validate(problem, plan)
+        try:
+            result = validator.validate(checked, plan)
+        except UPUsageError as error:  # only reading the goal can get here: every step applied
+            undefined = _undefined_fluent(str(error), names)
+            if undefined is None:
+                raise
+            return PlanCheck(
+                False, "goal_not_satisfied", f"goal not satisfied after {length} steps: it reads {undefined}, "
+                f"which no step has given a value", length, unmet=(f"{undefined} is undefined",), form=form,
+                validator=validator.name,
+            )
     name = validator.name
     if result.status == ValidationResultStatus.VALID:
         return PlanCheck(True, None, "valid", length, form=form, validator=name)
@@ -121,13 +179,19 @@ def check_steps(problem: Any, steps: tuple[tuple[str, tuple[str, ...]], ...], *,
         index = len(trace)
         action, objects = resolved[index - 1]
         text = render_plan([steps[index - 1]])
-        unmet = _unmet_preconditions(problem, action, objects, trace[-1]) if trace else ()
+        undefined = _undefined_fluent(_log_text(result), names)
+        if undefined is not None:
+            return PlanCheck(
+                False, "inapplicable_action", f"step {index} {text} reads {undefined} before any step gives it a value",
+                length, index, text, (f"{undefined} is undefined",), form, name,
+            )
+        unmet = _unmet_preconditions(checked, action, objects, trace[-1], names) if trace else ()
         detail = ", ".join(unmet[:_MAX_LISTED]) if unmet else _log_text(result)
         return PlanCheck(
             False, "inapplicable_action", f"step {index} {text} is not applicable: unmet precondition {detail}",
             length, index, text, unmet, form, name,
         )
-    unmet = _unmet_goals(problem, trace[-1]) if trace else ()
+    unmet = _unmet_goals(checked, trace[-1], names) if trace else ()
     shown = ", ".join(unmet[:_MAX_LISTED]) + (", ..." if len(unmet) > _MAX_LISTED else "")
     return PlanCheck(
         False, "goal_not_satisfied", f"goal not satisfied after {length} steps: {shown or _log_text(result)}",
@@ -135,12 +199,42 @@ def check_steps(problem: Any, steps: tuple[tuple[str, tuple[str, ...]], ...], *,
     )
 
 
+def _relaxed_problem(task: ReadTask) -> Any:
+    """Returns the task's problem without its quality metrics (made once per task, kept on it).
+
+    A metric never decides validity, and evaluating one may read a numeric
+    fluent that has no value.
+    """
+    problem = task.problem
+    if not problem.quality_metrics:
+        return problem
+    cached = task.__dict__.get("_relaxed")
+    if cached is None:
+        cached = problem.clone()
+        cached.clear_quality_metrics()
+        object.__setattr__(task, "_relaxed", cached)
+    return cached
+
+
+def _undefined_fluent(message: str, names: NameMap) -> str | None:
+    """Returns ``(f a b)`` in original names for unified-planning's "no value for f(a, b)" message, else None."""
+    found = _UNDEFINED_READ.search(message)
+    if found is None:
+        return None
+    parts = _UP_FLUENT.match(found.group(1).strip())
+    if parts is None:
+        return found.group(1).strip()
+    args = [names.original("object", a.strip()) for a in (parts.group(2) or "").split(",") if a.strip()]
+    return "(" + " ".join([names.original_fluent(parts.group(1)), *args]) + ")"
+
+
 def _resolve(
-    problem: Any, steps: tuple[tuple[str, tuple[str, ...]], ...], form: str | None
+    task: ReadTask, steps: tuple[tuple[str, tuple[str, ...]], ...], form: str | None
 ) -> list[tuple[Any, tuple[Any, ...]]] | PlanCheck:
-    """Maps names to the problem's actions and objects, or returns the first naming error."""
-    actions = {a.name.lower(): a for a in problem.actions}
-    objects = {o.name.lower(): o for o in problem.all_objects}
+    """Maps original names to the problem's actions and objects, or returns the first naming error."""
+    problem, names = task.problem, task.names
+    actions = {names.original("action", a.name.lower()): a for a in problem.actions}
+    objects = {names.original("object", o.name.lower()): o for o in problem.all_objects}
     resolved = []
     for index, (name, args) in enumerate(steps, start=1):
         text = render_plan([(name, args)])
@@ -153,21 +247,39 @@ def _resolve(
             return failure("unknown_action", f"unknown action {name!r}")
         if len(args) != len(action.parameters):
             return failure("wrong_arity", f"{name} takes {len(action.parameters)} arguments, got {len(args)}")
+        either = task.either_parameters.get(action.name.lower(), ())
         bound = []
-        for arg, parameter in zip(args, action.parameters):
+        for position, (arg, parameter) in enumerate(zip(args, action.parameters)):
             obj = objects.get(arg)
             if obj is None:
                 return failure("unknown_object", f"unknown object {arg!r}")
-            if not obj.type.is_subtype(parameter.type):
+            members = either[position] if position < len(either) else None
+            if members is not None:
+                if not any(obj.type.is_subtype(problem.user_type(m)) for m in members if problem.has_type(m)):
+                    wanted = "(either " + " ".join(names.original("type", m) for m in members) + ")"
+                    return failure(
+                        "type_mismatch",
+                        f"{arg} is of type {_type_name(obj.type, names)}, parameter ?{parameter.name} needs {wanted}",
+                    )
+            elif not obj.type.is_subtype(parameter.type):
                 return failure(
-                    "type_mismatch", f"{arg} is of type {obj.type}, parameter ?{parameter.name} needs {parameter.type}"
+                    "type_mismatch",
+                    f"{arg} is of type {_type_name(obj.type, names)}, parameter ?{parameter.name} needs "
+                    f"{_type_name(parameter.type, names)}",
                 )
             bound.append(obj)
         resolved.append((action, tuple(bound)))
     return resolved
 
 
-def _unmet_preconditions(problem: Any, action: Any, objects: tuple[Any, ...], state: Any) -> tuple[str, ...]:
+def _type_name(kind: Any, names: NameMap) -> str:
+    """Returns a type's name in the original names (as unified-planning prints it when not renamed)."""
+    return names.original("type", kind.name) if kind.is_user_type() else str(kind)
+
+
+def _unmet_preconditions(
+    problem: Any, action: Any, objects: tuple[Any, ...], state: Any, names: NameMap | None = None
+) -> tuple[str, ...]:
     """Returns the conjuncts of ``action``'s preconditions, grounded, that are false in ``state``."""
     try:
         from unified_planning.model.walkers import StateEvaluator
@@ -180,20 +292,20 @@ def _unmet_preconditions(problem: Any, action: Any, objects: tuple[Any, ...], st
             grounded = problem.environment.substituter.substitute(precondition, binding)
             for part in _conjuncts(grounded):
                 if not _holds(evaluator, part, state):
-                    unmet.append(render_condition(part))
+                    unmet.append(render_condition(part, names))
         return tuple(unmet)
     except Exception:  # the details are a courtesy; the verdict stands without them
         return ()
 
 
-def _unmet_goals(problem: Any, state: Any) -> tuple[str, ...]:
+def _unmet_goals(problem: Any, state: Any, names: NameMap | None = None) -> tuple[str, ...]:
     """Returns the goal conjuncts that are false in ``state``."""
     try:
         from unified_planning.model.walkers import StateEvaluator
 
         evaluator = StateEvaluator(problem)
         return tuple(
-            render_condition(part)
+            render_condition(part, names)
             for goal in problem.goals
             for part in _conjuncts(goal)
             if not _holds(evaluator, part, state)
@@ -213,13 +325,14 @@ def _conjuncts(node: Any) -> list[Any]:
     return [node]
 
 
-def render_condition(node: Any) -> str:
-    """Renders a unified-planning condition in PDDL syntax (``(on a b)``, ``(not (clear c))``)."""
+def render_condition(node: Any, names: NameMap | None = None) -> str:
+    """Renders a unified-planning condition in PDDL syntax (``(on a b)``, ``(not (clear c))``), in original names."""
+    names = names or NameMap()
     if node.is_fluent_exp():
-        args = " ".join(render_condition(a) for a in node.args)
-        return f"({node.fluent().name}{' ' + args if args else ''})"
+        args = " ".join(render_condition(a, names) for a in node.args)
+        return f"({names.original_fluent(node.fluent().name)}{' ' + args if args else ''})"
     if node.is_object_exp():
-        return node.object().name
+        return names.original("object", node.object().name)
     if node.is_parameter_exp():
         return f"?{node.parameter().name}"
     if node.is_variable_exp():
@@ -234,8 +347,16 @@ def render_condition(node: Any) -> str:
     }
     for test, symbol in operators.items():
         if getattr(node, test)():
-            return f"({symbol} {' '.join(render_condition(a) for a in node.args)})"
-    return str(node)
+            return f"({symbol} {' '.join(render_condition(a, names) for a in node.args)})"
+    return _original_words(str(node), names) if names else str(node)
+
+
+def _original_words(text: str, names: NameMap) -> str:
+    """Replaces each renamed name in unified-planning's own rendering of an expression by its original."""
+    back = {}
+    for role in ("type", "function", "predicate", "object"):
+        back.update({new: old for old, new in names.renamed.get(role, {}).items()})
+    return _WORD.sub(lambda word: back.get(word.group(), word.group()), text)
 
 
 def _log_text(result: Any) -> str:

@@ -1,0 +1,105 @@
+"""Small tasks written the way externally written datasets write them: PDDL VAL accepts and unified-planning's
+reader, as is, does not. One task per construct, each with a valid plan in its original names."""
+
+from __future__ import annotations
+
+# Names with dots (objects, the problem, the domain) and a slash.
+DOTTED_DOMAIN = """(define (domain grid-3-3-PG0.5)
+  (:requirements :strips :typing)
+  (:types cell)
+  (:predicates (at ?c - cell) (adjacent ?a - cell ?b - cell) (visited ?c - cell))
+  (:action move :parameters (?from - cell ?to - cell)
+    :precondition (and (at ?from) (adjacent ?from ?to))
+    :effect (and (not (at ?from)) (at ?to) (visited ?to))))
+"""
+DOTTED_PROBLEM = """(define (problem grid-3-3-S1-K2-L2-PG0.5-typedFalse-seed1) (:domain grid-3-3-PG0.5)
+  (:objects c0.0 c0.1 c1/1 - cell)
+  (:init (at c0.0) (adjacent c0.0 c0.1) (adjacent c0.1 c1/1))
+  (:goal (visited c1/1)))
+"""
+DOTTED_PLAN = "(move c0.0 c0.1)\n(move c0.1 c1/1)"
+
+# (either ...) in a parameter (not exact: 'vehicle' also has bikes), in a predicate and in a quantifier.
+EITHER_DOMAIN = """(define (domain transport)
+  (:requirements :strips :typing :universal-preconditions)
+  (:types truck plane bike - vehicle place)
+  (:predicates (at ?v - (either truck plane) ?p - place) (fuelled ?v - vehicle) (done))
+  (:action refuel :parameters (?v - (either truck plane) ?p - place)
+    :precondition (at ?v ?p)
+    :effect (fuelled ?v))
+  (:action finish :parameters ()
+    :precondition (forall (?v - (either truck plane)) (fuelled ?v))
+    :effect (done)))
+"""
+EITHER_PROBLEM = """(define (problem transport-1) (:domain transport)
+  (:objects t1 - truck p1 - plane b1 - bike depot - place)
+  (:init (at t1 depot) (at p1 depot))
+  (:goal (done)))
+"""
+EITHER_PLAN = "(refuel t1 depot)\n(refuel p1 depot)\n(finish)"
+
+# One name in two roles: 'fuel' a predicate and a function; 'spare' an object and a predicate; 'crate' a type
+# and an object.
+TWICE_DOMAIN = """(define (domain depot-twice)
+  (:requirements :strips :typing :numeric-fluents)
+  (:types crate place)
+  (:predicates (fuel ?p - place) (spare) (stored ?c - crate ?p - place))
+  (:functions (fuel ?p - place))
+  (:action store :parameters (?c - crate ?p - place)
+    :precondition (and (fuel ?p) (>= (fuel ?p) 1))
+    :effect (and (stored ?c ?p) (decrease (fuel ?p) 1))))
+"""
+TWICE_PROBLEM = """(define (problem depot-twice-1) (:domain depot-twice)
+  (:objects crate spare - crate home - place)
+  (:init (fuel home) (= (fuel home) 1))
+  (:goal (stored crate home)))
+"""
+TWICE_PLAN = "(store crate home)"
+
+# A type declared a subtype of itself; an initial value of a function the domain never declares.
+SELF_DOMAIN = """(define (domain robots)
+  (:requirements :strips :typing)
+  (:types robot gripper - robot room)
+  (:predicates (in ?r - robot ?x - room) (free ?g - gripper))
+  (:action go :parameters (?r - robot ?a - room ?b - room)
+    :precondition (in ?r ?a)
+    :effect (and (not (in ?r ?a)) (in ?r ?b))))
+"""
+SELF_PROBLEM = """(define (problem robots-1) (:domain robots)
+  (:objects r1 - robot g1 - gripper kitchen hall - room)
+  (:init (in r1 kitchen) (free g1) (= (battery r1) 10) (= (total-cost) 0))
+  (:goal (in r1 hall)))
+"""
+SELF_PLAN = "(go r1 kitchen hall)"
+
+# Numeric fluents without an initial value: 'charge' is assigned before it is read.
+UNDEFINED_DOMAIN = """(define (domain charging)
+  (:requirements :strips :typing :numeric-fluents)
+  (:types drone)
+  (:predicates (docked ?d - drone) (flown ?d - drone))
+  (:functions (charge ?d - drone) (capacity))
+  (:action charge :parameters (?d - drone)
+    :precondition (docked ?d)
+    :effect (assign (charge ?d) (capacity)))
+  (:action fly :parameters (?d - drone)
+    :precondition (>= (charge ?d) 2)
+    :effect (and (flown ?d) (decrease (charge ?d) 2)))
+  (:action top-up :parameters (?d - drone)
+    :precondition (docked ?d)
+    :effect (increase (charge ?d) 1)))
+"""
+UNDEFINED_PROBLEM = """(define (problem charging-1) (:domain charging)
+  (:objects d1 - drone)
+  (:init (docked d1) (= (capacity) 3))
+  (:goal (and (flown d1) (>= (charge d1) 1))))
+"""
+UNDEFINED_PLAN = "(charge d1)\n(fly d1)"
+
+WILD_TASKS = {
+    "dotted": (DOTTED_DOMAIN, DOTTED_PROBLEM, DOTTED_PLAN),
+    "either": (EITHER_DOMAIN, EITHER_PROBLEM, EITHER_PLAN),
+    "twice": (TWICE_DOMAIN, TWICE_PROBLEM, TWICE_PLAN),
+    "self-subtype": (SELF_DOMAIN, SELF_PROBLEM, SELF_PLAN),
+    "undefined-numeric": (UNDEFINED_DOMAIN, UNDEFINED_PROBLEM, UNDEFINED_PLAN),
+}
+"""Each construct's task: ``{name: (domain, problem, valid plan)}``."""

@@ -78,3 +78,27 @@ def test_the_ratings_have_table_1_columns_for_all_nine_games_and_the_report_show
         assert game in markdown
     assert "GameBench reasoning categories (Table 3) and mean scores" in markdown
     assert "| Real-time (not in Table 3) | 1 | atari_boxing | atari_boxing |" in markdown
+
+
+def test_self_play_is_left_out_of_the_category_means():
+    records = _records() + [
+        record(f"suites/gamebench/test_codenames.py::t[random-vs-random-s{seed}]", ("random", "random"), (1.0, 0.0),
+               game="codenames", seed=seed) for seed in range(3)
+    ]
+    rows = {row[0]: row for row in gamebench_categories(records)["rows"]}
+    # Language Communication: the model wins Codenames and Pit and loses AYT and TRB, so random has 2 wins of 4.
+    assert rows["Language Communication"][5] == pytest.approx(2 / 4)
+    self_play_only = gamebench_categories([r for r in records if r["game"] == "codenames"
+                                           and r["sides"][0]["agent"] == r["sides"][1]["agent"]])
+    assert self_play_only["columns"][4:] == []
+    assert all(row[3] == "–" for row in self_play_only["rows"])
+
+
+def test_a_game_played_only_in_self_play_is_labelled_so_in_the_average_scores():
+    records = [r for r in _records() if r["game"] != "codenames"] + [
+        record("suites/gamebench/test_codenames.py::t[random-vs-random-s0]", ("random", "random"), (1.0, 0.0),
+               game="codenames"),
+    ]
+    markdown = render_markdown(analyse(records, resamples=20))
+    assert "| codenames (self-play only) |" in markdown
+    assert "scale unknown" not in markdown

@@ -222,10 +222,9 @@ class AtariBoxingState(State):
         return [min(1.0, max(0.0, 0.5 + (white - black) / (2 * KNOCKOUT)))]
 
     def _terminal_reason(self) -> str:
-        if self.knockout:
-            return "knockout"
         white, black = self.points
-        return "draw" if white == black else ("win" if white > black else "loss")
+        result = "draw" if white == black else ("win" if white > black else "loss")
+        return f"knockout {result}" if self.knockout else result
 
     def __deepcopy__(self, memo: dict[int, Any]) -> AtariBoxingState:
         clone = object.__new__(type(self))

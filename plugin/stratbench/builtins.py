@@ -68,6 +68,10 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
 
     registry.add_game("arctic_scavengers", ArcticScavengers)
 
+    from stratbench.games.gamebench import atari_boxing
+
+    registry.add_game("atari_boxing", atari_boxing.AtariBoxing, variants=atari_boxing.variants)
+
 
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:

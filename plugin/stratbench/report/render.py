@@ -140,6 +140,8 @@ def _score_header(data: dict[str, Any]) -> list[str]:
         scale = (scores.get("scales") or {}).get(game)
         if game in overall_games:
             header.append(game)
+        elif game not in scores.get("per_game", {game: None}):
+            header.append(f"{game} (self-play only)")
         elif scale is None:
             header.append(f"{game} (scale unknown)")
         else:

@@ -213,33 +213,45 @@ def gamebench_categories(records: list[dict[str, Any]]) -> dict[str, Any] | None
     """GameBench Table 3 (games per reasoning category) with each agent's mean score per category.
 
     A category's score averages the agent's mean score over the category's
-    games it played here; games stratbench does not implement are listed but
-    contribute nothing.
+    games it played here (each game weighted equally); self-play matches are
+    left out, as in the average-score table. The rows are Table 3's
+    six, then one row per category outside it (Atari Boxing's real-time play),
+    shown only when such a game was played.
     """
-    from stratbench.games.gamebench import REASONING_CATEGORIES
+    from stratbench.games.gamebench import EXTRA_CATEGORIES, REASONING_CATEGORIES
 
-    played = [r for r in records if r.get("family") == "gamebench" or r["game"] in
-              {g for games in REASONING_CATEGORIES.values() for g in games}]
+    categories = {**REASONING_CATEGORIES, **EXTRA_CATEGORIES}
+    known = {g for games in categories.values() for g in games}
+    played = [r for r in records if r.get("family") == "gamebench" or r["game"] in known]
     if not played:
         return None
     per_game: dict[tuple[str, str], list[float]] = defaultdict(list)
     for record in played:
+        if len(record["sides"]) > 1 and len({info["agent"] for info in record["sides"]}) == 1:
+            continue  # self-play: an agent against itself always averages the game's mean score
         for side, info in enumerate(record["sides"]):
             per_game[(info["agent"], record["game"])].append(float(record["scores"][side]))
     agents = sorted({agent for agent, _ in per_game})
     rows = []
-    for category, games in REASONING_CATEGORIES.items():
+    for category, games in categories.items():
         here = [g for g in games if any(game == g for _, game in per_game)]
+        if category in EXTRA_CATEGORIES and not here:
+            continue
         cells = []
         for agent in agents:
             means = [sum(v) / len(v) for (a, g), v in per_game.items() if a == agent and g in here]
             cells.append(sum(means) / len(means) if means else None)
         rows.append([category, len(games), ", ".join(games), ", ".join(here) or "–", *cells])
+    note = ("Mean score per agent over the category's games played in this run (each game weighted equally; "
+            "self-play left out).")
+    if any(row[0] in EXTRA_CATEGORIES for row in rows):
+        note += (" Atari Boxing is in no Table 3 category (GameBench collected no data on it); its score is "
+                 "0.5 + point difference / 200 against the cartridge's boxer.")
     return {
         "title": "GameBench reasoning categories (Table 3) and mean scores",
         "columns": ["category", "games", "GameBench games", "played here", *agents],
         "rows": rows,
-        "note": "Mean score per agent over the category's games played in this run (each game weighted equally).",
+        "note": note,
     }
 
 

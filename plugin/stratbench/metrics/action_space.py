@@ -65,8 +65,10 @@ def legal_actions_per_step(problem: Any, plan: list[str]) -> float | None:
     from stratbench.planning.planners import _Successors  # the backtracking grounder the random walk uses
     from stratbench.planning.validation import _resolve
 
+    from stratbench.planning.reading import ReadTask
+
     steps = parse_plan_text("\n".join(plan))
-    resolved = _resolve(problem, steps, None)
+    resolved = _resolve(ReadTask(problem=problem), steps, None)
     if not steps or not isinstance(resolved, list):
         return None
     counts = []

@@ -75,7 +75,7 @@ def test_the_budget_stops_new_calls(fake_llm, tmp_path):
     client = LLMClient(api_base=fake_llm.api_base, budget=budget, allow_placeholder_key=True)
     run(client.complete("openai/gpt-4o", MESSAGES))
     assert budget.spent() > 1e-9
-    with pytest.raises(BudgetExceeded, match="--max-cost 0.00 USD reached"):
+    with pytest.raises(BudgetExceeded, match=r"--max-cost 0\.000000001 USD reached \(spent 0\.0000\d+ USD\)"):
         run(client.complete("openai/gpt-4o", MESSAGES))
     assert len(fake_llm.requests) == 1
 

@@ -106,7 +106,8 @@ def add_options(parser: Any) -> None:
     group.addoption("--seed", type=int, default=0, metavar="N",
                     help="First match seed; match i of a pairing uses seed N+i")
     group.addoption("--api-base", type=base_url, default=None, metavar="URL",
-                    help="Base URL of an OpenAI-compatible server for every model call")
+                    help="Base URL for every model call: an OpenAI-compatible server, or a provider's own "
+                         "endpoint (an Azure resource, an Anthropic or Gemini gateway)")
     group.addoption("--temperature", type=non_negative_float, default=0.0, metavar="T",
                     help="Sampling temperature for model calls (default 0)")
     group.addoption("--max-cost", type=non_negative_float, default=None, metavar="USD",

@@ -97,8 +97,9 @@ def unpriced_models(models: list[str], prices: dict[str, tuple[float, float]]) -
 
 def unpriced_note(max_cost: float, models: list[str]) -> str:
     """Returns the one-line warning that ``--max-cost`` cannot bound these models."""
-    them = "it" if len(models) == 1 else "them"
+    them, count = ("it", "counts") if len(models) == 1 else ("them", "count")
     return (
         f"--max-cost {usd(max_cost)} USD cannot bound {', '.join(models)}: litellm has no price for {them}, "
-        f"so {them} count as 0 USD; give one with --price MODEL=IN,OUT (USD per million input, output tokens)"
+        f"so {them.replace('them', 'they')} {count} as 0 USD; give one with --price MODEL=IN,OUT (USD per million "
+        f"input, output tokens)"
     )

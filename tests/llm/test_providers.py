@@ -223,7 +223,8 @@ def test_max_cost_warns_about_models_it_cannot_price_and_a_price_bounds_them(pyt
         report = json.loads((pytester.path / "reports/latest/results.json").read_text())
         assert warning in report["notes"]
         calls_before = len(server.requests)
-        priced = pytester.runpytest_subprocess(*args, "--price", "openai/gpt-test=1,1")
+        priced = pytester.runpytest_subprocess(*args, "--price", "openai/gpt-test=1,1",
+                                               "--stratbench-cassette-dir", "fresh")  # record, not replay
     assert "cannot bound" not in priced.stdout.str()
     priced.stdout.fnmatch_lines(["*SKIPPED*--max-cost 0.000001 USD reached (spent 0.000*"])
     assert len(server.requests) - calls_before == 1  # the first call spent the budget; nothing more was sent

@@ -179,11 +179,6 @@ class LLMClient:
             self._semaphores[key] = asyncio.Semaphore(self.max_concurrency)
         return self._semaphores[key]
 
-    def missing_key(self, model: str) -> str | None:
-        """Returns the credential variable(s) the model needs and the environment lacks, or None."""
-        credentials, _ = missing_environment(model, self.api_base)
-        return " or ".join(credentials) if credentials else None
-
     async def complete(
         self,
         model: str,
@@ -319,7 +314,7 @@ class LLMClient:
 FAILURE_KINDS = ("429", "5xx", "timeout", "connection", "unreadable", "no_message")
 """The provider faults that are retried, as named in transcripts."""
 
-_UNREADABLE = (ValueError, KeyError, AttributeError, IndexError, TypeError)
+_UNREADABLE = (ValueError, KeyError, AttributeError)
 """Errors raised while reading a reply (bad JSON, bad UTF-8, a missing field): the body was unreadable."""
 
 

@@ -61,7 +61,8 @@ class ModelSession:
         except LLMCapabilityError as error:
             if self.scaffold is None:
                 raise
-            raise LLMCapabilityError(error.model, error.provider, error.params, needed_by=f"scaffold {self.scaffold}") from None
+            needed_by = f"scaffold {self.scaffold}"
+            raise LLMCapabilityError(error.model, error.provider, error.params, needed_by=needed_by) from None
         self.usage.add(completion)
         self.dropped_params.update(completion.dropped_params)
         extra = {"dropped_params": list(completion.dropped_params)} if completion.dropped_params else {}

@@ -46,7 +46,7 @@ _GEMINI_PATH = re.compile(r"/models/([^/:]+):generateContent$")
 _AZURE_PATH = re.compile(r"/openai/deployments/([^/]+)/chat/completions$")
 
 FAULT_KINDS = ("429", "500", "hang", "non_utf8", "no_message")
-"""Faults the server can inject: an HTTP 429 or 500, no answer at all, a body that is not UTF-8, a 200 without a message."""
+"""Faults the server can inject: HTTP 429 or 500, no answer, a body not in UTF-8, a 200 without a message."""
 
 NON_UTF8_BODY = b'{"choices": "\xff\xfe\xfd not utf-8 \x80"}'
 
@@ -222,7 +222,9 @@ def provider_of_path(path: str) -> str:
 def to_openai_body(provider: str, path: str, raw: dict[str, Any]) -> dict[str, Any]:
     """Turns a provider's request body into an OpenAI-style chat body."""
     if provider == "anthropic":
-        messages = [{"role": m.get("role", "user"), "content": _text_of(m.get("content"))} for m in raw.get("messages", [])]
+        messages = [
+            {"role": m.get("role", "user"), "content": _text_of(m.get("content"))} for m in raw.get("messages", [])
+        ]
         if raw.get("system"):
             messages.insert(0, {"role": "system", "content": _text_of(raw["system"])})
         return {**{k: v for k, v in raw.items() if k not in ("messages", "system")}, "messages": messages}
@@ -297,7 +299,8 @@ def _no_message(provider: str, body: dict[str, Any], digest: str) -> dict[str, A
 def _error(provider: str, status: int, message: str) -> dict[str, Any]:
     """An error body in the provider's shape."""
     if provider == "anthropic":
-        kind = {401: "authentication_error", 429: "rate_limit_error", 400: "invalid_request_error"}.get(status, "api_error")
+        kinds = {401: "authentication_error", 429: "rate_limit_error", 400: "invalid_request_error"}
+        kind = kinds.get(status, "api_error")
         return {"type": "error", "error": {"type": kind, "message": message}}
     if provider == "gemini":
         state = {401: "UNAUTHENTICATED", 429: "RESOURCE_EXHAUSTED", 400: "INVALID_ARGUMENT", 404: "NOT_FOUND"}
@@ -308,7 +311,9 @@ def _error(provider: str, status: int, message: str) -> dict[str, Any]:
     return {"error": {"message": message, "type": kind, "code": "invalid_api_key" if status == 401 else None}}
 
 
-def _auth_problem(owner: FakeLLMServer, provider: str, headers: dict[str, str], query: dict[str, list[str]]) -> tuple[int, str] | None:
+def _auth_problem(
+    owner: FakeLLMServer, provider: str, headers: dict[str, str], query: dict[str, list[str]]
+) -> tuple[int, str] | None:
     """Checks the credentials each provider expects; returns (status, message) when they fail."""
     if provider == "anthropic":
         if not headers.get("anthropic-version"):
@@ -325,7 +330,8 @@ def _auth_problem(owner: FakeLLMServer, provider: str, headers: dict[str, str], 
             return None  # a keyless local server
         key = headers.get("authorization", "").removeprefix("Bearer ").strip()
     if not key or (owner.api_key is not None and key != owner.api_key):
-        header = {"anthropic": "x-api-key", "gemini": "x-goog-api-key", "azure": "api-key"}.get(provider, "Authorization")
+        names = {"anthropic": "x-api-key", "gemini": "x-goog-api-key", "azure": "api-key"}
+        header = names.get(provider, "Authorization")
         return 401, f"missing or invalid API key ({header})"
     return None
 

@@ -30,6 +30,49 @@ def non_negative_float(text: str) -> float:
     return value
 
 
+def non_negative_int(text: str) -> int:
+    """Parses an integer of at least 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """Parses a number greater than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds greater than 0, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds greater than 0, got {text!r}")
+    return value
+
+
+def model_price(text: str) -> tuple[str, float, float]:
+    """Parses ``MODEL=IN,OUT``: USD per million input and output tokens.
+
+    Examples:
+        >>> model_price("openai/m=2.5,10")
+        ('openai/m', 2.5, 10.0)
+    """
+    model, sep, prices = text.rpartition("=")
+    parts = prices.split(",")
+    problem = f"expected MODEL=IN,OUT (USD per million input and output tokens), got {text!r}"
+    if not sep or not model or len(parts) != 2:
+        raise argparse.ArgumentTypeError(problem)
+    try:
+        values = [float(part) for part in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(problem) from None
+    if any(not 0 <= value < float("inf") for value in values):
+        raise argparse.ArgumentTypeError(problem)
+    return model, values[0], values[1]
+
+
 def base_url(text: str) -> str:
     """Parses an http(s) base URL."""
     if not text.startswith(("http://", "https://")):
@@ -63,11 +106,20 @@ def add_options(parser: Any) -> None:
     group.addoption("--seed", type=int, default=0, metavar="N",
                     help="First match seed; match i of a pairing uses seed N+i")
     group.addoption("--api-base", type=base_url, default=None, metavar="URL",
-                    help="Base URL of an OpenAI-compatible server for every model call")
+                    help="Base URL for every model call: an OpenAI-compatible server, or a provider's own "
+                         "endpoint (an Azure resource, an Anthropic or Gemini gateway)")
     group.addoption("--temperature", type=non_negative_float, default=0.0, metavar="T",
                     help="Sampling temperature for model calls (default 0)")
     group.addoption("--max-cost", type=non_negative_float, default=None, metavar="USD",
                     help="Stop calling models once the run has spent this much; skip the rest")
+    group.addoption("--price", type=model_price, action="append", default=[], metavar="MODEL=IN,OUT",
+                    help="USD per million input and output tokens of MODEL, for cost and --max-cost "
+                         "(repeatable; overrides litellm's price map)")
+    group.addoption("--request-timeout", type=positive_float, default=120.0, metavar="S",
+                    help="Seconds one model request may take before it is retried (default 120)")
+    group.addoption("--retries", type=non_negative_int, default=4, metavar="N",
+                    help="Retries of a model request after a provider fault: 429, 5xx, timeout, connection, "
+                         "unusable reply (default 4)")
     group.addoption("--report-dir", default=None, metavar="DIR",
                     help="Where results.jsonl and reports go (default reports/latest)")
     group.addoption("--record-mode", choices=RECORD_MODES, default="once",

@@ -134,6 +134,9 @@ def _settings(config: pytest.Config) -> RunSettings:
         local_models=local_models,
         reference=reference,
         reference_mode="record" if reference_mode == "record" else "replay",
+        request_timeout=config.getoption("request_timeout"),
+        retries=config.getoption("retries"),
+        prices={model: (inp / 1e6, out / 1e6) for model, inp, out in config.getoption("price")},
     )
 
 
@@ -174,6 +177,17 @@ def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
         problem = directory_problem(option, path, write=write)
         if problem is not None:
             raise pytest.UsageError(f"stratbench: {problem}")
+
+
+def _cost_notes(settings: RunSettings) -> list[str]:
+    """Returns the warning that --max-cost cannot bound the models litellm cannot price (empty if none)."""
+    if settings.max_cost is None:
+        return []
+    from stratbench.llm.budget import unpriced_models, unpriced_note
+
+    models = [*settings.models, *([settings.annotator_model] if settings.annotator_model else [])]
+    unpriced = unpriced_models(models, settings.prices)
+    return [unpriced_note(settings.max_cost, unpriced)] if unpriced else []
 
 
 def _load_baseline(path: str | None) -> dict[str, Any] | None:
@@ -376,12 +390,20 @@ class ControllerPlugin:
         self.written: dict[str, Path] = {}
         self.gate: Any = None
         self.report_error: str | None = None
+        self.cost_notes = _cost_notes(session.settings)
         if baseline is None:
             for flag in ("--stratbench-gate-tolerance", "--stratbench-gate-map"):
                 if config.getoption(flag.lstrip("-").replace("-", "_")) not in (0.0, []):
                     raise pytest.UsageError(
                         f"stratbench: {flag} needs --baseline PATH (a results.json to compare with)"
                     )
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """Warns, before any match, about models the cost budget cannot bound."""
+        terminal = self.config.pluginmanager.get_plugin("terminalreporter")
+        for note in self.cost_notes:
+            if terminal is not None:
+                terminal.write_line(f"stratbench: warning: {note}", yellow=True)
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -401,6 +423,7 @@ class ControllerPlugin:
             resamples=self.config.getoption("stratbench_bootstrap"),
             manifest=manifest,
         )
+        self.report["notes"].extend(self.cost_notes)
         from stratbench.report.boards import BOARDS
 
         try:

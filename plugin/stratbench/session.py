@@ -55,6 +55,10 @@ class RunSettings:
     local_models: dict[str, Path] = field(default_factory=dict)
     reference: ReferenceProfile | None = None
     reference_mode: str = "replay"
+    request_timeout: float = 120.0
+    retries: int = 4
+    prices: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """USD per token (input, output) by model string, from ``--price``."""
 
     def as_options(self) -> dict[str, Any]:
         """Returns the settings as a plain dict (for variant listers and agents)."""
@@ -153,6 +157,9 @@ class StratbenchSession:
                 api_base=self.settings.api_base,
                 budget=self.budget,
                 local=LocalModels(files=dict(self.settings.local_models)),
+                timeout_s=self.settings.request_timeout,
+                max_attempts=self.settings.retries + 1,
+                prices=dict(self.settings.prices),
             )
         return self._client
 
@@ -239,6 +246,8 @@ class StratbenchSession:
                 "settings": annotation["settings"],
                 "annotators": annotation["annotators"],
                 "usage": annotation["usage"],
+                "retries": annotation["retries"],
+                "dropped_params": annotation["dropped_params"],
             }
         return PlayedMatch(outcome, record, transcript.to_list())
 
@@ -276,6 +285,8 @@ class StratbenchSession:
             annotation["settings"] = dict(judge.settings)
             annotation["annotators"] = sorted(annotators)
             annotation["usage"] = judge.usage.to_dict()
+            annotation["retries"] = judge.retries
+            annotation["dropped_params"] = sorted(judge.dropped_params)
         return outcome
 
     def _build_agents(
@@ -340,6 +351,9 @@ class StratbenchSession:
             side_usage = [sessions[p].usage.to_dict() for p in players if p in sessions]
             if any(p in sessions for p in players):
                 sides[-1]["vision"] = any(sessions[p].vision for p in players if p in sessions)
+                sides[-1]["retries"] = sum(sessions[p].retries for p in players if p in sessions)
+                sides[-1]["dropped_params"] = sorted(set().union(*(sessions[p].dropped_params for p in players
+                                                                   if p in sessions)))
             usage.append(_sum_usage(side_usage))
         record = {
             "type": "match",

@@ -127,7 +127,7 @@ def test_max_cost_skips_the_remaining_matches(suite, fake_llm):
         "-p", "no:cacheprovider", "-rs", "--model", "openai/gpt-4o", "--api-base", fake_llm.api_base,
         "--matches", "3", "--max-cost", "0.003", "-n", "0",
     )
-    result.stdout.fnmatch_lines(["*SKIPPED*--max-cost 0.00 USD reached (spent*"])
+    result.stdout.fnmatch_lines(["*SKIPPED*--max-cost 0.003 USD reached (spent*"])
     llm_records = [r for r in results(suite) if r["sides"][r["subject"]]["agent"] == "openai/gpt-4o+direct"]
     assert 1 <= len(llm_records) < 3 and all(r["cost_usd"] > 0 for r in llm_records)
     per_call = max(r["cost_usd"] / r["usage"][r["subject"]]["calls"] for r in llm_records)

@@ -37,6 +37,7 @@ class LLMAgent:
             transcript=context.transcript,
             settings=settings,
             vision=supports_vision(context.spec.model, context.options.get("vision") or "auto"),
+            scaffold=context.spec.scaffold or "direct",
         )
 
     async def act(self, observation: Observation) -> Action:

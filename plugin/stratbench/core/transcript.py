@@ -20,7 +20,7 @@ class Transcript:
 
     Each event has ``kind``, ``t`` (seconds since the match started) and the
     event's own fields. Kinds used by the harness: ``observation``,
-    ``llm_call``, ``action``, ``rejected``, ``fallback``, ``chance``,
+    ``llm_call``, ``llm_attempt_failed``, ``action``, ``rejected``, ``fallback``, ``chance``,
     ``message``, ``message_rejected``, ``end``; revision matches
     (``core/revision.py``) log ``initial_strategy`` and ``revision_round``.
 

@@ -1,18 +1,24 @@
 """The LLM client: the only place stratbench calls ``litellm.acompletion``.
 
-It owns retries with exponential backoff on transient errors (429, 5xx,
-timeouts, connection errors), fails fast on authentication errors with a
-message naming the missing key, bounds concurrency per model, counts tokens
-and cost, and enforces the run's cost budget. litellm is imported lazily so
-collection never needs it.
+It sends each provider only the request settings litellm says it accepts
+(and reports the ones it dropped), keeps the user's own API key, retries
+provider faults (429, 5xx, timeouts, connection errors, a reply without a
+usable message) with exponential backoff and reports each failed attempt,
+fails fast on authentication errors with a message naming the missing key,
+bounds concurrency per model, counts tokens and cost (litellm's price map or
+a ``--price`` the user gave), and enforces the run's cost budget. litellm is
+imported lazily so collection never needs it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import functools
 import os
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +38,16 @@ from stratbench.llm.local import (
 )
 
 PLACEHOLDER_KEY = "sk-stratbench-placeholder"
-"""Sent when no key is needed: replaying a cassette, or a local ``--api-base`` server."""
+"""Sent only when the provider's key is not set and none is needed: a replayed cassette, a keyless local server."""
+
+SAMPLING_PARAMS = ("temperature", "seed", "max_tokens")
+"""Request settings a provider may lack: they are dropped (and the drop is recorded)."""
+
+CAPABILITY_PARAMS = ("logprobs", "top_logprobs", "response_format")
+"""Request settings a request needs: a provider without one fails the call (:class:`LLMCapabilityError`)."""
+
+AttemptListener = Callable[[dict[str, Any]], None]
+"""Called with each failed attempt: attempt, attempts, failure, status, error, backoff_s (None: gave up)."""
 
 
 class LLMError(HarnessError):
@@ -41,6 +56,18 @@ class LLMError(HarnessError):
 
 class LLMAuthError(LLMError):
     """Raised when the provider rejects or lacks credentials."""
+
+
+class LLMCapabilityError(LLMError):
+    """Raised when a request needs a setting (``response_format``, ``logprobs``) the provider does not accept."""
+
+    def __init__(self, model: str, provider: str, params: list[str], needed_by: str = "this request") -> None:
+        self.model, self.provider, self.params = model, provider, params
+        super().__init__(
+            f"{needed_by} needs {', '.join(params)}, which {model} does not accept (litellm's supported "
+            f"parameters for the {provider} provider)"
+            + ("; use another --scaffold for this model" if needed_by.startswith("scaffold") else "")
+        )
 
 
 def configure_litellm_environment() -> None:
@@ -70,6 +97,7 @@ class Completion:
         attempts: HTTP attempts made.
         finish_reason: The provider's finish reason.
         logprobs: Token log-probabilities when asked, as builtin lists.
+        dropped_params: Requested settings the provider does not accept, left out of the request.
     """
 
     text: str
@@ -82,6 +110,7 @@ class Completion:
     attempts: int
     finish_reason: str | None = None
     logprobs: list[dict[str, Any]] | None = None
+    dropped_params: tuple[str, ...] = ()
 
 
 @dataclass
@@ -115,14 +144,16 @@ class LLMClient:
     """Calls models through litellm with retries, concurrency limits and a budget.
 
     Args:
-        api_base: A base URL for every call (an OpenAI-compatible server).
-        max_attempts: HTTP attempts per call before giving up on transient errors.
+        api_base: A base URL for every call (an OpenAI-compatible server, or a provider's own endpoint).
+        max_attempts: HTTP attempts per call before giving up on provider faults.
         backoff_s: The first retry delay; it doubles per attempt, with jitter.
         timeout_s: The per-request timeout.
         max_concurrency: Calls in flight at once per model.
         budget: The run's cost budget, or None for no limit.
         allow_placeholder_key: Send a placeholder key when the provider's key is
-            not set (replay, local servers) instead of failing.
+            not set (replay, local servers) instead of failing; a key the user set
+            is always sent as it is.
+        prices: USD per token (input, output) by model string, overriding litellm's price map.
     """
 
     api_base: str | None = None
@@ -132,6 +163,7 @@ class LLMClient:
     max_concurrency: int = 8
     budget: Budget | None = None
     allow_placeholder_key: bool = False
+    prices: dict[str, tuple[float, float]] = field(default_factory=dict)
     cassette: str | None = None
     """The current match's cassette path, named in replay errors."""
     recording: bool = True
@@ -147,19 +179,6 @@ class LLMClient:
             self._semaphores[key] = asyncio.Semaphore(self.max_concurrency)
         return self._semaphores[key]
 
-    def missing_key(self, model: str) -> str | None:
-        """Returns the environment variable(s) the model needs but lacks, or None."""
-        configure_litellm_environment()
-        import litellm
-
-        try:
-            report = litellm.validate_environment(model=model, api_base=self.api_base)
-        except Exception:  # unknown providers: let the call itself decide
-            return None
-        if report.get("keys_in_environment", True):
-            return None
-        return " or ".join(report.get("missing_keys") or ["the provider's API key"])
-
     async def complete(
         self,
         model: str,
@@ -171,14 +190,21 @@ class LLMClient:
         logprobs: bool | None = None,
         top_logprobs: int | None = None,
         response_format: dict[str, Any] | None = None,
+        on_failed_attempt: AttemptListener | None = None,
     ) -> Completion:
         """Sends one chat request and returns the answer.
+
+        Settings the provider does not accept are left out: sampling settings
+        (temperature, seed, max_tokens) are dropped and named in
+        ``Completion.dropped_params``; a needed capability (logprobs,
+        response_format) fails the call instead.
 
         Raises:
             BudgetExceeded: when the run's budget is spent (no call is made).
             LLMAuthError: when credentials are missing or rejected.
+            LLMCapabilityError: when the provider lacks a capability the request needs.
             CassetteMissError: in replay, when the request was not recorded.
-            LLMError: when transient errors persist or the request is rejected.
+            LLMError: when provider faults persist or the request is rejected.
         """
         configure_litellm_environment()
         import litellm
@@ -188,32 +214,47 @@ class LLMClient:
         if is_local(model):
             call_model = litellm_model(model)
             api_base = self.local.api_base(local_name(model)) if self.recording else REPLAY_API_BASE
+        requested = {
+            "temperature": temperature,
+            "seed": seed,
+            "max_tokens": max_tokens,
+            "logprobs": logprobs,
+            "top_logprobs": top_logprobs,
+            "response_format": response_format,
+        }
+        requested = {name: value for name, value in requested.items() if value is not None}
+        accepted = accepted_params(call_model)
+        refused = [name for name in requested if accepted is not None and name not in accepted]
+        needed = [name for name in refused if name in CAPABILITY_PARAMS]
+        if needed:
+            raise LLMCapabilityError(model, provider_of(call_model) or "model's", needed)
         kwargs: dict[str, Any] = {"model": call_model, "messages": messages, "timeout": self.timeout_s}
-        for name, value in (
-            ("temperature", temperature),
-            ("seed", seed),
-            ("max_tokens", max_tokens),
-            ("logprobs", logprobs),
-            ("top_logprobs", top_logprobs),
-            ("response_format", response_format),
-        ):
-            if value is not None:
-                kwargs[name] = value
+        kwargs.update({name: value for name, value in requested.items() if name not in refused})
         if api_base:
             kwargs["api_base"] = api_base
         if is_local(model):
             kwargs["api_key"] = PLACEHOLDER_KEY
-        elif missing := self.missing_key(model):
-            if not self.allow_placeholder_key:
-                raise LLMAuthError(
-                    f"{model}: {missing} is not set; export it, or pass --api-base for a local "
-                    f"server, or replay recorded cassettes"
-                )
-            kwargs["api_key"] = PLACEHOLDER_KEY
+        else:
+            credentials, settings = missing_environment(model, api_base)
+            if credentials:
+                if not self.allow_placeholder_key:
+                    raise LLMAuthError(
+                        f"{model}: {' or '.join(credentials)} is not set; export it, or pass --api-base for a "
+                        f"local server, or replay recorded cassettes"
+                    )
+                kwargs["api_key"] = PLACEHOLDER_KEY  # no key of the user's is set: nothing is replaced
+            if settings and self.recording:
+                hint = " (or pass --api-base)" if any("API_BASE" in name for name in settings) else ""
+                raise LLMAuthError(f"{model}: {' and '.join(settings)} is not set; export it{hint}")
         async with self._semaphore(model):
-            return await self._call_with_retries(model, kwargs)
+            completion = await self._call_with_retries(model, kwargs, on_failed_attempt)
+        if refused:
+            completion = dataclasses.replace(completion, dropped_params=tuple(refused))
+        return completion
 
-    async def _call_with_retries(self, model: str, kwargs: dict[str, Any]) -> Completion:
+    async def _call_with_retries(
+        self, model: str, kwargs: dict[str, Any], on_failed_attempt: AttemptListener | None
+    ) -> Completion:
         import litellm
 
         start = time.perf_counter()
@@ -235,19 +276,159 @@ class LLMClient:
                     raise LLMAuthError(f"{model}: the provider rejected the credentials ({_short(error)})") from error
                 if isinstance(error, (litellm.NotFoundError,)):
                     raise LLMError(f"{model}: model not found ({_short(error)})") from error
-                if not _is_transient(error, litellm) or attempt >= self.max_attempts:
+                failure = classify_failure(error, litellm)
+                if failure is None:
                     where = f" at {self.api_base}" if self.api_base else ""
                     raise LLMError(
                         f"{model}{where}: {type(error).__name__} after {attempt} attempt(s): {_short(error)}"
                     ) from error
-                delay = self.backoff_s * (2 ** (attempt - 1)) * (0.5 + random.random() / 2)
-                await asyncio.sleep(delay)
-                continue
-            completion = _to_completion(model, response, time.perf_counter() - start, attempt, litellm)
-            self.usage.add(completion)
-            if self.budget is not None:
-                self.budget.spend(completion.cost_usd)
-            return completion
+                status, detail, name = _status_of(error, failure), _short(error), type(error).__name__
+            else:
+                problem = unusable_reply(response)
+                if problem is None:
+                    completion = _to_completion(
+                        model, response, time.perf_counter() - start, attempt, litellm, self.prices.get(model)
+                    )
+                    self.usage.add(completion)
+                    if self.budget is not None:
+                        self.budget.spend(completion.cost_usd)
+                    return completion
+                failure, status, detail, name = "no_message", 200, problem, "UnusableReply"
+            retrying = attempt < self.max_attempts
+            delay = self.backoff_s * (2 ** (attempt - 1)) * (0.5 + random.random() / 2) if retrying else None
+            if on_failed_attempt is not None:
+                on_failed_attempt({
+                    "attempt": attempt,
+                    "attempts": self.max_attempts,
+                    "failure": failure,
+                    "status": status,
+                    "error": detail,
+                    "backoff_s": None if delay is None else round(delay, 3),
+                })
+            if delay is None:
+                where = f" at {self.api_base}" if self.api_base else ""
+                raise LLMError(f"{model}{where}: {name} ({failure}) after {attempt} attempt(s): {detail}")
+            await asyncio.sleep(delay)
+
+
+FAILURE_KINDS = ("429", "5xx", "timeout", "connection", "unreadable", "no_message")
+"""The provider faults that are retried, as named in transcripts."""
+
+_UNREADABLE = (ValueError, KeyError, AttributeError)
+"""Errors raised while reading a reply (bad JSON, bad UTF-8, a missing field): the body was unreadable."""
+
+
+def classify_failure(error: BaseException, litellm: Any) -> str | None:
+    """Returns the provider-fault kind of a failed call (one of :data:`FAILURE_KINDS`), or None.
+
+    None means the request itself was refused (4xx other than 429), which a
+    retry would not change.
+    """
+    if any(isinstance(cause, _UNREADABLE) for cause in _causes(error)[1:]):
+        return "unreadable"
+    if isinstance(error, litellm.Timeout):
+        return "timeout"
+    status = getattr(error, "status_code", None)
+    if isinstance(error, litellm.RateLimitError) or status == 429:
+        return "429"
+    if isinstance(error, litellm.APIConnectionError):
+        return "connection"
+    if isinstance(error, (litellm.InternalServerError, litellm.ServiceUnavailableError)):
+        return "5xx"
+    if isinstance(status, int) and status >= 500:
+        return "5xx"
+    return None
+
+
+def unusable_reply(response: Any) -> str | None:
+    """Says why a successful HTTP reply carries no usable message, or returns None.
+
+    No choices, or a choice with neither content nor a tool call (unless the
+    model itself stopped there: finish reason ``stop`` or ``length``), is a
+    provider fault. A model's own empty answer is its answer.
+    """
+    choices = getattr(response, "choices", None) or []
+    if not choices:
+        return "the reply has no choices"
+    choice = choices[0]
+    message = getattr(choice, "message", None)
+    if message is None:
+        return "the reply's choice has no message"
+    if message.content is None and not getattr(message, "tool_calls", None):
+        if getattr(choice, "finish_reason", None) not in ("stop", "length"):
+            return f"the reply has no content and no tool call (finish reason {choice.finish_reason!r})"
+    return None
+
+
+def _causes(error: BaseException) -> list[BaseException]:
+    chain: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and current not in chain and len(chain) < 10:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
+def _status_of(error: BaseException, failure: str) -> int | None:
+    if failure not in ("429", "5xx"):
+        return None  # litellm puts a made-up status on timeouts, connection and decoding errors
+    status = getattr(error, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def provider_of(model: str) -> str | None:
+    """Returns litellm's provider name for a model string, or None when litellm cannot tell."""
+    configure_litellm_environment()
+    import litellm
+
+    try:
+        return str(litellm.get_llm_provider(model)[1])
+    except Exception:  # litellm raises several types for unknown providers
+        return None
+
+
+@functools.lru_cache(maxsize=256)
+def accepted_params(model: str) -> frozenset[str] | None:
+    """Returns the OpenAI-style parameters litellm sends for this model's provider, or None if unknown."""
+    configure_litellm_environment()
+    import litellm
+
+    try:
+        name, provider, _, _ = litellm.get_llm_provider(model)
+        supported = litellm.get_supported_openai_params(model=name, custom_llm_provider=provider)
+    except Exception:  # unknown providers: send everything and let the provider decide
+        return None
+    return frozenset(supported) if supported else None
+
+
+def missing_environment(model: str, api_base: str | None) -> tuple[list[str], list[str]]:
+    """Returns what the provider needs from the environment and lacks: (credentials, other settings).
+
+    litellm's own check is confirmed against ``os.environ``: a variable the
+    user has set is never reported missing (litellm 1.106 reports Azure's
+    variables missing even when they are set).
+    """
+    configure_litellm_environment()
+    import litellm
+
+    try:
+        report = litellm.validate_environment(model=model, api_base=api_base)
+    except Exception:  # unknown providers: let the call itself decide
+        return [], []
+    if report.get("keys_in_environment", True):
+        return [], []
+    reported = [str(name) for name in report.get("missing_keys") or []]
+    if not reported:
+        return ["the provider's API key"], []
+    listed = [name for name in reported if _is_credential(name)]
+    # litellm lists alternatives (GOOGLE_API_KEY, GEMINI_API_KEY): one that is set is the user's key.
+    credentials = [] if any(os.environ.get(name) for name in listed) else listed
+    settings = [name for name in reported if not _is_credential(name) and not os.environ.get(name)]
+    return credentials, settings
+
+
+def _is_credential(name: str) -> bool:
+    return any(word in name for word in ("KEY", "TOKEN", "SECRET", "PASSWORD"))
 
 
 async def _acompletion(kwargs: dict[str, Any]) -> Any:
@@ -264,26 +445,19 @@ def _request_body(kwargs: dict[str, Any]) -> str:
     return json.dumps({"model": model, "messages": kwargs["messages"]})
 
 
-def _is_transient(error: Exception, litellm: Any) -> bool:
-    transient = (
-        litellm.RateLimitError,
-        litellm.InternalServerError,
-        litellm.ServiceUnavailableError,
-        litellm.Timeout,
-        litellm.APIConnectionError,
-    )
-    if isinstance(error, transient):
-        return True
-    status = getattr(error, "status_code", None)
-    return isinstance(status, int) and (status == 429 or status >= 500)
-
-
 def _short(error: BaseException) -> str:
     text = " ".join(str(error).split())
     return text[:300]
 
 
-def _to_completion(model: str, response: Any, duration: float, attempts: int, litellm: Any) -> Completion:
+def _to_completion(
+    model: str,
+    response: Any,
+    duration: float,
+    attempts: int,
+    litellm: Any,
+    price: tuple[float, float] | None = None,
+) -> Completion:
     choice = response.choices[0]
     text = choice.message.content or ""
     usage = getattr(response, "usage", None)
@@ -291,7 +465,9 @@ def _to_completion(model: str, response: Any, duration: float, attempts: int, li
     completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
     hidden = getattr(response, "_hidden_params", None) or {}
     cost_value = hidden.get("response_cost")  # litellm prices every response once already
-    if cost_value is not None:
+    if price is not None:  # the user's --price wins over the price map
+        cost, known = prompt_tokens * price[0] + completion_tokens * price[1], True
+    elif cost_value is not None:
         cost, known = float(cost_value), True
     else:
         try:

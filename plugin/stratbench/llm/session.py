@@ -1,8 +1,10 @@
 """A model session: one agent's view of the LLM client, with logging.
 
 It binds the model string and sampling settings, writes every call into the
-match transcript (messages, reply, tokens, cost, timing) and keeps the
-agent's own usage totals.
+match transcript (messages, reply, tokens, cost, timing, dropped settings)
+and every failed attempt (``llm_attempt_failed``: the fault, the status and
+the backoff waited), and keeps the agent's own usage, retry count and the
+settings its provider did not accept.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stratbench.core.transcript import Transcript
-from stratbench.llm.client import Completion, LLMClient, Usage
+from stratbench.llm.client import Completion, LLMCapabilityError, LLMClient, Usage
 
 
 @dataclass
@@ -25,6 +27,7 @@ class ModelSession:
         transcript: The match transcript.
         settings: Default request settings (temperature, seed, max_tokens).
         vision: Whether image observations are sent to this model.
+        scaffold: The scaffold that drives this session (named when the provider lacks a capability it needs).
     """
 
     client: LLMClient
@@ -33,13 +36,36 @@ class ModelSession:
     transcript: Transcript
     settings: dict[str, Any] = field(default_factory=dict)
     vision: bool = False
+    scaffold: str | None = None
     usage: Usage = field(default_factory=Usage)
+    retries: int = 0
+    """Failed attempts that were retried."""
+    dropped_params: set[str] = field(default_factory=set)
+    """Requested settings the provider did not accept (left out of its requests)."""
 
     async def complete(self, messages: list[dict[str, Any]], *, purpose: str = "act", **overrides: Any) -> Completion:
-        """Sends ``messages`` and returns the completion, logging the exchange."""
+        """Sends ``messages`` and returns the completion, logging the exchange and any failed attempts.
+
+        Raises:
+            LLMCapabilityError: naming the scaffold, when the provider lacks a setting it needs.
+        """
         settings = {**self.settings, **overrides}
-        completion = await self.client.complete(self.model, messages, **settings)
+
+        def failed_attempt(event: dict[str, Any]) -> None:
+            if event["backoff_s"] is not None:
+                self.retries += 1
+            self.transcript.add("llm_attempt_failed", player=self.player, purpose=purpose, model=self.model, **event)
+
+        try:
+            completion = await self.client.complete(self.model, messages, **settings, on_failed_attempt=failed_attempt)
+        except LLMCapabilityError as error:
+            if self.scaffold is None:
+                raise
+            needed_by = f"scaffold {self.scaffold}"
+            raise LLMCapabilityError(error.model, error.provider, error.params, needed_by=needed_by) from None
         self.usage.add(completion)
+        self.dropped_params.update(completion.dropped_params)
+        extra = {"dropped_params": list(completion.dropped_params)} if completion.dropped_params else {}
         self.transcript.add(
             "llm_call",
             player=self.player,
@@ -53,6 +79,7 @@ class ModelSession:
             cost_usd=completion.cost_usd,
             duration_s=round(completion.duration_s, 6),
             attempts=completion.attempts,
+            **extra,
         )
         return completion
 

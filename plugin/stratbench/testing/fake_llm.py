@@ -1,10 +1,24 @@
-"""A loopback OpenAI-compatible chat server for tests and benchmarks.
+"""A loopback chat server for tests and benchmarks, speaking four providers' APIs.
 
-It answers ``POST /v1/chat/completions`` (and ``/chat/completions``) with a
-``chat.completion`` object whose content comes from a *responder* function, and
-``GET /v1/models``. It records every request (headers and JSON body) so tests can
-check what a client sent. It binds to 127.0.0.1 on a free port and never
-reaches any other address.
+It answers, with content from a *responder* function:
+
+- OpenAI: ``POST /v1/chat/completions`` (or ``/chat/completions``); the
+  ``Authorization: Bearer`` key is checked only when ``api_key`` is set (a
+  keyless local server accepts any);
+- Azure OpenAI: ``POST /openai/deployments/<d>/chat/completions?api-version=V``
+  with an ``api-key`` header;
+- Anthropic Messages: ``POST /v1/messages`` with ``x-api-key`` and
+  ``anthropic-version`` headers;
+- Gemini: ``POST [/v1beta]/models/<m>:generateContent`` with the key in an
+  ``x-goog-api-key`` header or a ``key`` query parameter;
+
+and ``GET /v1/models``. A missing or wrong key gets a 401 in the provider's
+own error shape. Every request is turned into an OpenAI-style body
+(``{"model", "messages", ...}``) before the responder sees it, so one
+responder serves every provider. Every request is recorded (path, lower-cased
+headers, the OpenAI-style body and the body as sent). Optional faults, drawn
+from a seeded generator, make a share of requests fail. The server binds to
+127.0.0.1 on a free port and never reaches any other address.
 
 Examples:
     >>> with FakeLLMServer(responder=lambda body: "4") as server:  # doctest: +SKIP
@@ -15,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import re
 import threading
 import time
@@ -22,10 +37,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 Responder = Callable[[dict[str, Any]], str]
 
 _LEGAL_LIST = re.compile(r"Legal actions:\s*(.+)")
+_GEMINI_PATH = re.compile(r"/models/([^/:]+):generateContent$")
+_AZURE_PATH = re.compile(r"/openai/deployments/([^/]+)/chat/completions$")
+
+FAULT_KINDS = ("429", "500", "hang", "non_utf8", "no_message")
+"""Faults the server can inject: HTTP 429 or 500, no answer, a body not in UTF-8, a 200 without a message."""
+
+NON_UTF8_BODY = b'{"choices": "\xff\xfe\xfd not utf-8 \x80"}'
 
 
 def first_legal_responder(body: dict[str, Any]) -> str:
@@ -58,12 +81,54 @@ def _last_user_text(body: dict[str, Any]) -> str:
 
 
 @dataclass
+class Faults:
+    """Makes a share of requests fail, drawn from a seeded generator.
+
+    Args:
+        rate: The share of requests that fail (0 to 1).
+        kinds: The faults to choose from (see :data:`FAULT_KINDS`), uniformly.
+        seed: Seeds the generator, so a run fails the same requests again.
+        hang_s: How long a ``hang`` holds the request before closing it unanswered.
+    """
+
+    rate: float = 0.0
+    kinds: tuple[str, ...] = ("429", "500")
+    seed: int = 0
+    hang_s: float = 30.0
+    _rng: random.Random = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        unknown = [kind for kind in self.kinds if kind not in FAULT_KINDS]
+        if unknown or not 0.0 <= self.rate <= 1.0:
+            raise ValueError(f"faults: rate must be in [0, 1] and kinds in {FAULT_KINDS}, got {self.rate}, {unknown}")
+        self._rng = random.Random(self.seed)
+
+    def draw(self) -> str | None:
+        """Returns the fault for the next request, or None."""
+        fails = self._rng.random() < self.rate
+        kind = self._rng.choice(self.kinds)
+        return kind if fails else None
+
+
+@dataclass
 class RecordedRequest:
-    """One request the server received."""
+    """One request the server received.
+
+    Attributes:
+        path: The request path with its query string.
+        headers: The headers, names lower-cased.
+        body: The request as an OpenAI-style chat body (what the responder saw).
+        provider: ``openai``, ``azure``, ``anthropic``, ``gemini`` or ``unknown``.
+        raw: The JSON body as sent.
+        fault: The injected fault answered instead, if any.
+    """
 
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
+    provider: str = "openai"
+    raw: dict[str, Any] = field(default_factory=dict)
+    fault: str | None = None
 
 
 @dataclass
@@ -71,20 +136,26 @@ class FakeLLMServer:
     """Serves chat completions on loopback from a responder function.
 
     Args:
-        responder: Maps the request JSON to the reply text.
+        responder: Maps the OpenAI-style request body to the reply text.
         fail_first: Answer this many requests with ``fail_status`` first
             (to exercise client retries).
         fail_status: The HTTP status of those failures (429, 500, ...).
         delay_s: Sleep this long before each answer.
+        api_key: The one key every provider path accepts; None accepts any
+            non-empty key (and, on the OpenAI path, none).
+        faults: Injected faults, or None.
     """
 
     responder: Responder = first_legal_responder
     fail_first: int = 0
     fail_status: int = 500
     delay_s: float = 0.0
+    api_key: str | None = None
+    faults: Faults | None = None
     requests: list[RecordedRequest] = field(default_factory=list)
     _server: ThreadingHTTPServer | None = None
     _thread: threading.Thread | None = None
+    _stopping: threading.Event = field(default_factory=threading.Event)
 
     @property
     def port(self) -> int:
@@ -93,12 +164,23 @@ class FakeLLMServer:
         return self._server.server_address[1]
 
     @property
+    def base_url(self) -> str:
+        """Returns ``http://127.0.0.1:PORT`` (Anthropic's and Azure's ``--api-base``)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
     def api_base(self) -> str:
         """Returns the OpenAI-style base URL, ending in ``/v1``."""
-        return f"http://127.0.0.1:{self.port}/v1"
+        return f"{self.base_url}/v1"
+
+    @property
+    def gemini_api_base(self) -> str:
+        """Returns Gemini's base URL, ending in ``/v1beta`` as Google's does."""
+        return f"{self.base_url}/v1beta"
 
     def start(self) -> FakeLLMServer:
         """Starts serving in a daemon thread."""
+        self._stopping.clear()
         handler = _make_handler(self)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
@@ -107,7 +189,8 @@ class FakeLLMServer:
         return self
 
     def stop(self) -> None:
-        """Stops the server and closes its socket."""
+        """Stops the server, ends hanging requests and closes its socket."""
+        self._stopping.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -120,6 +203,139 @@ class FakeLLMServer:
         self.stop()
 
 
+# -- the providers' shapes ---------------------------------------------------------
+
+
+def provider_of_path(path: str) -> str:
+    """Tells which provider's API a request path belongs to."""
+    if _AZURE_PATH.search(path):
+        return "azure"
+    if path.endswith("chat/completions"):
+        return "openai"
+    if path.endswith("/v1/messages"):
+        return "anthropic"
+    if _GEMINI_PATH.search(path):
+        return "gemini"
+    return "unknown"
+
+
+def to_openai_body(provider: str, path: str, raw: dict[str, Any]) -> dict[str, Any]:
+    """Turns a provider's request body into an OpenAI-style chat body."""
+    if provider == "anthropic":
+        messages = [
+            {"role": m.get("role", "user"), "content": _text_of(m.get("content"))} for m in raw.get("messages", [])
+        ]
+        if raw.get("system"):
+            messages.insert(0, {"role": "system", "content": _text_of(raw["system"])})
+        return {**{k: v for k, v in raw.items() if k not in ("messages", "system")}, "messages": messages}
+    if provider == "gemini":
+        messages = [
+            {"role": "assistant" if c.get("role") == "model" else "user", "content": _text_of(c.get("parts"))}
+            for c in raw.get("contents", [])
+        ]
+        system = raw.get("systemInstruction") or raw.get("system_instruction")
+        if system:
+            messages.insert(0, {"role": "system", "content": _text_of(system.get("parts"))})
+        config = dict(raw.get("generationConfig") or raw.get("generation_config") or {})
+        renamed = {"max_output_tokens": "max_tokens", "maxOutputTokens": "max_tokens"}
+        body = {renamed.get(k, k): v for k, v in config.items()}
+        match = _GEMINI_PATH.search(path)
+        return {"model": match.group(1) if match else "gemini", **body, "messages": messages}
+    if provider == "azure":
+        match = _AZURE_PATH.search(path)
+        return {"model": match.group(1) if match else "azure", **raw}
+    return raw
+
+
+def _text_of(content: Any) -> str:
+    """Joins the text of a string, a list of text blocks/parts, or a dict with ``text``."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        return str(content.get("text", ""))
+    if isinstance(content, list):
+        return "\n".join(_text_of(part) for part in content if isinstance(part, (str, dict)))
+    return ""
+
+
+def _reply(provider: str, body: dict[str, Any], content: str, digest: str) -> dict[str, Any]:
+    prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
+    completion_tokens = max(1, len(content.split()))
+    model = body.get("model", "fake")
+    if provider == "anthropic":
+        return {
+            "id": f"msg_{digest}", "type": "message", "role": "assistant", "model": model,
+            "content": [{"type": "text", "text": content}], "stop_reason": "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": prompt_tokens, "output_tokens": completion_tokens},
+        }
+    if provider == "gemini":
+        return {
+            "candidates": [{"content": {"parts": [{"text": content}], "role": "model"}, "finishReason": "STOP",
+                            "index": 0}],
+            "usageMetadata": {"promptTokenCount": prompt_tokens, "candidatesTokenCount": completion_tokens,
+                              "totalTokenCount": prompt_tokens + completion_tokens},
+            "modelVersion": model,
+        }
+    return {
+        "id": f"chatcmpl-{digest}", "object": "chat.completion", "created": 1700000000, "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens},
+    }
+
+
+def _no_message(provider: str, body: dict[str, Any], digest: str) -> dict[str, Any]:
+    """A 200 reply that carries no message, in the provider's shape."""
+    reply = _reply(provider, body, "", digest)
+    if provider == "anthropic":
+        del reply["content"]
+    elif provider == "gemini":
+        reply["candidates"] = []
+    else:
+        reply["choices"] = []
+    return reply
+
+
+def _error(provider: str, status: int, message: str) -> dict[str, Any]:
+    """An error body in the provider's shape."""
+    if provider == "anthropic":
+        kinds = {401: "authentication_error", 429: "rate_limit_error", 400: "invalid_request_error"}
+        kind = kinds.get(status, "api_error")
+        return {"type": "error", "error": {"type": kind, "message": message}}
+    if provider == "gemini":
+        state = {401: "UNAUTHENTICATED", 429: "RESOURCE_EXHAUSTED", 400: "INVALID_ARGUMENT", 404: "NOT_FOUND"}
+        return {"error": {"code": status, "message": message, "status": state.get(status, "INTERNAL")}}
+    if provider == "azure":
+        return {"error": {"code": str(status), "message": message}}
+    kind = {401: "invalid_request_error", 429: "rate_limit_error"}.get(status, "server_error")
+    return {"error": {"message": message, "type": kind, "code": "invalid_api_key" if status == 401 else None}}
+
+
+def _auth_problem(
+    owner: FakeLLMServer, provider: str, headers: dict[str, str], query: dict[str, list[str]]
+) -> tuple[int, str] | None:
+    """Checks the credentials each provider expects; returns (status, message) when they fail."""
+    if provider == "anthropic":
+        if not headers.get("anthropic-version"):
+            return 400, "anthropic-version: header is required"
+        key = headers.get("x-api-key", "")
+    elif provider == "gemini":
+        key = headers.get("x-goog-api-key") or (query.get("key") or [""])[0]
+    elif provider == "azure":
+        if not (query.get("api-version") or [""])[0]:
+            return 400, "Missing required query parameter: api-version"
+        key = headers.get("api-key", "")
+    else:
+        if owner.api_key is None:
+            return None  # a keyless local server
+        key = headers.get("authorization", "").removeprefix("Bearer ").strip()
+    if not key or (owner.api_key is not None and key != owner.api_key):
+        names = {"anthropic": "x-api-key", "gemini": "x-goog-api-key", "azure": "api-key"}
+        header = names.get(provider, "Authorization")
+        return 401, f"missing or invalid API key ({header})"
+    return None
+
+
 def _make_handler(owner: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
     lock = threading.Lock()
 
@@ -129,8 +345,8 @@ def _make_handler(owner: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: object) -> None:  # silence stderr
             pass
 
-        def _send(self, status: int, payload: dict[str, Any]) -> None:
-            data = json.dumps(payload).encode()
+        def _send(self, status: int, payload: dict[str, Any] | bytes) -> None:
+            data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
@@ -145,50 +361,52 @@ def _make_handler(owner: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:  # noqa: N802 - http.server naming
             length = int(self.headers.get("Content-Length", "0"))
-            raw = self.rfile.read(length)
+            raw_bytes = self.rfile.read(length)
+            url = urlsplit(self.path)
+            provider = provider_of_path(url.path.rstrip("/"))
             try:
-                body = json.loads(raw or b"{}")
+                raw = json.loads(raw_bytes or b"{}")
             except json.JSONDecodeError:
-                self._send(400, {"error": {"message": "body is not JSON"}})
+                self._send(400, _error(provider, 400, "body is not JSON"))
                 return
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            query = parse_qs(url.query)
+            body = to_openai_body(provider, url.path, raw) if isinstance(raw, dict) else {}
+            recorded = RecordedRequest(self.path, headers, body, provider, raw if isinstance(raw, dict) else {})
             with lock:
-                owner.requests.append(
-                    RecordedRequest(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
-                )
+                owner.requests.append(recorded)
                 failing = owner.fail_first > 0
                 if failing:
                     owner.fail_first -= 1
+                fault = owner.faults.draw() if owner.faults is not None and not failing else None
+                recorded.fault = fault or (str(owner.fail_status) if failing else None)
             if owner.delay_s:
                 time.sleep(owner.delay_s)
+            if provider == "unknown":
+                self._send(404, _error("openai", 404, f"unknown path {self.path}"))
+                return
+            problem = _auth_problem(owner, provider, headers, query)
+            if problem is not None:
+                self._send(problem[0], _error(provider, problem[0], problem[1]))
+                return
             if failing:
-                self._send(owner.fail_status, {"error": {"message": "injected failure", "type": "server_error"}})
+                self._send(owner.fail_status, _error(provider, owner.fail_status, "injected failure"))
                 return
-            if not self.path.rstrip("/").endswith("chat/completions"):
-                self._send(404, {"error": {"message": f"unknown path {self.path}"}})
+            digest = hashlib.sha256(raw_bytes).hexdigest()[:12]
+            if fault in ("429", "500"):
+                self._send(int(fault), _error(provider, int(fault), "injected failure"))
                 return
-            content = owner.responder(body)
-            prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
-            completion_tokens = max(1, len(content.split()))
-            self._send(
-                200,
-                {
-                    "id": "chatcmpl-" + hashlib.sha256(raw).hexdigest()[:12],
-                    "object": "chat.completion",
-                    "created": 1700000000,
-                    "model": body.get("model", "fake"),
-                    "choices": [
-                        {
-                            "index": 0,
-                            "message": {"role": "assistant", "content": content},
-                            "finish_reason": "stop",
-                        }
-                    ],
-                    "usage": {
-                        "prompt_tokens": prompt_tokens,
-                        "completion_tokens": completion_tokens,
-                        "total_tokens": prompt_tokens + completion_tokens,
-                    },
-                },
-            )
+            if fault == "hang":
+                assert owner.faults is not None
+                owner._stopping.wait(owner.faults.hang_s)
+                self.close_connection = True  # no answer: the client's timeout decides
+                return
+            if fault == "non_utf8":
+                self._send(200, NON_UTF8_BODY)
+                return
+            if fault == "no_message":
+                self._send(200, _no_message(provider, body, digest))
+                return
+            self._send(200, _reply(provider, body, owner.responder(body), digest))
 
     return Handler

@@ -11,7 +11,7 @@ from stratbench.core.runner import MatchOutcome
 from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.types import to_builtin
 from stratbench.llm import cassettes
-from stratbench.results import RECORD_VERSION
+from stratbench.results import ERRORED, RECORD_VERSION, SCORED, SKIPPED
 
 
 def build_record(
@@ -30,6 +30,7 @@ def build_record(
     run_id: str,
     cassette_dir: Path,
     versions: dict[str, str],
+    settings_hash: str | None = None,
 ) -> dict[str, Any]:
     """Returns the result record of a played match (see docs/ARCHITECTURE.md, Results)."""
     info = game.info
@@ -48,6 +49,8 @@ def build_record(
     record = {
         "type": "match",
         "version": RECORD_VERSION,
+        "status": SCORED,
+        "settings_hash": settings_hash,
         "run_id": run_id,
         "match_id": nodeid,
         "test_id": spec.id,
@@ -82,6 +85,60 @@ def build_record(
             "sha256": cassettes.file_sha256(cassette_path),
             "record_mode": mode,
         }
+    return to_builtin(record)
+
+
+def unscored_record(
+    spec: MatchSpec,
+    suite: SuiteSpec,
+    nodeid: str,
+    *,
+    status: str,
+    reason: str,
+    fault: str | None = None,
+    run_id: str,
+    settings_hash: str | None,
+    versions: dict[str, str],
+    game_options: dict[str, Any] | None = None,
+    started: float | None = None,
+    duration_s: float = 0.0,
+) -> dict[str, Any]:
+    """Returns the record of a match that was not scored: ``skipped`` or ``errored``.
+
+    It carries the same ids, sides, seed, rules and settings hash as a scored
+    record, so it can be listed per agent, with ``scores`` None (never rated).
+
+    Args:
+        status: ``skipped`` or ``errored``.
+        reason: Why it was skipped, or the error (one line).
+        fault: For an errored match: ``provider``, ``harness`` or ``model``.
+    """
+    if status not in (SKIPPED, ERRORED):
+        raise ValueError(f"an unscored record is skipped or errored, not {status!r}")
+    record = {
+        "type": "match",
+        "version": RECORD_VERSION,
+        "status": status,
+        "reason": " ".join(str(reason).split())[:2000],
+        "fault": fault if status == ERRORED else None,
+        "settings_hash": settings_hash,
+        "run_id": run_id,
+        "match_id": nodeid,
+        "test_id": spec.id,
+        "game": spec.game,
+        "seed": spec.seed,
+        "variant": spec.variant,
+        "game_options": game_options or {},
+        "sides": [side.to_dict() for side in spec.sides],
+        "subject": spec.subject,
+        "scores": None,
+        "result": status,
+        "rules": {"illegal_tolerance": suite.illegal_tolerance, "fallback": suite.fallback},
+        "duration_s": round(duration_s, 6),
+        "started_at": started,
+        "cassette": None,
+        "versions": versions,
+    }
     return to_builtin(record)
 
 

@@ -25,16 +25,17 @@ from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import HarnessError
 from stratbench.llm import cassettes
-from stratbench.llm.budget import Budget
+from stratbench.llm.budget import Budget, BudgetExceeded
 from stratbench.llm.client import LLMClient
 from stratbench.match_annotate import annotate, annotator_settings
 from stratbench.match_build import build_agents, build_game
-from stratbench.match_play import play_and_close, run_on_loop
-from stratbench.match_record import build_record, package_versions, result_for
+from stratbench.match_play import MatchError, play_and_close, run_on_loop
+from stratbench.match_record import build_record, package_versions, result_for, unscored_record
 from stratbench.match_score import score_match
+from stratbench.match_settings import match_settings, settings_hash
 from stratbench.reference import ReferenceProfile
 from stratbench.registry import Registry
-from stratbench.results import ResultStore
+from stratbench.results import ResultStore, WorkerJournal
 
 __all__ = ["PlayedMatch", "RunSettings", "StratbenchSession", "annotator_settings", "result_for"]
 
@@ -63,6 +64,8 @@ class RunSettings:
     local_models: dict[str, Path] = field(default_factory=dict)
     reference: ReferenceProfile | None = None
     reference_mode: str = "replay"
+    match_timeout: float | None = 3600.0
+    resume: bool = False
 
     def as_options(self) -> dict[str, Any]:
         """Returns the settings as a plain dict (for variant listers and agents)."""
@@ -95,6 +98,9 @@ class StratbenchSession:
         self._client: LLMClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.versions = package_versions()
+        self.journal: WorkerJournal | None = None
+        self.finished: dict[str, str] = {}
+        """Match ids with a scored record from an earlier run (``--resume``), mapped to their settings hash."""
 
     # -- subjects ---------------------------------------------------------------
 
@@ -170,23 +176,79 @@ class StratbenchSession:
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
 
+    # -- settings and unscored records ------------------------------------------
+
+    def _agent_options(self, spec: MatchSpec, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Returns the run options a match's agents get (a reference match: the profile's max tokens)."""
+        agent_options = {**self.settings.as_options(), "seed": spec.seed}
+        if self.is_reference(spec):
+            assert self.settings.reference is not None
+            agent_options["max_tokens"] = self.settings.reference.max_tokens
+        agent_options.update(options or {})
+        return agent_options
+
+    def _game_options(self, spec: MatchSpec) -> dict[str, Any]:
+        profile = self.settings.reference
+        if profile is None or not self.is_reference(spec):
+            return {}
+        return dict(profile.game_options.get(spec.game, {}))
+
+    def settings_hash(self, spec: MatchSpec, suite: SuiteSpec) -> str:
+        """Returns the hash of the settings that decide the match's outcome (see ``match_settings``)."""
+        settings = match_settings(
+            spec, suite, game_options=self._game_options(spec), options=self._agent_options(spec),
+            version=self.versions.get("pytest-stratbench", ""),
+        )
+        return settings_hash(settings)
+
+    def unscored(
+        self, spec: MatchSpec, suite: SuiteSpec, nodeid: str, status: str, reason: str, *,
+        fault: str | None = None, started: float | None = None,
+    ) -> dict[str, Any]:
+        """Returns a skipped or errored record for the match (see ``match_record.unscored_record``)."""
+        return unscored_record(
+            spec, suite, nodeid, status=status, reason=reason, fault=fault, run_id=self.settings.run_id,
+            settings_hash=self.settings_hash(spec, suite), versions=self.versions,
+            game_options=self._game_options(spec), started=started if started is not None else time.time(),
+            duration_s=0.0 if started is None else time.time() - started,
+        )
+
+    # -- one match ------------------------------------------------------------------
+
     def play(self, spec: MatchSpec, suite: SuiteSpec, nodeid: str, *, options: dict[str, Any] | None = None) -> PlayedMatch:
-        """Plays one match, inside its cassette when a model takes part: build, play, annotate, score, record."""
+        """Plays one match, inside its cassette when a model takes part: build, play, annotate, score, record.
+
+        Raises:
+            BudgetExceeded: when the run's budget is spent before the match.
+            MatchError: when the match raised (its fault, error and transcript so far).
+        """
         if self.budget is not None and spec.uses_llm:
             self.budget.check()
+        transcript = Transcript()
+        started = time.time()
+        try:
+            return self._play(spec, suite, nodeid, options, transcript, started)
+        except BudgetExceeded:
+            raise
+        except Exception as error:
+            failure = MatchError(error, [], started)
+            transcript.add("error", error=str(failure), fault=failure.fault)
+            failure.transcript = transcript.to_list()
+            raise failure from error
+
+    def _play(
+        self, spec: MatchSpec, suite: SuiteSpec, nodeid: str, options: dict[str, Any] | None,
+        transcript: Transcript, started: float,
+    ) -> PlayedMatch:
         reference = self.is_reference(spec)
         game, game_options = self._build_game(spec.game, spec.variant, reference=reference)
         if len(spec.sides) != len(game.info.sides):
             raise HarnessError(f"{spec.game} has {len(game.info.sides)} sides, the match has {len(spec.sides)}")
-        transcript = Transcript()
         state = game.new_initial_state(spec.seed)
         mode = self.settings.record_mode
-        agent_options = {**self.settings.as_options(), "seed": spec.seed}
         if reference:
-            assert self.settings.reference is not None
             mode = "once" if self.settings.reference_mode == "record" else "none"
-            agent_options["max_tokens"] = self.settings.reference.max_tokens
-        agent_options.update(options or {})
+        agent_options = self._agent_options(spec, options)
         agents, sessions = build_agents(self.registry, self.client, spec, game, transcript, agent_options)
         rules = MatchRules(illegal_tolerance=suite.illegal_tolerance, fallback=suite.fallback)
         rng = random.Random(f"{spec.seed}:match")
@@ -197,7 +259,6 @@ class StratbenchSession:
         cassette_path = cassettes.cassette_path(self.settings.cassette_dir, nodeid) if uses_llm else None
         if cassette_path is not None and mode == "once" and reference:
             cassette_path.unlink(missing_ok=True)  # re-recording the reference: from scratch
-        started = time.time()
         annotation: dict[str, Any] = {}
 
         async def play_then_annotate() -> MatchOutcome:
@@ -211,12 +272,14 @@ class StratbenchSession:
             return outcome
 
         outcome = run_on_loop(
-            self.loop, self.client, play_then_annotate(), cassette_path, mode, api_base=self.settings.api_base
+            self.loop, self.client, play_then_annotate(), cassette_path, mode, api_base=self.settings.api_base,
+            timeout_s=self.settings.match_timeout,
         )
         metrics = score_match(self.registry, game, outcome, spec.seed, annotation)
         record = self._record(
             spec, suite, nodeid, game, game_options, outcome, sessions, metrics, cassette_path, started, mode
         )
+        record["settings_hash"] = self.settings_hash(spec, suite)
         if "usage" in annotation:
             record["annotator"] = {
                 "model": self.settings.annotator_model,

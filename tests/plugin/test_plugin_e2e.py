@@ -77,7 +77,11 @@ def test_replay_without_a_cassette_fails_naming_it(suite):
                                         "--record-mode=none")
     result.stdout.fnmatch_lines(["*CassetteMissError: no cassette *openai_m+direct-vs-minimax-s0.yaml*"])
     assert result.ret == 1
-    assert len(results(suite)) == 1  # the baseline match still scored and stored
+    stored = results(suite)
+    assert [r["status"] for r in stored] == ["errored", "scored"] or [r["status"] for r in stored] == [
+        "scored", "errored"]  # the baseline match still scored; the model's match is listed, not lost
+    errored = next(r for r in stored if r["status"] == "errored")
+    assert errored["fault"] == "harness" and errored["reason"].startswith("CassetteMissError: no cassette ")
 
 
 @pytest.mark.parametrize(

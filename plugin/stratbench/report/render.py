@@ -125,7 +125,7 @@ def render_html(data: dict[str, Any]) -> str:
         order = sorted(range(len(win["agents"])), key=lambda i: (position.get(win["agents"][i], len(position)), i))
         heat = heatmap([win["agents"][i] for i in order], [[win["matrix"][i][j] for j in order] for i in order])
     used: set[str] = set()
-    for match in data["matches"]:
+    for match in [*data["matches"], *data.get("unscored", [])]:
         match["page"] = _page_name(match["match_id"], used)
     manifest = {**_EMPTY_MANIFEST, **(data.get("manifest") or {})}
     return _environment().get_template("report.html.j2").render(
@@ -144,6 +144,24 @@ def _md_table(header: list[str], rows: list[list[Any]]) -> list[str]:
     return lines
 
 
+def _md_unscored(data: dict[str, Any]) -> list[str]:
+    """Returns the Markdown of the skipped and errored matches: counts per agent, then one row per match."""
+    unscored = data.get("unscored") or []
+    if not unscored:
+        return []
+    lines = ["", "### Skipped and errored matches", ""]
+    lines += _md_table(["agent", "skipped", "errored", "faults"], [
+        [row["agent"], row["skipped"], row["errored"],
+         ", ".join(f"{fault} {n}" for fault, n in sorted(row["faults"].items())) or "–"]
+        for row in data.get("unscored_by_agent", [])
+    ])
+    lines += [""]
+    lines += _md_table(["match", "agents", "status", "fault", "reason"], [
+        [m["test_id"], " vs ".join(m["agents"]), m["status"], m["fault"], m["reason"]] for m in unscored
+    ])
+    return lines
+
+
 def render_markdown(data: dict[str, Any]) -> str:
     """Returns compact Markdown tables for a CI comment (every cell escaped)."""
     _, rating_rows = _rating_rows(data)
@@ -157,6 +175,7 @@ def render_markdown(data: dict[str, Any]) -> str:
                            [[r["agent"], r["mean"], r["interval"], r["n"], r["elo"]] for r in rating_rows])
     lines += ["", "### Average scores", ""]
     lines += _md_table(["agent", "overall", *data["games"]], [[r["agent"], *r["cells"]] for r in _score_rows(data)])
+    lines += _md_unscored(data)
     for section in data["sections"]:
         lines += ["", f"### {section['title']}", ""]
         if section.get("note"):
@@ -197,7 +216,7 @@ def write_reports(
     pages = directory / "transcripts"
     pages.mkdir(exist_ok=True)
     sources = transcripts_from or [directory]
-    for match in data["matches"]:
+    for match in [*data["matches"], *data.get("unscored", [])]:
         if not match.get("transcript"):
             continue
         events: list[dict[str, Any]] = []

@@ -458,7 +458,7 @@ class ControllerPlugin:
         self.gate: Any = None
         self.report_error: str | None = None
         self.recorded: set[str] = set()
-        self.carried = 0
+        self.carried: set[str] = set()
         self.folded: list[dict[str, Any]] = []
         if baseline is None:
             for flag in ("--stratbench-gate-tolerance", "--stratbench-gate-map"):
@@ -487,7 +487,7 @@ class ControllerPlugin:
         self.session.finished = {record["match_id"]: record["settings_hash"] for record in carried}
         self.session.store.start(carried)
         self.session.records.extend(carried)
-        self.carried = len(carried)
+        self.carried = {record["match_id"] for record in carried}
 
     def _store(self, record: dict[str, Any], transcript: list[dict[str, Any]] | None) -> None:
         if record["match_id"] in self.recorded or self.session.store is None:
@@ -511,6 +511,10 @@ class ControllerPlugin:
         if self.carried and session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
             session.exitstatus = pytest.ExitCode.OK  # --resume found every match finished
         records = latest_per_match(self.session.records)
+        if self.carried & self.recorded and self.session.store is not None:
+            # carried records whose settings changed were played again: keep one record per match
+            self.session.store.rewrite(records)
+            self.carried -= self.recorded
         if not records:
             return
         import sys
@@ -591,7 +595,7 @@ class ControllerPlugin:
             )
         self._write_unscored(terminalreporter, records)
         if self.carried:
-            terminalreporter.write_line(f"resumed: {self.carried} scored match(es) carried from earlier runs")
+            terminalreporter.write_line(f"resumed: {len(self.carried)} scored match(es) carried from earlier runs")
         if self.folded:
             terminalreporter.write_line(
                 f"recovered {len(self.folded)} record(s) an earlier, interrupted run had finished", yellow=True)

@@ -127,6 +127,14 @@ class ResultStore:
         return record
 
 
+    def rewrite(self, records: Iterable[dict[str, Any]]) -> None:
+        """Replaces the results file with these records, atomically (written beside it, then renamed)."""
+        self.start()
+        partial = self.path.with_name(self.path.name + ".partial")
+        _write_durably(partial, "".join(_line(record) + "\n" for record in records))
+        os.replace(partial, self.path)
+
+
 class WorkerJournal:
     """A worker's own durable log of the matches it starts and finishes.
 

@@ -148,6 +148,8 @@ def test_help_lists_the_stratbench_options(pytester):
         "*--matches=N*",
         "*--max-cost=USD*",
         "*--report-dir=DIR*",
+        "*--match-timeout=S*Record a match that runs longer than S seconds as errored*",
+        "*--resume, --stratbench-resume*",
         "*--record-mode=*",
     ])
 

@@ -568,11 +568,17 @@ class ControllerPlugin:
         started, finished = journal_entries(self.session.settings.report_dir, self.session.settings.run_id)
         if report.nodeid in finished:
             return finished[report.nodeid]
-        if report.nodeid not in started:
-            return None
         lines = [line for line in report.longreprtext.splitlines() if line.strip()]
-        detail = f" ({lines[0].strip()})" if lines else ""
-        return interrupted_record(started[report.nodeid], f"the xdist worker crashed while playing it{detail}")
+        reason = "the xdist worker crashed while playing it" + (f" ({lines[0].strip()})" if lines else "")
+        if report.nodeid in started:
+            return interrupted_record(started[report.nodeid], reason)
+        if "[" not in report.nodeid:
+            return None  # not a match
+        # the worker died before the match began: only its id is known
+        test_id = report.nodeid.split("[", 1)[1].rstrip("]")
+        return interrupted_record({"type": "match", "match_id": report.nodeid, "test_id": test_id, "game": None,
+                                   "sides": [], "scores": None, "run_id": self.session.settings.run_id,
+                                   "settings_hash": None, "cassette": None}, reason)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         """Prints the per-agent summary of this run's matches."""

@@ -215,6 +215,8 @@ def fold_run(directory: Path, run_id: str, *, reason: str, known: set[str] | Non
         reason: The reason given to matches started but never finished.
     """
     started, finished = journal_entries(directory, run_id)
+    if not started and not finished:
+        return []
     target = _results_file_of(directory, run_id)
     if known is None:
         known = {r.get("match_id") for r in read_records(target)} if target.is_file() else set()

@@ -91,7 +91,7 @@ def test_killing_a_worker_then_the_controller_loses_nothing_and_resume_completes
     from stratbench.testing.fake_llm import FakeLLMServer
 
     pytester.makepyfile(test_ttt=SUITE)
-    server = FakeLLMServer(delay_s=0.4).start()  # slow answers: the kills land mid-run
+    server = FakeLLMServer(delay_s=1.0).start()  # slow answers: the kills land mid-run
     try:
         args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", "--model", "openai/m",
                 "--api-base", server.api_base, "--stratbench-bootstrap", "50"]
@@ -99,11 +99,13 @@ def test_killing_a_worker_then_the_controller_loses_nothing_and_resume_completes
         first = subprocess.Popen([*args, "--report-dir", str(report)], cwd=pytester.path,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            _wait_for(lambda: _finished(report) >= 2, "two finished matches")
+            _wait_for(lambda: first.poll() is not None or _finished(report) >= 2, "two finished matches")
             workers = _children(first.pid)
-            assert len(workers) == 2
+            assert first.poll() is None and len(workers) == 2
             os.kill(workers[0], signal.SIGKILL)
-            _wait_for(lambda: _finished(report) >= 5, "more finished matches after the worker died")
+            _wait_for(lambda: first.poll() is not None or _finished(report) >= 5,
+                      "more finished matches after the worker died")
+            assert first.poll() is None, "the run ended before the controller could be killed"
             survivors = _children(first.pid)
             os.kill(first.pid, signal.SIGKILL)
             for pid in survivors:

@@ -331,7 +331,8 @@ def read_records(path: Path) -> list[dict[str, Any]]:
 def summarize_by_agent(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Aggregates scored records per agent label: matches, W/D/L, mean score, illegal, tokens, cost.
 
-    Skipped and errored records are left out (see :func:`unscored_by_agent`). Every side of every two-sided match counts for its agent; single-side
+    Skipped and errored records are left out (see :func:`unscored_by_agent`).
+    Every side of every two-sided match counts for its agent; single-side
     matches count their score with no W/D/L.
     """
     table: dict[str, dict[str, Any]] = {}

@@ -100,7 +100,8 @@ def _records(pytester, directory="reports/latest"):
 @pytest.mark.slow  # every failing call waits through the client's five attempts and their backoff
 def test_failing_and_garbled_providers_lose_no_match(pytester, provider):
     pytester.makepyfile(test_ttt=SUITE)
-    args = ["-k", "test_single", "--model", "openai/flaky", "--model", "openai/garbled", "--api-base", provider.api_base]
+    args = ["-k", "test_single", "--model", "openai/flaky", "--model", "openai/garbled",
+            "--api-base", provider.api_base]
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "-v", *args)
     records = _records(pytester)
     collected = sorted({line.split("::")[1].split(" ")[0] for line in result.stdout.lines

@@ -40,22 +40,24 @@ class MatchTimeout(HarnessError):
         self.waiting_on_model = waiting_on_model
 
 
-class MatchError(Exception):
+class MatchFailure:
     """A match that raised, with what it had logged until then.
 
     Attributes:
-        error: The original exception.
+        error: The original exception (the one :meth:`StratbenchSession.play` raises).
         fault: ``provider``, ``harness`` or ``model`` (see :func:`fault_of`).
         transcript: The match's events up to the error.
         started: When the match began (epoch seconds).
     """
 
     def __init__(self, error: BaseException, transcript: list[dict[str, Any]], started: float) -> None:
-        super().__init__(f"{type(error).__name__}: {error}")
         self.error = error
         self.fault = fault_of(error)
         self.transcript = transcript
         self.started = started
+
+    def __str__(self) -> str:
+        return f"{type(self.error).__name__}: {self.error}"
 
 
 def fault_of(error: BaseException) -> str:

@@ -22,7 +22,7 @@ from stratbench import options as _options
 from stratbench.core.schedule import MatchSpec, SuiteSpec, build_schedule
 from stratbench.core.types import HarnessError
 from stratbench.llm.budget import BudgetExceeded
-from stratbench.match_play import MatchError
+from stratbench.match_play import MatchFailure
 from stratbench.registry import Registry
 from stratbench.results import ERRORED, SKIPPED, is_scored
 from stratbench.session import PlayedMatch, RunSettings, StratbenchSession
@@ -325,13 +325,15 @@ class Match:
         Returns:
             The played match: outcome, result record and transcript.
         """
-        failure: MatchError | None = None
+        failure: MatchFailure | None = None
         try:
             played = self.session.play(self.spec, self.suite, self.item.nodeid, options=options)
         except BudgetExceeded as error:
             pytest.skip(str(error))
-        except MatchError as error:
-            failure = error
+        except Exception as error:
+            failure = self.session.last_failure
+            if failure is None or failure.error is not error:
+                raise
         if failure is not None:  # outside the except block: the failure line carries no exception chain
             record = self.session.unscored(self.spec, self.suite, self.item.nodeid, ERRORED, str(failure),
                                            fault=failure.fault, started=failure.started)

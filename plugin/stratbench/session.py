@@ -29,7 +29,7 @@ from stratbench.llm.budget import Budget, BudgetExceeded
 from stratbench.llm.client import LLMClient
 from stratbench.match_annotate import annotate, annotator_settings
 from stratbench.match_build import build_agents, build_game
-from stratbench.match_play import MatchError, play_and_close, run_on_loop
+from stratbench.match_play import MatchFailure, play_and_close, run_on_loop
 from stratbench.match_record import build_record, package_versions, result_for, unscored_record
 from stratbench.match_score import score_match
 from stratbench.match_settings import match_settings, settings_hash
@@ -99,6 +99,8 @@ class StratbenchSession:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.versions = package_versions()
         self.journal: WorkerJournal | None = None
+        self.last_failure: MatchFailure | None = None
+        """The last match that raised in :meth:`play`: its error, fault and transcript so far."""
         self.finished: dict[str, str] = {}
         """Match ids with a scored record from an earlier run (``--resume``), mapped to their settings hash."""
 
@@ -220,7 +222,8 @@ class StratbenchSession:
 
         Raises:
             BudgetExceeded: when the run's budget is spent before the match.
-            MatchError: when the match raised (its fault, error and transcript so far).
+            Exception: whatever the match raised; :attr:`last_failure` then holds
+                it with its fault and the transcript so far.
         """
         if self.budget is not None and spec.uses_llm:
             self.budget.check()
@@ -231,10 +234,11 @@ class StratbenchSession:
         except BudgetExceeded:
             raise
         except Exception as error:
-            failure = MatchError(error, [], started)
+            failure = MatchFailure(error, [], started)
             transcript.add("error", error=str(failure), fault=failure.fault)
             failure.transcript = transcript.to_list()
-            raise failure from error
+            self.last_failure = failure
+            raise
 
     def _play(
         self, spec: MatchSpec, suite: SuiteSpec, nodeid: str, options: dict[str, Any] | None,

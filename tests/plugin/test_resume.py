@@ -32,6 +32,7 @@ def _comparable(report: Path) -> tuple[dict, dict]:
     return without_volatile(data), without_volatile(latest)
 
 
+@pytest.mark.slow  # four runs of a small suite
 def test_resume_plays_only_what_is_missing_or_changed(pytester):
     pytester.makepyfile(test_ttt=SUITE)
     args = ["-p", "no:cacheprovider", "--stratbench-bootstrap", "50"]

@@ -122,6 +122,12 @@ def add_options(parser: Any) -> None:
                          "unusable reply (default 4)")
     group.addoption("--report-dir", default=None, metavar="DIR",
                     help="Where results.jsonl and reports go (default reports/latest)")
+    group.addoption("--match-timeout", type=non_negative_float, default=3600.0, metavar="S",
+                    help="Record a match that runs longer than S seconds as errored (timeout); 0: no limit "
+                         "(default 3600)")
+    group.addoption("--resume", "--stratbench-resume", action="store_true", default=False, dest="stratbench_resume",
+                    help="Play only the matches without a scored record for the same settings in --report-dir; "
+                         "carry the earlier records into this run")
     group.addoption("--record-mode", choices=RECORD_MODES, default="once",
                     help="Cassette mode: none (replay only), once (default), new_episodes, all")
     group.addoption("--stratbench-agent", action="append", default=[], metavar="NAME",

@@ -22,11 +22,15 @@ from stratbench import options as _options
 from stratbench.core.schedule import MatchSpec, SuiteSpec, build_schedule
 from stratbench.core.types import HarnessError
 from stratbench.llm.budget import BudgetExceeded
+from stratbench.match_play import MatchFailure
 from stratbench.registry import Registry
+from stratbench.results import ERRORED, SKIPPED, is_scored
 from stratbench.session import PlayedMatch, RunSettings, StratbenchSession
 
 SESSION_KEY = pytest.StashKey[StratbenchSession]()
 PLAYED_KEY = pytest.StashKey[PlayedMatch]()
+UNSCORED_KEY = pytest.StashKey[tuple[dict[str, Any], list[dict[str, Any]]]]()
+RECORDED_KEY = pytest.StashKey[bool]()
 RECORD_PROPERTY = "stratbench_record"
 TRANSCRIPT_PROPERTY = "stratbench_transcript"
 RESULT_PROPERTY = "stratbench_result"
@@ -84,10 +88,18 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SESSION_KEY] = session
     if session.is_controller:
         baseline = _load_baseline(config.getoption("baseline"))
-        config.pluginmanager.register(ControllerPlugin(config, session, baseline), "stratbench-controller")
+        controller = ControllerPlugin(config, session, baseline)
+        controller.start()
+        config.pluginmanager.register(controller, "stratbench-controller")
         from stratbench.system_components import register_notice
 
         register_notice(config, {"stockfish": settings.stockfish})
+    else:
+        from stratbench.results import WorkerJournal
+
+        workerinput = config.workerinput  # type: ignore[attr-defined]
+        session.journal = WorkerJournal(settings.report_dir, settings.run_id, str(workerinput.get("workerid", "gw")))
+        session.finished = json.loads(workerinput.get("stratbench_finished", "{}"))
 
 
 def _settings(config: pytest.Config) -> RunSettings:
@@ -137,6 +149,8 @@ def _settings(config: pytest.Config) -> RunSettings:
         request_timeout=config.getoption("request_timeout"),
         retries=config.getoption("retries"),
         prices={model: (inp / 1e6, out / 1e6) for model, inp, out in config.getoption("price")},
+        match_timeout=config.getoption("match_timeout") or None,
+        resume=config.getoption("stratbench_resume"),
     )
 
 
@@ -241,9 +255,10 @@ def _check_reachable(api_base: str) -> None:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
-    """Hands the controller's run id to each xdist worker."""
+    """Hands the controller's run id (and, with --resume, the finished matches) to each xdist worker."""
     session = node.config.stash[SESSION_KEY]
     node.workerinput["stratbench_run_id"] = session.settings.run_id
+    node.workerinput["stratbench_finished"] = json.dumps(session.finished)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -302,6 +317,30 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("match", params, indirect=True)
 
 
+def _match_param(item: pytest.Item) -> tuple[MatchSpec, SuiteSpec] | None:
+    """Returns the (spec, suite) an item plays, or None for an item that is not a match."""
+    callspec = getattr(item, "callspec", None)
+    param = callspec.params.get("match") if callspec is not None else None
+    if isinstance(param, tuple) and len(param) == 2 and isinstance(param[0], MatchSpec):
+        return param
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With --resume, deselects the matches that already have a scored record for the same settings."""
+    session = config.stash.get(SESSION_KEY, None)
+    if session is None or not session.finished:
+        return
+    keep, done = [], []
+    for item in items:
+        param = _match_param(item)
+        finished = param is not None and session.finished.get(item.nodeid) == session.settings_hash(*param)
+        (done if finished else keep).append(item)
+    if done:
+        config.hook.pytest_deselected(items=done)
+        items[:] = keep
+
+
 class Match:
     """The ``match`` fixture's value: one scheduled match, played by :meth:`play`."""
 
@@ -320,12 +359,22 @@ class Match:
         Returns:
             The played match: outcome, result record and transcript.
         """
+        failure: MatchFailure | None = None
         try:
             played = self.session.play(self.spec, self.suite, self.item.nodeid, options=options)
         except BudgetExceeded as error:
             pytest.skip(str(error))
-        except HarnessError as error:
-            pytest.fail(f"{type(error).__name__}: {error}", pytrace=False)
+        except Exception as error:
+            failure = self.session.last_failure
+            if failure is None or failure.error is not error:
+                raise
+        if failure is not None:  # outside the except block: the failure line carries no exception chain
+            record = self.session.unscored(self.spec, self.suite, self.item.nodeid, ERRORED, str(failure),
+                                           fault=failure.fault, started=failure.started)
+            self.item.stash[UNSCORED_KEY] = (record, failure.transcript)
+            if failure.fault == "harness" and not isinstance(failure.error, HarnessError):
+                raise failure.error  # a bug: keep its traceback
+            pytest.fail(f"{failure} [fault: {failure.fault}]", pytrace=False)
         self.item.stash[PLAYED_KEY] = played
         return played
 
@@ -342,6 +391,9 @@ def match(request: pytest.FixtureRequest) -> Match:
             session.budget.check()
         except BudgetExceeded as error:
             pytest.skip(str(error))
+    if session.journal is not None:  # an xdist worker notes the start, so a crash still gets a record
+        session.journal.started(session.unscored(spec, suite, request.node.nodeid, ERRORED, "started",
+                                                 fault="harness"))
     return Match(session, spec, suite, request.node)
 
 
@@ -352,19 +404,70 @@ def match(request: pytest.FixtureRequest) -> Match:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
-    """Attaches a played match's record to the call report (builtin types only)."""
+    """Attaches each match's one record to its report (builtin types only): scored, skipped or errored.
+
+    On an xdist worker the record and transcript are first written to the
+    worker's own journal (fsynced), so nothing finished is lost if the
+    controller dies.
+    """
     outcome = yield
     report = outcome.get_result()
-    played = item.stash.get(PLAYED_KEY, None)
-    if report.when == "call" and played is not None:
-        record = played.record
+    param = _match_param(item)
+    if param is None or item.stash.get(RECORDED_KEY, False):
+        return
+    found = _record_for(item, report, param)
+    if found is None:
+        return
+    record, transcript = found
+    item.stash[RECORDED_KEY] = True
+    session = item.config.stash[SESSION_KEY]
+    if session.journal is not None:
+        record, transcript = session.journal.finished(record, transcript), None
+    properties = [(RECORD_PROPERTY, json.dumps(record))]
+    if transcript is not None:
+        properties.append((TRANSCRIPT_PROPERTY, json.dumps(transcript)))
+    if is_scored(record):
         score = record["scores"][record["subject"]]
-        report.user_properties = [
-            *report.user_properties,
-            (RESULT_PROPERTY, f"{record['result']}|{score:.2f}"),
-            (RECORD_PROPERTY, json.dumps(record)),
-            (TRANSCRIPT_PROPERTY, json.dumps(played.transcript)),
-        ]
+        properties.insert(0, (RESULT_PROPERTY, f"{record['result']}|{score:.2f}"))
+    report.user_properties = [*report.user_properties, *properties]
+
+
+def _record_for(
+    item: pytest.Item, report: pytest.TestReport, param: tuple[MatchSpec, SuiteSpec]
+) -> tuple[dict[str, Any], list[dict[str, Any]] | None] | None:
+    """Returns the record a report settles for its match (and its transcript), or None when not yet settled."""
+    session = item.config.stash[SESSION_KEY]
+    spec, suite = param
+    if report.when == "setup" and not report.passed:
+        if report.skipped:
+            return session.unscored(spec, suite, item.nodeid, SKIPPED, _skip_reason(report)), None
+        return session.unscored(spec, suite, item.nodeid, ERRORED, _failure(report), fault="harness"), None
+    if report.when != "call":
+        return None
+    played = item.stash.get(PLAYED_KEY, None)
+    if played is not None:
+        return played.record, played.transcript
+    unscored = item.stash.get(UNSCORED_KEY, None)
+    if unscored is not None:
+        return unscored
+    if report.skipped:
+        return session.unscored(spec, suite, item.nodeid, SKIPPED, _skip_reason(report)), None
+    reason = _failure(report) if report.failed else "the test ended without calling match.play()"
+    return session.unscored(spec, suite, item.nodeid, ERRORED, reason, fault="harness"), None
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+    return str(text).removeprefix("Skipped: ")
+
+
+def _failure(report: pytest.TestReport) -> str:
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if crash is not None and getattr(crash, "message", None):
+        return str(crash.message)
+    lines = [line for line in report.longreprtext.splitlines() if line.strip()]
+    return lines[-1] if lines else "failed"
 
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> Any:
@@ -391,6 +494,9 @@ class ControllerPlugin:
         self.gate: Any = None
         self.report_error: str | None = None
         self.cost_notes = _cost_notes(session.settings)
+        self.recorded: set[str] = set()
+        self.carried: set[str] = set()
+        self.folded: list[dict[str, Any]] = []
         if baseline is None:
             for flag in ("--stratbench-gate-tolerance", "--stratbench-gate-map"):
                 if config.getoption(flag.lstrip("-").replace("-", "_")) not in (0.0, []):
@@ -405,10 +511,54 @@ class ControllerPlugin:
             if terminal is not None:
                 terminal.write_line(f"stratbench: warning: {note}", yellow=True)
 
+    def start(self) -> None:
+        """Folds the journals of earlier runs whose controller died; with --resume, carries their records.
+
+        Only scored records are carried (their run id becomes this run's, the
+        run that played them stays in ``played_run_id``); every other match of
+        the selection is played again.
+        """
+        from stratbench.results import fold_worker_journals, resumable_records
+
+        settings = self.session.settings
+        self.folded = fold_worker_journals(settings.report_dir, skip_run=settings.run_id)
+        if not settings.resume or self.session.store is None:
+            return
+        carried = [
+            {**record, "run_id": settings.run_id, "played_run_id": record.get("played_run_id") or record.get("run_id")}
+            for record in resumable_records(settings.report_dir)
+        ]
+        self.session.finished = {record["match_id"]: record["settings_hash"] for record in carried}
+        self.session.store.start(carried)
+        self.session.records.extend(carried)
+        self.carried = {record["match_id"] for record in carried}
+
+    def _store(self, record: dict[str, Any], transcript: list[dict[str, Any]] | None) -> None:
+        if record["match_id"] in self.recorded or self.session.store is None:
+            return
+        self.recorded.add(record["match_id"])
+        stored = self.session.store.append(record, transcript)
+        self.session.records.append(stored)
+        self.config.hook.pytest_stratbench_match_recorded(record=stored)
+
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        """Writes the reports and runs the gate once every match has finished."""
-        records = self.session.records
+        """Folds in what workers finished but never reported, writes the reports and runs the gate."""
+        from stratbench.results import fold_run, latest_per_match
+
+        settings = self.session.settings
+        known = self.recorded | {r["match_id"] for r in self.session.records}
+        for record in fold_run(settings.report_dir, settings.run_id, known=known,
+                               reason="the run stopped while this match was being played"):
+            self.session.records.append(record)
+            self.recorded.add(record["match_id"])
+        if self.carried and session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+            session.exitstatus = pytest.ExitCode.OK  # --resume found every match finished
+        records = latest_per_match(self.session.records)
+        if self.carried & self.recorded and self.session.store is not None:
+            # carried records whose settings changed were played again: keep one record per match
+            self.session.store.rewrite(records)
+            self.carried -= self.recorded
         if not records:
             return
         import sys
@@ -442,30 +592,48 @@ class ControllerPlugin:
                 session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Stores each finished match's record at once."""
-        if report.when != "call":
-            return
-        properties = dict(report.user_properties)
-        if RECORD_PROPERTY not in properties or self.session.store is None:
-            return
-        record = json.loads(properties[RECORD_PROPERTY])
-        transcript = json.loads(properties.get(TRANSCRIPT_PROPERTY, "[]"))
-        self.session.store.append(record, transcript)
-        from stratbench.results import TRANSCRIPT_DIR, transcript_name
+        """Stores each match's record at once, whichever phase settled it.
 
-        # The store writes the transcript file; the report links it from the record, as stored.
-        record["transcript"] = f"{TRANSCRIPT_DIR}/{transcript_name(record['match_id'])}"
-        self.session.records.append(record)
-        self.config.hook.pytest_stratbench_match_recorded(record=record)
+        A match whose xdist worker crashed gets the record the worker journaled
+        before dying, else an errored record (fault ``harness``).
+        """
+        properties = dict(report.user_properties)
+        if RECORD_PROPERTY in properties:
+            record = json.loads(properties[RECORD_PROPERTY])
+            transcript = json.loads(properties[TRANSCRIPT_PROPERTY]) if TRANSCRIPT_PROPERTY in properties else None
+            self._store(record, transcript)
+        elif report.when == "???" and report.failed and report.nodeid not in self.recorded:
+            crashed = self._crashed(report)
+            if crashed is not None:
+                self._store(crashed, None)
+
+    def _crashed(self, report: pytest.TestReport) -> dict[str, Any] | None:
+        from stratbench.results import interrupted_record, journal_entries
+
+        started, finished = journal_entries(self.session.settings.report_dir, self.session.settings.run_id)
+        if report.nodeid in finished:
+            return finished[report.nodeid]
+        lines = [line for line in report.longreprtext.splitlines() if line.strip()]
+        reason = "the xdist worker crashed while playing it" + (f" ({lines[0].strip()})" if lines else "")
+        if report.nodeid in started:
+            return interrupted_record(started[report.nodeid], reason)
+        if "[" not in report.nodeid:
+            return None  # not a match
+        # the worker died before the match began: only its id is known
+        test_id = report.nodeid.split("[", 1)[1].rstrip("]")
+        return interrupted_record({"type": "match", "match_id": report.nodeid, "test_id": test_id, "game": None,
+                                   "sides": [], "scores": None, "run_id": self.session.settings.run_id,
+                                   "settings_hash": None, "cassette": None}, reason)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         """Prints the per-agent summary of this run's matches."""
         session = self.session
         if not session.records or session.store is None:
             return
-        from stratbench.results import summarize_by_agent
+        from stratbench.results import latest_per_match, summarize_by_agent
 
-        rows = summarize_by_agent(session.records)
+        records = latest_per_match(session.records)
+        rows = summarize_by_agent(records)
         terminalreporter.write_sep("=", "stratbench: per-agent summary")
         terminalreporter.write_line(
             f"{'agent':<34} {'matches':>7} {'W':>4} {'D':>4} {'L':>4} {'mean':>6} {'illegal':>7} "
@@ -476,6 +644,12 @@ class ControllerPlugin:
                 f"{row['agent'][:34]:<34} {row['matches']:>7} {row['won']:>4} {row['drawn']:>4} {row['lost']:>4} "
                 f"{row['mean_score']:>6.2f} {row['illegal']:>7} {row['tokens']:>9} {row['cost_usd']:>9.4f}"
             )
+        self._write_unscored(terminalreporter, records)
+        if self.carried:
+            terminalreporter.write_line(f"resumed: {len(self.carried)} scored match(es) carried from earlier runs")
+        if self.folded:
+            terminalreporter.write_line(
+                f"recovered {len(self.folded)} record(s) an earlier, interrupted run had finished", yellow=True)
         terminalreporter.write_line(f"results: {session.store.path}")
         if self.report is not None:
             self._write_ratings(terminalreporter)
@@ -488,6 +662,26 @@ class ControllerPlugin:
             for line in self.gate.explain().splitlines():
                 terminalreporter.write_line(line, red=line.strip().startswith("FAIL"))
 
+    def _write_unscored(self, terminalreporter: Any, records: list[dict[str, Any]]) -> None:
+        """Lists the skipped and errored matches: counts per agent, then one line per match with its reason."""
+        from stratbench.results import status_of, unscored_by_agent
+
+        rows = unscored_by_agent(records)
+        if not rows:
+            return
+        terminalreporter.write_sep("=", "stratbench: skipped and errored matches")
+        terminalreporter.write_line(f"{'agent':<34} {'skipped':>7} {'errored':>7}  faults")
+        for row in rows:
+            faults = ", ".join(f"{fault} {n}" for fault, n in sorted(row["faults"].items())) or "–"
+            terminalreporter.write_line(f"{row['agent'][:34]:<34} {row['skipped']:>7} {row['errored']:>7}  {faults}")
+        for record in sorted((r for r in records if status_of(r) != "scored"), key=lambda r: r["match_id"]):
+            fault = record.get("fault") or "–"
+            terminalreporter.write_line(
+                f"{status_of(record).upper():<8} {fault:<8} {record.get('test_id', record['match_id'])}: "
+                f"{record.get('reason', '')}",
+                red=status_of(record) == "errored", yellow=status_of(record) == "skipped",
+            )
+
     def _write_ratings(self, terminalreporter: Any) -> None:
         report = self.report
         assert report is not None
@@ -499,8 +693,7 @@ class ControllerPlugin:
                 f"Bradley-Terry, game-balanced bootstrap B={ratings['n_resamples']}, {level}% intervals, "
                 f"alpha={ratings['alpha']}, ties {ratings['ties']}, failed resamples {ratings['n_failed']}"
             )
-            terminalreporter.write_line(f"{'agent':<34} {'rating':>7}  {'interval':<17} {'matches':>7} {'Elo':>6}")
-            elo = report.get("elo") or {}
+            terminalreporter.write_line(f"{'agent':<34} {'rating':>7}  {'interval':<17} {'matches':>7}")
             order = sorted(range(len(ratings["agents"])), key=lambda k: (
                 -ratings["mean"][k] if ratings["mean"][k] is not None else float("inf"), ratings["agents"][k]))
             for k in order:
@@ -510,8 +703,7 @@ class ControllerPlugin:
                     continue
                 interval = "–" if low is None or high is None else f"[{low:+.2f}, {high:+.2f}]"
                 terminalreporter.write_line(
-                    f"{agent[:34]:<34} {mean:>+7.2f}  {interval:<17} {ratings['n_matches'][k]:>7} "
-                    f"{elo.get(agent, float('nan')):>6.0f}"
+                    f"{agent[:34]:<34} {mean:>+7.2f}  {interval:<17} {ratings['n_matches'][k]:>7}"
                 )
         for note in report.get("notes", []):
             terminalreporter.write_line(f"note: {note}", yellow=True)

@@ -1,10 +1,20 @@
 """The result record and its append-only JSONL store.
 
-One JSON object per finished match, appended to ``<dir>/results.jsonl`` and
-flushed to disk at once, so nothing is lost if the session dies later. A new
-run that finds an older ``results.jsonl`` moves it aside to
-``results.<its run id>.jsonl`` (kept, never deleted) and starts fresh.
-Transcripts are written beside it, one JSON file per match.
+One JSON object per collected match, appended to ``<dir>/results.jsonl`` and
+fsynced at once, so nothing is lost if the session dies later. Its ``status``
+says how the match ended: ``scored`` (played; only these are rated),
+``skipped`` or ``errored`` (with ``reason``, and for errors the ``fault``:
+``provider``, ``harness`` or ``model``). A new run that finds an older
+``results.jsonl`` moves it aside to ``results.<its run id>.jsonl`` (kept,
+never deleted) and starts fresh. Transcripts are written under
+``transcripts/<run id>/``, one JSON file per match, so every results file
+keeps linking to its own run's transcripts.
+
+Under xdist each worker also journals its records as it finishes them, to
+``<dir>/.workers/<run id>/<worker>.jsonl`` (fsynced): the controller folds
+any record it never received into the results file, at the end of the run or,
+when the controller was killed, at the start of the next run in that
+directory.
 """
 
 from __future__ import annotations
@@ -13,6 +23,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -20,10 +31,26 @@ from typing import Any
 RECORD_VERSION = 1
 RESULTS_FILE = "results.jsonl"
 TRANSCRIPT_DIR = "transcripts"
+WORKERS_DIR = ".workers"
+SCORED, SKIPPED, ERRORED = "scored", "skipped", "errored"
+FAULTS = ("provider", "harness", "model")
 
 
-VOLATILE_FIELDS = frozenset({"run_id", "run_ids", "started_at", "duration_s", "command_line"})
-"""Fields that differ between two runs of the same matches: ids, timestamps, durations, the command."""
+VOLATILE_FIELDS = frozenset(
+    {"run_id", "run_ids", "started_at", "duration_s", "command_line", "transcript", "played_run_id"}
+)
+"""Fields that differ between two runs of the same matches: ids, timestamps, durations, the command,
+the transcript file (it lies under its run's id) and the run a resumed record was played in."""
+
+
+def status_of(record: dict[str, Any]) -> str:
+    """Returns a record's status; records written before statuses existed are ``scored``."""
+    return str(record.get("status", SCORED))
+
+
+def is_scored(record: dict[str, Any]) -> bool:
+    """Tells whether a record holds a played, scored match (the only kind that is rated)."""
+    return status_of(record) == SCORED
 
 
 def without_volatile(value: Any) -> Any:
@@ -46,6 +73,20 @@ def transcript_name(match_id: str) -> str:
     return f"{cleaned[:150]}-{digest}.json"
 
 
+def transcript_path(run_id: str, match_id: str) -> str:
+    """Returns a transcript's path relative to the report directory: ``transcripts/<run id>/<name>``."""
+    return f"{TRANSCRIPT_DIR}/{_safe_run_id(run_id)}/{transcript_name(match_id)}"
+
+
+def write_transcript(directory: Path, run_id: str, match_id: str, events: list[dict[str, Any]]) -> str:
+    """Writes a match's transcript durably under ``directory`` and returns its relative path."""
+    relative = transcript_path(run_id, match_id)
+    target = directory / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _write_durably(target, json.dumps({"match_id": match_id, "events": events}))
+    return relative
+
+
 class ResultStore:
     """Appends match records and transcripts under one directory.
 
@@ -64,34 +105,193 @@ class ResultStore:
         """Returns the results file path."""
         return self.directory / RESULTS_FILE
 
-    def _start(self) -> None:
+    def start(self, carried: Iterable[dict[str, Any]] = ()) -> None:
+        """Moves an older results file aside and writes the records carried over from it (``--resume``)."""
         if self._started:
             return
         self.directory.mkdir(parents=True, exist_ok=True)
         if self.path.exists() and self.path.stat().st_size > 0:
-            previous = _first_run_id(self.path) or "previous"
-            target = self.directory / f"results.{previous}.jsonl"
-            counter = 1
-            while target.exists():
-                counter += 1
-                target = self.directory / f"results.{previous}.{counter}.jsonl"
-            os.replace(self.path, target)
+            _move_aside(self.path)
         self._started = True
+        lines = [_line(record) for record in carried]
+        if lines:
+            _append_lines(self.path, lines)
 
-    def append(self, record: dict[str, Any], transcript: list[dict[str, Any]] | None = None) -> None:
-        """Writes one record (and its transcript) durably."""
-        self._start()
+    def append(self, record: dict[str, Any], transcript: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Writes one record (and its transcript) durably; returns the record as stored."""
+        self.start()
         if transcript is not None:
-            folder = self.directory / TRANSCRIPT_DIR
-            folder.mkdir(exist_ok=True)
-            name = transcript_name(record["match_id"])
-            (folder / name).write_text(json.dumps({"match_id": record["match_id"], "events": transcript}))
-            record = {**record, "transcript": f"{TRANSCRIPT_DIR}/{name}"}
-        line = json.dumps(record, sort_keys=True, separators=(",", ":"))
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+            path = write_transcript(self.directory, self.run_id, record["match_id"], transcript)
+            record = {**record, "transcript": path}
+        _append_lines(self.path, [_line(record)])
+        return record
+
+
+    def rewrite(self, records: Iterable[dict[str, Any]]) -> None:
+        """Replaces the results file with these records, atomically (written beside it, then renamed)."""
+        self.start()
+        partial = self.path.with_name(self.path.name + ".partial")
+        _write_durably(partial, "".join(_line(record) + "\n" for record in records))
+        os.replace(partial, self.path)
+
+
+class WorkerJournal:
+    """A worker's own durable log of the matches it starts and finishes.
+
+    Each line is ``{"event": "started"|"finished", "record": {...}}``; a
+    ``started`` record is the match's unscored skeleton, so the controller can
+    record a match whose worker died while playing it.
+    """
+
+    def __init__(self, directory: Path, run_id: str, worker: str) -> None:
+        self.directory = directory
+        self.run_id = run_id
+        self.path = directory / WORKERS_DIR / _safe_run_id(run_id) / f"{_safe_run_id(worker)}.jsonl"
+
+    def started(self, skeleton: dict[str, Any]) -> None:
+        """Notes that a match began (its skeleton record)."""
+        self._write("started", skeleton)
+
+    def finished(self, record: dict[str, Any], transcript: list[dict[str, Any]] | None) -> dict[str, Any]:
+        """Writes the transcript and the finished record; returns the record with its transcript path."""
+        if transcript is not None:
+            record = {**record, "transcript": write_transcript(self.directory, self.run_id, record["match_id"],
+                                                               transcript)}
+        self._write("finished", record)
+        return record
+
+    def _write(self, event: str, record: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        _append_lines(self.path, [json.dumps({"event": event, "record": record}, sort_keys=True,
+                                             separators=(",", ":"))])
+
+
+def journal_entries(directory: Path, run_id: str) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """Reads a run's worker journals: (started skeletons, finished records), each by match id."""
+    started: dict[str, dict[str, Any]] = {}
+    finished: dict[str, dict[str, Any]] = {}
+    folder = directory / WORKERS_DIR / _safe_run_id(run_id)
+    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
+        for entry in read_records(path):
+            record = entry.get("record")
+            if isinstance(record, dict) and isinstance(record.get("match_id"), str):
+                (finished if entry.get("event") == "finished" else started)[record["match_id"]] = record
+    return started, finished
+
+
+def interrupted_record(skeleton: dict[str, Any], reason: str) -> dict[str, Any]:
+    """Returns the errored record of a match whose process died while playing it (a harness fault)."""
+    return {**skeleton, "status": ERRORED, "result": ERRORED, "reason": reason, "fault": "harness"}
+
+
+def fold_worker_journals(directory: Path, *, skip_run: str | None = None) -> list[dict[str, Any]]:
+    """Folds the journals of earlier runs whose controller died into their results files.
+
+    Each journal's finished records that its run's results file lacks are
+    appended to it; a match that was started but never finished gets an
+    errored record (the process playing it died). The journals are removed
+    once folded. Returns the records added.
+
+    Args:
+        directory: The report directory.
+        skip_run: A run id to leave alone (the run now starting).
+    """
+    root = directory / WORKERS_DIR
+    added: list[dict[str, Any]] = []
+    if not root.is_dir():
+        return added
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        if folder.name == skip_run:
+            continue
+        added += fold_run(directory, folder.name, reason="the run stopped while this match was being played")
+    return added
+
+
+def fold_run(directory: Path, run_id: str, *, reason: str, known: set[str] | None = None) -> list[dict[str, Any]]:
+    """Appends one run's journaled records that its results file lacks; removes the journal.
+
+    Args:
+        known: Match ids already stored (read from the results file when None).
+        reason: The reason given to matches started but never finished.
+    """
+    started, finished = journal_entries(directory, run_id)
+    if not started and not finished:
+        return []
+    target = _results_file_of(directory, run_id)
+    if known is None:
+        known = {r.get("match_id") for r in read_records(target)} if target.is_file() else set()
+    missing = [record for match_id, record in finished.items() if match_id not in known]
+    missing += [interrupted_record(skeleton, reason) for match_id, skeleton in started.items()
+                if match_id not in known and match_id not in finished]
+    if missing:
+        _append_lines(target, [_line(record) for record in missing])
+    shutil.rmtree(directory / WORKERS_DIR / _safe_run_id(run_id), ignore_errors=True)
+    return missing
+
+
+def _results_file_of(directory: Path, run_id: str) -> Path:
+    """Returns the results file that holds (or should hold) a run's records.
+
+    The current ``results.jsonl`` when it is that run's (or absent or empty);
+    its moved-aside file when one exists; otherwise a new file beside the
+    current one, which moves aside first when it belongs to an older run.
+    """
+    current = directory / RESULTS_FILE
+    safe = _safe_run_id(run_id)
+    if not current.is_file() or current.stat().st_size == 0 or _first_run_id(current) == safe:
+        return current
+    aside = directory / f"results.{safe}.jsonl"
+    if aside.exists():
+        return aside
+    if (_first_run_id(current) or "") < safe:
+        _move_aside(current)
+        return current
+    return aside
+
+
+def resumable_records(directory: Path) -> list[dict[str, Any]]:
+    """Returns the scored records of the latest results file in a report directory, last per match id."""
+    path = directory / RESULTS_FILE
+    if not path.is_file():
+        return []
+    latest: dict[str, dict[str, Any]] = {}
+    for record in read_records(path):
+        if isinstance(record.get("match_id"), str) and record.get("settings_hash"):
+            latest[record["match_id"]] = record
+    return [record for record in latest.values() if is_scored(record)]
+
+
+def _move_aside(path: Path) -> Path:
+    previous = _first_run_id(path) or "previous"
+    target = path.parent / f"results.{previous}.jsonl"
+    counter = 1
+    while target.exists():
+        counter += 1
+        target = path.parent / f"results.{previous}.{counter}.jsonl"
+    os.replace(path, target)
+    return target
+
+
+def _line(record: dict[str, Any]) -> str:
+    return json.dumps(record, sort_keys=True, separators=(",", ":"))
+
+
+def _append_lines(path: Path, lines: list[str]) -> None:
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("".join(line + "\n" for line in lines))
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _write_durably(path: Path, text: str) -> None:
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _safe_run_id(run_id: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", run_id) or "run"
 
 
 def _first_run_id(path: Path) -> str | None:
@@ -129,13 +329,16 @@ def read_records(path: Path) -> list[dict[str, Any]]:
 
 
 def summarize_by_agent(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Aggregates records per agent label: matches, W/D/L, mean score, illegal, tokens, cost.
+    """Aggregates scored records per agent label: matches, W/D/L, mean score, illegal, tokens, cost.
 
+    Skipped and errored records are left out (see :func:`unscored_by_agent`).
     Every side of every two-sided match counts for its agent; single-side
     matches count their score with no W/D/L.
     """
     table: dict[str, dict[str, Any]] = {}
     for record in records:
+        if not is_scored(record):
+            continue
         scores = record["scores"]
         for side, info in enumerate(record["sides"]):
             row = table.setdefault(
@@ -158,3 +361,28 @@ def summarize_by_agent(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]
         row["mean_score"] = row.pop("score_sum") / row["matches"]
         rows.append(row)
     return sorted(rows, key=lambda r: (-r["mean_score"], r["agent"]))
+
+
+def unscored_by_agent(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Counts skipped and errored records per agent label (every side of a match counts for its agent).
+
+    Returns:
+        Rows ``{"agent", "skipped", "errored", "faults": {fault: n}}`` sorted by agent.
+    """
+    table: dict[str, dict[str, Any]] = {}
+    for record in records:
+        status = status_of(record)
+        if status == SCORED:
+            continue
+        for agent in sorted({side.get("agent", "?") for side in record.get("sides", [])}):
+            row = table.setdefault(agent, {"agent": agent, SKIPPED: 0, ERRORED: 0, "faults": {}})
+            row[status if status in (SKIPPED, ERRORED) else ERRORED] += 1
+            if status == ERRORED:
+                fault = str(record.get("fault") or "harness")
+                row["faults"][fault] = row["faults"].get(fault, 0) + 1
+    return [table[agent] for agent in sorted(table)]
+
+
+def latest_per_match(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Returns one record per match id, the last given (a match played again replaces its earlier record)."""
+    return list({record["match_id"]: record for record in records}.values())

@@ -3,32 +3,41 @@
 :class:`StratbenchSession` lives in ``config.stash`` (one per process: the
 controller and each xdist worker). It owns the registry, the LLM client, one
 event loop for every match of the process, and, on the controller only, the
-result store and the records of this run.
+result store and the records of this run. It coordinates the five steps of a
+match, each in its own module: ``match_build`` (game and agents),
+``match_play`` (the loop and the cassette), ``match_annotate`` (LLM judges),
+``match_score`` (metrics) and ``match_record`` (the result record).
 """
 
 from __future__ import annotations
 
 import asyncio
-import platform
 import random
 import time
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from stratbench.core.agent import Agent, AgentContext, AgentSpec
+from stratbench.core.agent import AgentSpec
 from stratbench.core.game import Game
 from stratbench.core.runner import MatchOutcome, MatchRules, run_match
 from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.transcript import Transcript
-from stratbench.core.types import HarnessError, to_builtin
+from stratbench.core.types import HarnessError
 from stratbench.llm import cassettes
-from stratbench.llm.budget import Budget
+from stratbench.llm.budget import Budget, BudgetExceeded
 from stratbench.llm.client import LLMClient
+from stratbench.match_annotate import annotate, annotator_settings
+from stratbench.match_build import build_agents, build_game
+from stratbench.match_play import MatchFailure, play_and_close, run_on_loop
+from stratbench.match_record import build_record, package_versions, result_for, unscored_record
+from stratbench.match_score import score_match
+from stratbench.match_settings import match_settings, settings_hash
 from stratbench.reference import ReferenceProfile
 from stratbench.registry import Registry
-from stratbench.results import RECORD_VERSION, ResultStore
+from stratbench.results import ResultStore, WorkerJournal
+
+__all__ = ["PlayedMatch", "RunSettings", "StratbenchSession", "annotator_settings", "result_for"]
 
 
 @dataclass
@@ -59,6 +68,8 @@ class RunSettings:
     retries: int = 4
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)
     """USD per token (input, output) by model string, from ``--price``."""
+    match_timeout: float | None = 3600.0
+    resume: bool = False
 
     def as_options(self) -> dict[str, Any]:
         """Returns the settings as a plain dict (for variant listers and agents)."""
@@ -90,7 +101,12 @@ class StratbenchSession:
         )
         self._client: LLMClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self.versions = _versions()
+        self.versions = package_versions()
+        self.journal: WorkerJournal | None = None
+        self.last_failure: MatchFailure | None = None
+        """The last match that raised in :meth:`play`: its error, fault and transcript so far."""
+        self.finished: dict[str, str] = {}
+        """Match ids with a scored record from an earlier run (``--resume``), mapped to their settings hash."""
 
     # -- subjects ---------------------------------------------------------------
 
@@ -121,24 +137,8 @@ class StratbenchSession:
         return reference.limits(suite.game)
 
     def _build_game(self, name: str, variant: str | None, *, reference: bool) -> tuple[Game, dict[str, Any]]:
-        """Builds a match's game and returns it with the options it was built with.
-
-        A reference match's game takes the reference profile's options for it.
-
-        Raises:
-            ReferenceError: when those options cannot build the game.
-        """
-        profile = self.settings.reference
-        options = dict(profile.game_options.get(name, {})) if reference and profile is not None else {}
-        if not options:
-            return self.registry.game(name, variant), {}
-        from stratbench.reference import ReferenceError
-
-        try:
-            return self.registry.game(name, variant, **options), options
-        except (TypeError, ValueError) as error:
-            assert profile is not None
-            raise ReferenceError(f"{profile.path}: games.{name}.options: {error}") from None
+        """Builds a match's game with its options (see :func:`stratbench.match_build.build_game`)."""
+        return build_game(self.registry, self.settings.reference, name, variant, reference=reference)
 
     def is_reference(self, spec: MatchSpec) -> bool:
         """Tells whether a reference subject plays in the match."""
@@ -185,24 +185,82 @@ class StratbenchSession:
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
 
+    # -- settings and unscored records ------------------------------------------
+
+    def _agent_options(self, spec: MatchSpec, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Returns the run options a match's agents get (a reference match: the profile's max tokens)."""
+        agent_options = {**self.settings.as_options(), "seed": spec.seed}
+        if self.is_reference(spec):
+            assert self.settings.reference is not None
+            agent_options["max_tokens"] = self.settings.reference.max_tokens
+        agent_options.update(options or {})
+        return agent_options
+
+    def _game_options(self, spec: MatchSpec) -> dict[str, Any]:
+        profile = self.settings.reference
+        if profile is None or not self.is_reference(spec):
+            return {}
+        return dict(profile.game_options.get(spec.game, {}))
+
+    def settings_hash(self, spec: MatchSpec, suite: SuiteSpec) -> str:
+        """Returns the hash of the settings that decide the match's outcome (see ``match_settings``)."""
+        settings = match_settings(
+            spec, suite, game_options=self._game_options(spec), options=self._agent_options(spec),
+            version=self.versions.get("pytest-stratbench", ""),
+        )
+        return settings_hash(settings)
+
+    def unscored(
+        self, spec: MatchSpec, suite: SuiteSpec, nodeid: str, status: str, reason: str, *,
+        fault: str | None = None, started: float | None = None,
+    ) -> dict[str, Any]:
+        """Returns a skipped or errored record for the match (see ``match_record.unscored_record``)."""
+        return unscored_record(
+            spec, suite, nodeid, status=status, reason=reason, fault=fault, run_id=self.settings.run_id,
+            settings_hash=self.settings_hash(spec, suite), versions=self.versions,
+            game_options=self._game_options(spec), started=started if started is not None else time.time(),
+            duration_s=0.0 if started is None else time.time() - started,
+        )
+
+    # -- one match ------------------------------------------------------------------
+
     def play(self, spec: MatchSpec, suite: SuiteSpec, nodeid: str, *, options: dict[str, Any] | None = None) -> PlayedMatch:
-        """Plays one match, inside its cassette when a model takes part."""
+        """Plays one match, inside its cassette when a model takes part: build, play, annotate, score, record.
+
+        Raises:
+            BudgetExceeded: when the run's budget is spent before the match.
+            Exception: whatever the match raised; :attr:`last_failure` then holds
+                it with its fault and the transcript so far.
+        """
         if self.budget is not None and spec.uses_llm:
             self.budget.check()
+        transcript = Transcript()
+        started = time.time()
+        try:
+            return self._play(spec, suite, nodeid, options, transcript, started)
+        except BudgetExceeded:
+            raise
+        except Exception as error:
+            failure = MatchFailure(error, [], started)
+            transcript.add("error", error=str(failure), fault=failure.fault)
+            failure.transcript = transcript.to_list()
+            self.last_failure = failure
+            raise
+
+    def _play(
+        self, spec: MatchSpec, suite: SuiteSpec, nodeid: str, options: dict[str, Any] | None,
+        transcript: Transcript, started: float,
+    ) -> PlayedMatch:
         reference = self.is_reference(spec)
         game, game_options = self._build_game(spec.game, spec.variant, reference=reference)
         if len(spec.sides) != len(game.info.sides):
             raise HarnessError(f"{spec.game} has {len(game.info.sides)} sides, the match has {len(spec.sides)}")
-        transcript = Transcript()
         state = game.new_initial_state(spec.seed)
         mode = self.settings.record_mode
-        agent_options = {**self.settings.as_options(), "seed": spec.seed}
         if reference:
-            assert self.settings.reference is not None
             mode = "once" if self.settings.reference_mode == "record" else "none"
-            agent_options["max_tokens"] = self.settings.reference.max_tokens
-        agent_options.update(options or {})
-        agents, sessions = self._build_agents(spec, game, transcript, agent_options)
+        agent_options = self._agent_options(spec, options)
+        agents, sessions = build_agents(self.registry, self.client, spec, game, transcript, agent_options)
         rules = MatchRules(illegal_tolerance=suite.illegal_tolerance, fallback=suite.fallback)
         rng = random.Random(f"{spec.seed}:match")
         annotators = (
@@ -212,34 +270,27 @@ class StratbenchSession:
         cassette_path = cassettes.cassette_path(self.settings.cassette_dir, nodeid) if uses_llm else None
         if cassette_path is not None and mode == "once" and reference:
             cassette_path.unlink(missing_ok=True)  # re-recording the reference: from scratch
-        started = time.time()
         annotation: dict[str, Any] = {}
-        coroutine = self._play_and_annotate(
-            agents,
-            lambda: run_match(game, state, agents, rng=rng, rules=rules, transcript=transcript),
-            game,
-            annotators,
-            transcript,
-            annotation,
-            spec.seed,
+
+        async def play_then_annotate() -> MatchOutcome:
+            outcome = await play_and_close(
+                agents, run_match(game, state, agents, rng=rng, rules=rules, transcript=transcript)
+            )
+            if annotators:
+                annotation.update(await annotate(
+                    self.client, str(self.settings.annotator_model), annotators, game, outcome, transcript, spec.seed
+                ))
+            return outcome
+
+        outcome = run_on_loop(
+            self.loop, self.client, play_then_annotate(), cassette_path, mode, api_base=self.settings.api_base,
+            timeout_s=self.settings.match_timeout,
         )
-        if cassette_path is None:
-            outcome = self.loop.run_until_complete(coroutine)
-        else:
-            self.client.cassette = str(cassette_path)
-            self.client.recording = cassettes.will_record(cassette_path, mode)
-            self.client.allow_placeholder_key = bool(self.settings.api_base) or not self.client.recording
-            try:
-                with cassettes.use_cassette(cassette_path, mode):
-                    outcome = self.loop.run_until_complete(coroutine)
-            finally:
-                coroutine.close()
-        metrics = self._metrics(game, outcome, spec.seed)
-        for player, values in annotation.get("metrics", {}).items():
-            metrics.setdefault(str(player), {}).update(values)
+        metrics = score_match(self.registry, game, outcome, spec.seed, annotation)
         record = self._record(
             spec, suite, nodeid, game, game_options, outcome, sessions, metrics, cassette_path, started, mode
         )
+        record["settings_hash"] = self.settings_hash(spec, suite)
         if "usage" in annotation:
             record["annotator"] = {
                 "model": self.settings.annotator_model,
@@ -250,80 +301,6 @@ class StratbenchSession:
                 "dropped_params": annotation["dropped_params"],
             }
         return PlayedMatch(outcome, record, transcript.to_list())
-
-    async def _play_and_annotate(
-        self,
-        agents: dict[int, Agent],
-        start_match: Any,
-        game: Any,
-        annotators: dict[str, Any],
-        transcript: Transcript,
-        annotation: dict[str, Any],
-        seed: int,
-    ) -> MatchOutcome:
-        """Plays the match, closes the agents, then runs the LLM annotators.
-
-        The annotators' model is sampled at temperature 0 with the match's seed
-        (as the agents' models are), so replays and cassette keys are stable.
-        """
-        outcome = await _play_and_close(agents, start_match())
-        if annotators:
-            from stratbench.llm.session import ModelSession
-
-            judge = ModelSession(
-                client=self.client,
-                model=str(self.settings.annotator_model),
-                player=-1,
-                transcript=transcript,
-                settings=annotator_settings(seed),
-            )
-            merged: dict[int, dict[str, Any]] = {}
-            for _, annotator in sorted(annotators.items()):
-                for player, values in (await annotator(game, outcome, judge)).items():
-                    merged.setdefault(int(player), {}).update(values)
-            annotation["metrics"] = merged
-            annotation["settings"] = dict(judge.settings)
-            annotation["annotators"] = sorted(annotators)
-            annotation["usage"] = judge.usage.to_dict()
-            annotation["retries"] = judge.retries
-            annotation["dropped_params"] = sorted(judge.dropped_params)
-        return outcome
-
-    def _build_agents(
-        self, spec: MatchSpec, game: Any, transcript: Transcript, options: dict[str, Any]
-    ) -> tuple[dict[int, Agent], dict[int, Any]]:
-        from stratbench.agents.llm import LLMAgent
-
-        agents: dict[int, Agent] = {}
-        sessions: dict[int, Any] = {}
-        for side, players in enumerate(game.info.sides):
-            agent_spec = spec.sides[side]
-            for player in players:
-                context = AgentContext(
-                    spec=agent_spec,
-                    game=game,
-                    player=player,
-                    side=side,
-                    rng=random.Random(f"{spec.seed}:{player}:{agent_spec.label}"),
-                    transcript=transcript,
-                    llm=self.client if agent_spec.uses_llm else None,
-                    options=options,
-                )
-                if agent_spec.uses_llm:
-                    scaffold = self.registry.scaffold(agent_spec.scaffold or "direct")
-                    agent = LLMAgent(context, scaffold)
-                    sessions[player] = agent.session
-                else:
-                    agent = self.registry.agent_factory(agent_spec.kind)(context)
-                agents[player] = agent
-        return agents, sessions
-
-    def _metrics(self, game: Any, outcome: MatchOutcome, seed: int) -> dict[str, Any]:
-        merged: dict[str, dict[str, Any]] = {}
-        for name, metric in sorted(self.registry.metrics.get(game.info.name, {}).items()):
-            for player, values in metric(game, outcome, seed).items():
-                merged.setdefault(str(player), {}).update(values)
-        return merged
 
     def _record(
         self,
@@ -339,128 +316,8 @@ class StratbenchSession:
         started: float,
         mode: str,
     ) -> dict[str, Any]:
-        info = game.info
-        sides = []
-        illegal, fallbacks, decisions, usage = [], [], [], []
-        for side, players in enumerate(info.sides):
-            sides.append({**spec.sides[side].to_dict(), "players": list(players),
-                          "roles": [game.role(p) for p in players]})
-            illegal.append(sum(outcome.illegal[p] for p in players))
-            fallbacks.append(sum(outcome.fallbacks[p] for p in players))
-            decisions.append(sum(outcome.decisions[p] for p in players))
-            side_usage = [sessions[p].usage.to_dict() for p in players if p in sessions]
-            if any(p in sessions for p in players):
-                sides[-1]["vision"] = any(sessions[p].vision for p in players if p in sessions)
-                sides[-1]["retries"] = sum(sessions[p].retries for p in players if p in sessions)
-                sides[-1]["dropped_params"] = sorted(set().union(*(sessions[p].dropped_params for p in players
-                                                                   if p in sessions)))
-            usage.append(_sum_usage(side_usage))
-        record = {
-            "type": "match",
-            "version": RECORD_VERSION,
-            "run_id": self.settings.run_id,
-            "match_id": nodeid,
-            "test_id": spec.id,
-            "game": info.name,
-            "family": info.family,
-            "seed": spec.seed,
-            "variant": spec.variant,
-            "game_options": game_options,
-            "sides": sides,
-            "subject": spec.subject,
-            "scores": outcome.scores,
-            "result": result_for(outcome.scores, spec.subject, _same_agent_sides(spec)),
-            "terminal": outcome.terminal,
-            "forfeited_by_side": None if outcome.forfeited_by is None else info.side_of(outcome.forfeited_by),
-            "turns": outcome.turns,
-            "decisions": decisions,
-            "illegal": illegal,
-            "fallbacks": fallbacks,
-            "rules": {"illegal_tolerance": suite.illegal_tolerance, "fallback": suite.fallback},
-            "metrics": metrics,
-            "usage": usage,
-            "cost_usd": round(sum(u["cost_usd"] for u in usage), 8),
-            "tokens": sum(u["prompt_tokens"] + u["completion_tokens"] for u in usage),
-            "duration_s": round(outcome.duration_s, 6),
-            "started_at": started,
-            "cassette": None,
-            "versions": self.versions,
-        }
-        if cassette_path is not None:
-            record["cassette"] = {
-                "path": _relative(cassette_path, self.settings.cassette_dir.parent),
-                "sha256": cassettes.file_sha256(cassette_path),
-                "record_mode": mode,
-            }
-        return to_builtin(record)
-
-
-async def _play_and_close(agents: dict[int, Agent], coroutine: Any) -> MatchOutcome:
-    """Runs the match, then awaits each agent's optional ``aclose()`` (engine processes)."""
-    try:
-        return await coroutine
-    finally:
-        for agent in agents.values():
-            closer = getattr(agent, "aclose", None)
-            if closer is not None:
-                await closer()
-
-
-def annotator_settings(seed: int) -> dict[str, Any]:
-    """Returns the request settings of a match's annotator calls: temperature 0 and the match's seed."""
-    return {"temperature": 0.0, "seed": int(seed)}
-
-
-def _same_agent_sides(spec: MatchSpec) -> list[int]:
-    """Returns every side the subject's agent controls (several Diplomacy powers).
-
-    In a two-sided game the subject is its own seat, even against a copy of itself.
-    """
-    if len(spec.sides) <= 2:
-        return [spec.subject]
-    return [i for i, side in enumerate(spec.sides) if side == spec.sides[spec.subject]]
-
-
-def result_for(scores: list[float], subject: int, subject_sides: list[int] | None = None) -> str:
-    """Returns ``won``, ``lost`` or ``draw`` for the subject (``scored`` for solo games).
-
-    When the subject's agent controls several sides, their scores are summed
-    and compared with the best side of any other agent.
-    """
-    if len(scores) == 1:
-        return "scored"
-    mine_sides = subject_sides or [subject]
-    others = [s for i, s in enumerate(scores) if i not in mine_sides]
-    if not others:
-        return "scored"
-    mine = sum(scores[i] for i in mine_sides)
-    best_other = max(others)
-    if mine > best_other:
-        return "won"
-    return "draw" if mine == best_other else "lost"
-
-
-def _sum_usage(items: list[dict[str, Any]]) -> dict[str, Any]:
-    total = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
-    for item in items:
-        for key in total:
-            total[key] += item[key]
-    total["cost_usd"] = round(total["cost_usd"], 8)
-    return total
-
-
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(root.resolve()))
-    except ValueError:
-        return str(path)
-
-
-def _versions() -> dict[str, str]:
-    found = {"python": platform.python_version()}
-    for package in ("pytest-stratbench", "litellm", "vcrpy", "pytest"):
-        try:
-            found[package] = version(package)
-        except PackageNotFoundError:
-            pass
-    return found
+        """Returns the played match's record (see :func:`stratbench.match_record.build_record`)."""
+        return build_record(
+            spec, suite, nodeid, game, game_options, outcome, sessions, metrics, cassette_path, started, mode,
+            run_id=self.settings.run_id, cassette_dir=self.settings.cassette_dir, versions=self.versions,
+        )

@@ -77,7 +77,11 @@ def test_replay_without_a_cassette_fails_naming_it(suite):
                                         "--record-mode=none")
     result.stdout.fnmatch_lines(["*CassetteMissError: no cassette *openai_m+direct-vs-minimax-s0.yaml*"])
     assert result.ret == 1
-    assert len(results(suite)) == 1  # the baseline match still scored and stored
+    stored = results(suite)
+    assert [r["status"] for r in stored] == ["errored", "scored"] or [r["status"] for r in stored] == [
+        "scored", "errored"]  # the baseline match still scored; the model's match is listed, not lost
+    errored = next(r for r in stored if r["status"] == "errored")
+    assert errored["fault"] == "harness" and errored["reason"].startswith("CassetteMissError: no cassette ")
 
 
 @pytest.mark.parametrize(
@@ -128,8 +132,12 @@ def test_max_cost_skips_the_remaining_matches(suite, fake_llm):
         "--matches", "3", "--max-cost", "0.003", "-n", "0",
     )
     result.stdout.fnmatch_lines(["*SKIPPED*--max-cost 0.003 USD reached (spent*"])
-    llm_records = [r for r in results(suite) if r["sides"][r["subject"]]["agent"] == "openai/gpt-4o+direct"]
+    subject_records = [r for r in results(suite) if r["sides"][r["subject"]]["agent"] == "openai/gpt-4o+direct"]
+    llm_records = [r for r in subject_records if r["status"] == "scored"]
+    skipped = [r for r in subject_records if r["status"] == "skipped"]
     assert 1 <= len(llm_records) < 3 and all(r["cost_usd"] > 0 for r in llm_records)
+    assert len(llm_records) + len(skipped) == 3  # a match skipped for the budget is recorded with its reason
+    assert all(r["reason"].startswith("--max-cost 0.003 USD reached (spent") for r in skipped)
     per_call = max(r["cost_usd"] / r["usage"][r["subject"]]["calls"] for r in llm_records)
     spent = sum(r["cost_usd"] for r in llm_records)
     assert spent <= 0.003 + 2 * per_call  # calls stop once the budget is reached
@@ -144,6 +152,8 @@ def test_help_lists_the_stratbench_options(pytester):
         "*--matches=N*",
         "*--max-cost=USD*",
         "*--report-dir=DIR*",
+        "*--match-timeout=S*Record a match that runs longer than S seconds as*",
+        "*--resume, --stratbench-resume*",
         "*--record-mode=*",
     ])
 

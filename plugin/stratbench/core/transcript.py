@@ -49,7 +49,11 @@ class Transcript:
         """
         buffer: list[dict[str, Any]] = []
         _BUFFER.set(buffer)
-        return await awaitable, buffer
+        try:
+            return await awaitable, buffer
+        except BaseException:
+            self.events.extend(buffer)  # an interrupted decision (error, timeout) keeps what it logged
+            raise
 
     def extend(self, events: list[dict[str, Any]]) -> None:
         """Appends events collected with :meth:`collect`."""

@@ -179,8 +179,8 @@ def _load_jsonl(path: Path, text: str) -> list[MatchResult]:
             raise ResultsFormatError(f"{where}: not valid JSON: {exc.msg}") from exc
         if not isinstance(obj, dict):
             raise ResultsFormatError(f"{where}: expected an object, got {type(obj).__name__}")
-        if obj.get("type") == "header" or "scores" not in obj:
-            continue
+        if obj.get("type") == "header" or "scores" not in obj or obj.get("status", "scored") != "scored":
+            continue  # a header, or a skipped or errored match (never rated)
         matches.append(_jsonl_record(obj, where))
     return matches
 

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from stratbench.results import ERRORED, SKIPPED, is_scored, status_of, unscored_by_agent
 from stratbench.rating import (
     MatchResult,
     average_scores,
@@ -44,9 +45,11 @@ SectionBuilder = Callable[[list[dict[str, Any]]], "dict[str, Any] | None"]
 
 
 def to_match_results(records: Iterable[dict[str, Any]]) -> list[MatchResult]:
-    """Converts result records to the rating library's match results."""
+    """Converts scored result records to the rating library's match results (skipped and errored ones are left out)."""
     out = []
     for record in records:
+        if not is_scored(record):
+            continue
         agents = tuple(side["agent"] for side in record["sides"])
         out.append(MatchResult(record["game"], agents, tuple(float(s) for s in record["scores"]), record["match_id"]))
     return out
@@ -63,6 +66,11 @@ def analyse(
     scales: dict[str, tuple[tuple[float, float], float | None]] | None = None,
 ) -> dict[str, Any]:
     """Computes ratings, per-game Elo, average scores, win probabilities, sections and notes.
+
+    Only scored records are rated; skipped and errored ones are listed under
+    ``unscored`` (one row each, with reason and fault) and counted per agent
+    under ``unscored_by_agent``. Records are taken in match-id order, so the
+    result does not depend on the order matches finished in.
 
     Args:
         records: Match records (deduplicated by match id; the last one wins).
@@ -82,7 +90,9 @@ def analyse(
     if len(usable) < len(records):
         reasons = sorted({str(malformed(r)) for r in records if malformed(r) is not None})
         notes.append(f"{len(records) - len(usable)} malformed record(s) left out ({'; '.join(reasons)}).")
-    records = list({r["match_id"]: r for r in usable}.values())
+    latest = sorted({r["match_id"]: r for r in usable}.values(), key=lambda r: r["match_id"])
+    unscored = [r for r in latest if not is_scored(r)]
+    records = [r for r in latest if is_scored(r)]
     matches = to_match_results(records)
     two_sided = [m for m in matches if len(m.agents) == 2 and m.agents[0] != m.agents[1]]
     known = record_scales(records, notes)
@@ -107,8 +117,14 @@ def analyse(
                                           known),
         "sections": [],
         "notes": notes,
-        "matches": [_match_row(r) for r in sorted(records, key=lambda r: r["match_id"])],
+        "matches": [_match_row(r) for r in records],
+        "unscored": [_unscored_row(r) for r in unscored],
+        "unscored_by_agent": unscored_by_agent(unscored),
     }
+    counts = {status: sum(1 for r in unscored if status_of(r) == status) for status in (SKIPPED, ERRORED)}
+    if unscored:
+        notes.append(f"{counts[ERRORED]} errored and {counts[SKIPPED]} skipped match(es) are not rated; "
+                     "they are listed under 'Skipped and errored matches'.")
     if not records:
         notes.append("No match results: nothing to rate.")
         return data
@@ -160,6 +176,12 @@ def malformed(record: Any) -> str | None:
     """Returns why a match record cannot be analysed, or None when it can."""
     if not isinstance(record, dict):
         return "not an object"
+    if not is_scored(record):
+        if status_of(record) not in (SKIPPED, ERRORED):
+            return f"unknown status {status_of(record)!r}"
+        if not isinstance(record.get("match_id"), str) or not isinstance(record.get("sides"), list):
+            return "a skipped or errored record needs a 'match_id' and 'sides'"
+        return None
     for key in ("match_id", "game", "sides", "scores"):
         if key not in record:
             return f"no {key!r}"
@@ -265,6 +287,25 @@ def _components(matches: list[MatchResult]) -> list[list[str]]:
     for agent in list(parent):
         groups.setdefault(find(agent), []).append(agent)
     return sorted(sorted(g) for g in groups.values())
+
+
+def _unscored_row(record: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "match_id": record["match_id"],
+        "test_id": record.get("test_id", record["match_id"]),
+        "game": record.get("game"),
+        "variant": record.get("variant"),
+        "seed": record.get("seed"),
+        "agents": [side.get("agent", "?") for side in record["sides"] if isinstance(side, dict)],
+        "subject": record.get("subject", 0),
+        "scores": [],
+        "result": status_of(record),
+        "terminal": record.get("reason"),
+        "status": status_of(record),
+        "fault": record.get("fault"),
+        "reason": record.get("reason"),
+        "transcript": record.get("transcript"),
+    }
 
 
 def _match_row(record: dict[str, Any]) -> dict[str, Any]:

@@ -209,7 +209,7 @@ def render_html(data: dict[str, Any]) -> str:
         order = sorted(range(len(win["agents"])), key=lambda i: (position.get(win["agents"][i], len(position)), i))
         heat = heatmap([win["agents"][i] for i in order], [[win["matrix"][i][j] for j in order] for i in order])
     used: set[str] = set()
-    for match in data["matches"]:
+    for match in [*data["matches"], *data.get("unscored", [])]:
         match["page"] = _page_name(match["match_id"], used)
     manifest = {**_EMPTY_MANIFEST, **(data.get("manifest") or {})}
     elo_games, elo_rows = _elo_rows(data)
@@ -228,6 +228,24 @@ def _md(value: Any) -> str:
 def _md_table(header: list[str], rows: list[list[Any]]) -> list[str]:
     lines = ["| " + " | ".join(_md(h) for h in header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_md(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def _md_unscored(data: dict[str, Any]) -> list[str]:
+    """Returns the Markdown of the skipped and errored matches: counts per agent, then one row per match."""
+    unscored = data.get("unscored") or []
+    if not unscored:
+        return []
+    lines = ["", "### Skipped and errored matches", ""]
+    lines += _md_table(["agent", "skipped", "errored", "faults"], [
+        [row["agent"], row["skipped"], row["errored"],
+         ", ".join(f"{fault} {n}" for fault, n in sorted(row["faults"].items())) or "–"]
+        for row in data.get("unscored_by_agent", [])
+    ])
+    lines += [""]
+    lines += _md_table(["match", "agents", "status", "fault", "reason"], [
+        [m["test_id"], " vs ".join(m["agents"]), m["status"], m["fault"], m["reason"]] for m in unscored
+    ])
     return lines
 
 
@@ -251,6 +269,7 @@ def render_markdown(data: dict[str, Any]) -> str:
         lines += [_md(PAPER_ELO_CAPTION), ""] + _md_table(["model", *paper_games], paper_rows)
     lines += ["", "### Average scores", "", _md(_score_caption(data)), ""]
     lines += _md_table(["agent", *_score_header(data)], [[r["agent"], *r["cells"]] for r in _score_rows(data)])
+    lines += _md_unscored(data)
     for section in data["sections"]:
         lines += ["", f"### {section['title']}", ""]
         if section.get("note"):
@@ -296,7 +315,7 @@ def write_reports(
     pages = directory / "transcripts"
     pages.mkdir(exist_ok=True)
     sources = transcripts_from or [directory]
-    for match in data["matches"]:
+    for match in [*data["matches"], *data.get("unscored", [])]:
         if not match.get("transcript"):
             continue
         events: list[dict[str, Any]] = []

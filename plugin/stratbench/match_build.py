@@ -1,0 +1,70 @@
+"""Building a match: its game (with the reference profile's options) and one agent per player."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from stratbench.core.agent import Agent, AgentContext
+from stratbench.core.game import Game
+from stratbench.core.schedule import MatchSpec
+from stratbench.core.transcript import Transcript
+from stratbench.reference import ReferenceProfile
+from stratbench.registry import Registry
+
+
+def build_game(
+    registry: Registry, profile: ReferenceProfile | None, name: str, variant: str | None, *, reference: bool
+) -> tuple[Game, dict[str, Any]]:
+    """Builds a match's game and returns it with the options it was built with.
+
+    A reference match's game takes the reference profile's options for it.
+
+    Raises:
+        ReferenceError: when those options cannot build the game.
+    """
+    options = dict(profile.game_options.get(name, {})) if reference and profile is not None else {}
+    if not options:
+        return registry.game(name, variant), {}
+    from stratbench.reference import ReferenceError
+
+    try:
+        return registry.game(name, variant, **options), options
+    except (TypeError, ValueError) as error:
+        assert profile is not None
+        raise ReferenceError(f"{profile.path}: games.{name}.options: {error}") from None
+
+
+def build_agents(
+    registry: Registry, client: Any, spec: MatchSpec, game: Game, transcript: Transcript, options: dict[str, Any]
+) -> tuple[dict[int, Agent], dict[int, Any]]:
+    """Builds one agent per player; returns the agents and the model sessions of the LLM players.
+
+    Args:
+        client: The run's LLM client (given only to the agents that call a model).
+    """
+    from stratbench.agents.llm import LLMAgent
+
+    agents: dict[int, Agent] = {}
+    sessions: dict[int, Any] = {}
+    for side, players in enumerate(game.info.sides):
+        agent_spec = spec.sides[side]
+        for player in players:
+            context = AgentContext(
+                spec=agent_spec,
+                game=game,
+                player=player,
+                side=side,
+                rng=random.Random(f"{spec.seed}:{player}:{agent_spec.label}"),
+                transcript=transcript,
+                llm=client if agent_spec.uses_llm else None,
+                options=options,
+            )
+            if agent_spec.uses_llm:
+                scaffold = registry.scaffold(agent_spec.scaffold or "direct")
+                agent = LLMAgent(context, scaffold)
+                sessions[player] = agent.session
+            else:
+                agent = registry.agent_factory(agent_spec.kind)(context)
+            agents[player] = agent
+    return agents, sessions

@@ -1,0 +1,146 @@
+"""Playing a built match on the session's event loop, inside its cassette, within its time limit.
+
+A match that raises is an *errored* match; :func:`fault_of` says whose fault
+it was: ``provider`` (the model could not be called: errors that persisted
+through the client's retries, rejected credentials, a timeout while a model
+call was under way), ``model`` (the model's own limits refused the request:
+its context window, its content policy) or ``harness`` (a bug or exception in
+stratbench, an engine or a game; a cassette that does not match). A model's
+unreadable or illegal answers are not errors: the runner scores them as the
+suite's fallback (a forfeit or a random move).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any
+
+from stratbench.core.agent import Agent
+from stratbench.core.runner import MatchOutcome
+from stratbench.core.types import HarnessError
+from stratbench.llm import cassettes
+
+_CLIENT_FILE = os.path.join("stratbench", "llm", "client.py")
+_MODEL_LIMITS = ("ContextWindowExceededError", "ContentPolicyViolationError")
+
+
+class MatchTimeout(HarnessError):
+    """Raised when a match runs past ``--match-timeout``.
+
+    Attributes:
+        waiting_on_model: Whether a model call was under way when time ran out.
+    """
+
+    def __init__(self, timeout_s: float, waiting_on_model: bool) -> None:
+        where = "waiting on a model call" if waiting_on_model else "not waiting on a model call"
+        super().__init__(f"the match ran past --match-timeout {timeout_s:g} s ({where})")
+        self.waiting_on_model = waiting_on_model
+
+
+class MatchFailure:
+    """A match that raised, with what it had logged until then.
+
+    Attributes:
+        error: The original exception (the one :meth:`StratbenchSession.play` raises).
+        fault: ``provider``, ``harness`` or ``model`` (see :func:`fault_of`).
+        transcript: The match's events up to the error.
+        started: When the match began (epoch seconds).
+    """
+
+    def __init__(self, error: BaseException, transcript: list[dict[str, Any]], started: float) -> None:
+        self.error = error
+        self.fault = fault_of(error)
+        self.transcript = transcript
+        self.started = started
+
+    def __str__(self) -> str:
+        return f"{type(self.error).__name__}: {self.error}"
+
+
+def fault_of(error: BaseException) -> str:
+    """Returns whose fault an exception that ended a match is: ``provider``, ``model`` or ``harness``."""
+    if isinstance(error, MatchTimeout):
+        return "provider" if error.waiting_on_model else "harness"
+    if isinstance(error, cassettes.CassetteError):
+        return "harness"
+    chain: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    if any(type(e).__name__ in _MODEL_LIMITS for e in chain):
+        return "model"
+    from stratbench.llm.client import LLMError
+
+    return "provider" if isinstance(error, LLMError) else "harness"
+
+
+def awaiting_model(tasks: set[asyncio.Task[Any]]) -> bool:
+    """Tells whether any of the tasks is suspended inside the LLM client (a request or its backoff)."""
+    for task in tasks:
+        awaited: Any = task.get_coro()
+        while awaited is not None:
+            code = getattr(awaited, "cr_code", None) or getattr(awaited, "gi_code", None)
+            if code is not None and code.co_filename.endswith(_CLIENT_FILE):
+                return True
+            awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "gi_yieldfrom", None)
+    return False
+
+
+async def within(coroutine: Coroutine[Any, Any, MatchOutcome], timeout_s: float | None) -> MatchOutcome:
+    """Awaits the match, cancelling it with :class:`MatchTimeout` after ``timeout_s`` seconds (None: no limit)."""
+    if not timeout_s:
+        return await coroutine
+    task = asyncio.ensure_future(coroutine)
+    done, _ = await asyncio.wait({task}, timeout=timeout_s)
+    if task in done:
+        return task.result()
+    others = {t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()}
+    waiting = awaiting_model(others)
+    task.cancel()
+    try:
+        await task
+    except BaseException:  # noqa: BLE001 - the match is abandoned; the timeout is what is reported
+        pass
+    raise MatchTimeout(timeout_s, waiting)
+
+
+async def play_and_close(agents: dict[int, Agent], coroutine: Any) -> MatchOutcome:
+    """Runs the match, then awaits each agent's optional ``aclose()`` (engine processes)."""
+    try:
+        return await coroutine
+    finally:
+        for agent in agents.values():
+            closer = getattr(agent, "aclose", None)
+            if closer is not None:
+                await closer()
+
+
+def run_on_loop(
+    loop: asyncio.AbstractEventLoop,
+    client: Any,
+    coroutine: Coroutine[Any, Any, MatchOutcome],
+    cassette_path: Path | None,
+    mode: str,
+    *,
+    api_base: str | None,
+    timeout_s: float | None = None,
+) -> MatchOutcome:
+    """Runs a match coroutine to its end, inside the match's cassette when it has one.
+
+    Raises:
+        MatchTimeout: when the match runs past ``timeout_s`` seconds.
+    """
+    if cassette_path is None:
+        return loop.run_until_complete(within(coroutine, timeout_s))
+    client.cassette = str(cassette_path)
+    client.recording = cassettes.will_record(cassette_path, mode)
+    client.allow_placeholder_key = bool(api_base) or not client.recording
+    try:
+        with cassettes.use_cassette(cassette_path, mode):
+            return loop.run_until_complete(within(coroutine, timeout_s))
+    finally:
+        coroutine.close()

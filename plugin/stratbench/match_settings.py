@@ -1,0 +1,57 @@
+"""The settings that decide a match's outcome, and their hash (``settings_hash`` in each record).
+
+``--resume`` skips a match only when an earlier scored record has the same
+match id and the same hash. The hash covers what changes what is played: the
+game, its variant and factory options, the seed, every side's agent (kind,
+model, scaffold, parameters), the subject's seat, the retry and fallback
+rules, the model settings sent with each request (temperature, max tokens,
+vision), the annotator model, the Stockfish binary, and stratbench's own
+version (prompts and rules live in it). It leaves out what only changes how a
+match is reached: the ``--api-base`` address (a loopback port differs from run
+to run), record mode, timeouts, retries, worker count and the report
+directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from stratbench.core.schedule import MatchSpec, SuiteSpec
+
+
+def match_settings(
+    spec: MatchSpec,
+    suite: SuiteSpec,
+    *,
+    game_options: dict[str, Any],
+    options: dict[str, Any],
+    version: str,
+) -> dict[str, Any]:
+    """Returns the outcome-deciding settings of one match as builtin types.
+
+    Args:
+        game_options: The keyword arguments the game is built with.
+        options: The run options the agents get (``temperature``, ``max_tokens``, ...).
+        version: stratbench's version.
+    """
+    return {
+        "game": spec.game,
+        "variant": spec.variant,
+        "game_options": game_options,
+        "seed": spec.seed,
+        "sides": [side.to_dict() for side in spec.sides],
+        "subject": spec.subject,
+        "rules": {"illegal_tolerance": suite.illegal_tolerance, "fallback": suite.fallback},
+        "request": {name: options.get(name) for name in ("temperature", "max_tokens", "vision")},
+        "annotator_model": options.get("annotator_model"),
+        "stockfish": options.get("stockfish"),
+        "stratbench": version,
+    }
+
+
+def settings_hash(settings: dict[str, Any]) -> str:
+    """Returns a short, stable hash of :func:`match_settings` (sha256 of its sorted-key JSON, 16 hex digits)."""
+    text = json.dumps(settings, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

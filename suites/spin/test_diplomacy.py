@@ -15,8 +15,9 @@ Games end with a solo victory (18 supply centers) or after 1905, or after
 negotiation rounds. A side's score is its power's supply centers at the end.
 An order set without readable ``orders`` JSON is retried up to 10 times,
 then dropped (``fallback="drop"``): that power's units hold for the phase, as
-SPIN-Bench's engine treats a power that submits nothing, the game goes on
-for everyone, and the dropped sets are counted as the side's fallbacks.
+the engine treats a power that submits nothing (SPIN-Bench's code re-asks
+without end instead), the game goes on for everyone, and the dropped sets are
+counted as the side's fallbacks (``order_sets_dropped`` in the metrics).
 Invalid orders inside a readable set are dropped too (the unit holds). Needs ``pytest-stratbench[diplomacy]``.
 """
 

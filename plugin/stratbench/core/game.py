@@ -103,7 +103,11 @@ class State(ABC):
 
     @abstractmethod
     def _scores(self) -> list[float]:
-        """Returns one score per side for a terminal state."""
+        """Returns one score per side for a terminal state.
+
+        A game of several sides without ``score_sum`` must also answer for a
+        state a forfeit left unfinished (the others keep these scores).
+        """
 
     def _terminal_reason(self) -> str:
         """Describes how the game ended (``"win"``, ``"draw"``, ...)."""
@@ -209,10 +213,12 @@ class State(ABC):
         info = self.game.info
         low, _ = info.score_range
         loser = info.side_of(self.forfeited_by)
+        if len(info.sides) == 1:
+            return [low]
         if info.score_sum is None:
             kept = [float(s) for s in self._scores()]
             return [low if side == loser else kept[side] for side in range(len(info.sides))]
-        share = (info.score_sum - low) / max(len(info.sides) - 1, 1)
+        share = (info.score_sum - low) / (len(info.sides) - 1)
         return [low if side == loser else share for side in range(len(info.sides))]
 
     def terminal_reason(self) -> str:

@@ -257,7 +257,47 @@ def test_unreadable_order_sets_are_retried_then_forfeit():
     outcome = asyncio.run(run_match(game, game.new_initial_state(0), agents, rng=random.Random(0),
                                     rules=MatchRules(illegal_tolerance=3, fallback="forfeit")))
     assert outcome.illegal[FRANCE] == 3 and outcome.fallbacks[FRANCE] == 1 and outcome.forfeited_by == FRANCE
-    assert outcome.scores[FRANCE] == 0.0 and outcome.turns == 0
+    # France gets nothing; the others keep their real supply centres (Russia starts with 4), not 34.
+    assert outcome.scores == [3.0, 3.0, 0.0, 3.0, 3.0, 4.0, 3.0] and outcome.turns == 0
+
+
+def test_the_drop_fallback_holds_a_mute_power_and_the_game_goes_on_to_the_end_year():
+    from stratbench.core.runner import MatchRules
+
+    class Mute:
+        async def act(self, observation):
+            return Action("orders", "I would rather not say.")
+
+    game = Diplomacy("to1903-r1")
+    agents = {p: RandomOrdersAgent(AgentContext(AgentSpec("random-orders"), game, p, p, random.Random(p),
+                                                Transcript()))
+              for p in range(7)}
+    agents[FRANCE] = Mute()
+    state = game.new_initial_state(0)
+    transcript = Transcript()
+    outcome = asyncio.run(run_match(game, state, agents, rng=random.Random(0), transcript=transcript,
+                                    rules=MatchRules(illegal_tolerance=2, fallback="drop")))
+    assert outcome.forfeited_by is None and outcome.terminal == "year limit: the game ended after 1903"
+    assert state.phase == "S1904M" and {e["phase"][1:5] for e in state.phase_log} == {"1901", "1902", "1903"}
+    # Every order set France owed was dropped after its two attempts, and counted.
+    france_phases = [e for e in state.phase_log if "FRANCE" in e["dropped"]]
+    assert len(france_phases) == outcome.decisions[FRANCE] == outcome.fallbacks[FRANCE] >= 6
+    assert outcome.illegal[FRANCE] == 2 * outcome.decisions[FRANCE]
+    assert all(e["orders"]["FRANCE"] == [] and e["dropped"]["FRANCE"] == [diplomacy.DROPPED_ORDER_SET]
+               for e in france_phases)
+    assert {e["policy"] for e in transcript.of_kind("fallback")} == {"drop"}
+    # Its units never moved and it never built: what it has is a subset of its start.
+    assert all(set(e["units"]["FRANCE"]) <= {"A MAR", "A PAR", "F BRE"} for e in state.phase_log)
+    assert set(state.engine.powers["FRANCE"].centers) <= {"BRE", "MAR", "PAR"}
+    # Scores are the real supply-centre counts: at most 34 in all, below 18 each without a solo victory.
+    assert outcome.scores == [float(n) for n in state.supply_centers().values()]
+    assert sum(outcome.scores) <= 34 and all(0 <= s < 18 for s in outcome.scores)
+    assert outcome.scores[FRANCE] <= 3
+    from stratbench.metrics.diplomacy import diplomacy_metrics
+    metrics = diplomacy_metrics(game, outcome, 0)
+    assert metrics[FRANCE]["order_sets_dropped"] == outcome.fallbacks[FRANCE]
+    assert metrics[FRANCE]["orders_dropped"] == 0
+    assert all(metrics[p]["order_sets_dropped"] == 0 for p in range(7) if p != FRANCE)
 
 
 def test_the_random_fallback_plays_random_possible_orders_for_an_agent_that_answers_garbage():

@@ -156,3 +156,32 @@ def test_suites_skip_with_the_install_hint_without_the_engines(tmp_path):
     assert "pytest-stratbench[hanabi]" in result.stdout and "pytest-stratbench[diplomacy]" in result.stdout
     assert re.search(r"\b50 skipped\b", result.stdout), result.stdout[-2000:]
     assert not (report / "results.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_a_power_that_never_answers_readably_holds_and_the_game_goes_on(tmp_path):
+    """France's model answers prose to every order prompt: its sets are dropped, counted, and the others play on."""
+    with FakeLLMServer(responder=lambda body: "I would rather not commit to anything.") as server:
+        result, report = _pytest(
+            tmp_path, "mute", "--model", "openai/m", "--stratbench-cassette-dir", str(tmp_path / "cassettes"),
+            "-k", "direct and basic-skill", "--api-base", server.api_base, "--record-mode=once",
+            env={"STRATBENCH_DIPLOMACY_END_YEAR": "1902"},
+        )
+        retries = [m["content"] for r in server.requests for m in r.body["messages"][-1:]
+                   if m["content"].startswith("Your answer was rejected")]
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    (record,) = _records(report).values()
+    france = 2
+    assert record["terminal"] == "year limit: the game ended after 1902" and record["subject"] == france
+    assert record["rules"] == {"illegal_tolerance": 10, "fallback": "drop"}
+    # Four movement phases, each asked ten times, then dropped; nobody moves, so nobody adjusts in winter.
+    assert record["fallbacks"][france] == 4 and record["illegal"][france] == 40
+    assert record["scores"] == [3.0, 3.0, 3.0, 3.0, 3.0, 4.0, 3.0]  # everyone's real centres; sum 22 of 34
+    assert record["metrics"][str(france)]["order_sets_dropped"] == 4
+    assert record["metrics"][str(france)]["orders_dropped"] == 0
+    assert len(retries) == 36 and set(retries) == {
+        'Your answer was rejected: No JSON object with an "orders" key was found. Reply with a JSON object such as '
+        '{"orders": {"FRANCE": ["A PAR - BUR", "F BRE H"]}}, choosing each order from the possible orders.\n'
+        'Reply with the JSON object in the format given above, with your orders as "orders": {"FRANCE": '
+        '["A PAR - BUR", ...]}, one order per orderable location, each chosen from the possible orders.'
+    }

@@ -103,7 +103,11 @@ class State(ABC):
 
     @abstractmethod
     def _scores(self) -> list[float]:
-        """Returns one score per side for a terminal state."""
+        """Returns one score per side for a terminal state.
+
+        A game of several sides without ``score_sum`` must also answer for a
+        state a forfeit left unfinished (the others keep these scores).
+        """
 
     def _terminal_reason(self) -> str:
         """Describes how the game ended (``"win"``, ``"draw"``, ...)."""
@@ -128,6 +132,17 @@ class State(ABC):
         open-ended decision such as a Diplomacy order set). None, the default,
         means the player forfeits as under the ``forfeit`` fallback. The action
         goes through the same checks as an agent's answer.
+        """
+        return None
+
+    def pass_action(self, player: int) -> Action | None:
+        """Returns the ``drop`` fallback's action: ``player`` does nothing this decision, or None.
+
+        The runner asks only when a player exhausted its attempts under the
+        ``drop`` fallback (its answer is dropped, as an engine does with a
+        power that submits nothing, and the game goes on). None, the default,
+        means the game has no such action and the match is a harness fault.
+        The action goes through the same checks as an agent's answer.
         """
         return None
 
@@ -185,14 +200,25 @@ class State(ABC):
         return self.forfeited_by is not None or self._is_terminal()
 
     def scores(self) -> list[float]:
-        """Returns one score per side; only meaningful once terminal."""
+        """Returns one score per side; only meaningful once terminal.
+
+        After a forfeit the forfeiting side gets the lowest score. In a game
+        whose scores sum to a constant the others share the rest; in one
+        without (``score_sum`` None: supply centres, points) the others keep
+        what the rules give them at that point (``_scores`` of the state the
+        forfeit left), never an invented score.
+        """
         if self.forfeited_by is None:
             return [float(s) for s in self._scores()]
         info = self.game.info
-        low, high = info.score_range
+        low, _ = info.score_range
         loser = info.side_of(self.forfeited_by)
-        others = len(info.sides) - 1
-        share = high if info.score_sum is None or others == 0 else (info.score_sum - low) / others
+        if len(info.sides) == 1:
+            return [low]
+        if info.score_sum is None:
+            kept = [float(s) for s in self._scores()]
+            return [low if side == loser else kept[side] for side in range(len(info.sides))]
+        share = (info.score_sum - low) / (len(info.sides) - 1)
         return [low if side == loser else share for side in range(len(info.sides))]
 
     def terminal_reason(self) -> str:

@@ -6,7 +6,9 @@ the reason, up to ``illegal_tolerance`` attempts per decision; after that the
 suite's fallback applies (``"forfeit"``: the player's side loses; ``"random"``:
 a random legal action is played, or, for a decision without a legal-action
 list, the state's ``fallback_action``; the player forfeits when there is
-none). Both are counted in the outcome.
+none; ``"drop"``: the answer is dropped and the state's ``pass_action`` is
+played, so the player does nothing and the game goes on). Every fallback is
+counted in the outcome.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from stratbench.core.messages import Negotiation, NegotiationTurn, Outgoing
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action, ActionParseError, HarnessError, IllegalActionError, Observation
 
-FALLBACKS = ("forfeit", "random")
+FALLBACKS = ("forfeit", "random", "drop")
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,8 @@ class MatchRules:
 
     Attributes:
         illegal_tolerance: Attempts per decision before the fallback (SPIN-Bench: 10).
-        fallback: ``"forfeit"`` or ``"random"`` (GameBench plays a random legal action).
+        fallback: ``"forfeit"``, ``"random"`` (GameBench plays a random legal action) or
+            ``"drop"`` (the player does nothing: a Diplomacy power's units hold).
     """
 
     illegal_tolerance: int = 10
@@ -191,6 +194,10 @@ async def _decide(
         transcript.add("action", turn=state.turn, player=player, attempt=attempt, action=action.to_text())
         return action
     stats.fallbacks[player] += 1
+    if rules.fallback == "drop":
+        action = _pass_fallback(game, state, player)
+        transcript.add("fallback", turn=state.turn, player=player, policy="drop", action=action.to_text())
+        return action
     if rules.fallback == "random":
         action = _random_fallback(game, state, player, observation, rng)
         if action is not None:
@@ -214,6 +221,19 @@ def _random_fallback(
     except (ActionParseError, IllegalActionError) as error:
         raise HarnessError(
             f"{game.info.name}: the fallback action {action.to_text()!r} was rejected: {error}"
+        ) from error
+
+
+def _pass_fallback(game: Game, state: State, player: int) -> Action:
+    """Returns the state's pass action for ``player``, checked like an answer."""
+    action = state.pass_action(player)
+    if action is None:
+        raise HarnessError(f"{game.info.name}: the drop fallback needs State.pass_action, which this game lacks")
+    try:
+        return _canonical(game, state, player, action)
+    except (ActionParseError, IllegalActionError) as error:
+        raise HarnessError(
+            f"{game.info.name}: the pass action {action.to_text()!r} was rejected: {error}"
         ) from error
 
 

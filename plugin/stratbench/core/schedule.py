@@ -32,7 +32,7 @@ class SuiteSpec:
             (the opponent takes the first seat in the first half: SPIN-Bench).
         round_robin: Whether LLM subjects also play each other.
         illegal_tolerance: Attempts per decision before the fallback.
-        fallback: ``"forfeit"`` or ``"random"``.
+        fallback: ``"forfeit"``, ``"random"`` or ``"drop"`` (see :class:`~stratbench.core.runner.MatchRules`).
         variants: Game variants to play (instances, levels); None: the game's own list.
         seatings: For games with more than two sides: named seatings, each a
             tuple with one entry per side, ``"subject"`` or an agent name

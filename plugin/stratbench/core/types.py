@@ -87,6 +87,9 @@ class Observation:
         legal_actions: The predefined actions, sorted and deterministic.
         open_ended: Open-ended action ids mapped to the prompt for their free text.
         instructions: How to answer, game-specific (may be empty).
+        answer_format: The answer format as this decision's first prompt words
+            it, when the game prescribes its own (Hanabi's E.2 JSON, Diplomacy's
+            orders JSON); empty: the scaffold's default. A retry repeats it.
         rules: The rules text.
         role: A short description of who the player is (``"X"``, ``"White"``).
         turn: The number of decisions taken in the match so far.
@@ -111,6 +114,7 @@ class Observation:
     rules: Rules
     open_ended: dict[str, str] = field(default_factory=dict)
     instructions: str = ""
+    answer_format: str = ""
     role: str = ""
     turn: int = 0
     image_png: bytes | None = None

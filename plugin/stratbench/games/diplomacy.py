@@ -37,7 +37,7 @@ from stratbench.games import diplomacy_text as text
 from stratbench.registry import Variant
 
 __all__ = [
-    "Diplomacy", "DiplomacyNoPress", "DiplomacyState", "INSTALL_HINT", "ORDERS_PROMPT", "POWERS", "RULES",
+    "ANSWER_FORMAT", "DROPPED_ORDER_SET", "Diplomacy", "DiplomacyNoPress", "DiplomacyState", "INSTALL_HINT", "ORDERS_PROMPT", "POWERS", "RULES",
     "engine_available", "extract_orders", "parse_variant", "random_orders", "validate_orders", "variant_name",
     "variants",
 ]
@@ -55,6 +55,12 @@ ORDERS_PROMPT = (
     'A JSON object {"orders": {"<YOUR POWER>": ["A PAR - BUR", ...]}} with one order per orderable location, '
     "each chosen from the possible orders."
 )
+ANSWER_FORMAT = (
+    'Reply with the JSON object in the format given above, with your orders as "orders": {"<YOUR POWER>": '
+    '["A PAR - BUR", ...]}, one order per orderable location, each chosen from the possible orders.'
+)
+"""The answer format a retry repeats: the first prompt's JSON, whose ``orders`` the game reads."""
+DROPPED_ORDER_SET = "the whole order set (no readable answer): the units hold"
 RULES = Rules(title="Diplomacy", summary=text.RULES_SUMMARY)
 _ROLES = dict(enumerate(POWERS))
 
@@ -147,6 +153,16 @@ class DiplomacyState(State):
         power = POWERS[player]
         orders = random_orders(self.possible_orders(power), self.engine.phase_type, self.build_count(power), rng)
         return Action("orders", json.dumps({"orders": {power: orders}}))
+
+    def pass_action(self, player: int) -> Action:
+        """Returns an empty order set, marked dropped: the power's units hold (the ``drop`` fallback).
+
+        The engine treats a power without orders as SPIN-Bench's does: units
+        hold, a dislodged unit is disbanded, owed disbands are chosen by the
+        engine's civil-disorder rule, builds are waived.
+        """
+        power = POWERS[player]
+        return Action("orders", json.dumps({"orders": {power: []}, "dropped": [DROPPED_ORDER_SET]}))
 
     def _legal_actions(self, player: int) -> list[str]:
         return []
@@ -284,6 +300,7 @@ class Diplomacy(Game):
             rules=RULES,
             open_ended=open_ended,
             instructions=ORDERS_PROMPT.replace("<YOUR POWER>", power),
+            answer_format=ANSWER_FORMAT.replace("<YOUR POWER>", power),
             role=power,
             turn=state.turn,
             data={

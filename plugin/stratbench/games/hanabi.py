@@ -28,7 +28,7 @@ from stratbench.core.types import Action, Observation, Rules
 from stratbench.registry import Variant
 
 __all__ = [
-    "Card", "Hanabi", "HanabiState", "HanabiView", "INSTALL_HINT", "RULES", "hand_size", "info_for",
+    "ANSWER_FORMAT", "Card", "Hanabi", "HanabiState", "HanabiView", "INSTALL_HINT", "RULES", "hand_size", "info_for",
     "parse_observation", "pyspiel_available", "render_state", "variants",
 ]
 
@@ -80,13 +80,15 @@ Consider the remaining deck composition and cards already played/discarded to pr
 Discard a card that you believe to be least useful to gain an Info token, especially if no immediate playable or hint options are available.
 Ensure that discarding this card won't permanently remove a critical card needed to complete any firework stack."""
 
-_ANSWER = """(Reveal player +N color C): Give a hint about color C to the player who is N positions ahead of you.
+ANSWER_FORMAT = """Your output should be in this format:
+{"reason": string, "action": int} And the action should be one of the legal actions provided above."""
+"""E.2's answer format, as its prompt words it (a retry repeats it)."""
+_ANSWER = f"""(Reveal player +N color C): Give a hint about color C to the player who is N positions ahead of you.
 (Reveal player +N rank R): Give a hint about rank R to the player who is N positions ahead.
 (Play X): Play the card in position X from your hand.
 (Discard X): Discard the card in position X from your hand.
 Based on the annotated state and the list of legal actions, decide on the most appropriate move to make. Consider factors like current tokens, firework progress, and information available in hands. Then, output one of the legal action descriptions as your chosen action.
-Your output should be in this format:
-{"reason": string, "action": int} And the action should be one of the legal actions provided above.
+{ANSWER_FORMAT}
 You can only use json valid characters. When you write json, all the elements (including all the keys and values) should be enclosed in double quotes!!!
 To win, you need to play the cards in the correct sequence and maximize the total score of the fireworks. Good luck!"""
 
@@ -247,6 +249,7 @@ class Hanabi(Game):
             rules=RULES,
             instructions="Answer with the integer id of one legal action: "
             + ", ".join(f"{a} {d}" for a, d in descriptions.items()),
+            answer_format=ANSWER_FORMAT if prompt else "",
             role=self.role(player),
             turn=state.turn,
             data={**view.to_dict(), "legal": {str(a): d for a, d in descriptions.items()}},

@@ -14,7 +14,9 @@ the live game's ``phase_log``) and reports, per power:
   support is "self" when the supported unit is not another power's and
   "others" when it is (support-holds included). SPIN-Bench's released code
   counts support-self totals twice; this does not;
-* ``hold`` and ``convoy`` order counts and ``orders_dropped`` (invalid orders);
+* ``hold`` and ``convoy`` order counts, ``orders_dropped`` (invalid orders)
+  and ``order_sets_dropped`` (whole order sets dropped by the ``drop``
+  fallback after the agent's attempts ran out: the power held);
 * ``won`` and ``years_to_win`` (1901 counts as year 1), the basic-skill figures.
 
 The aggregate functions below work on result records and sum an agent's
@@ -91,7 +93,7 @@ def rate(success: int, total: int) -> float | None:
 
 def diplomacy_metrics(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict[str, Any]]:
     """Computes the per-power metrics of one match (see the module docstring)."""
-    from stratbench.games.diplomacy import FIRST_YEAR, POWERS
+    from stratbench.games.diplomacy import DROPPED_ORDER_SET, FIRST_YEAR, POWERS
 
     state = replay(game, outcome.history, seed)
     influence = state.engine.get_state()["influence"]
@@ -100,9 +102,11 @@ def diplomacy_metrics(game: Game, outcome: MatchOutcome, seed: int) -> dict[int,
     metrics: dict[int, dict[str, Any]] = {}
     for player, power in enumerate(POWERS):
         totals = {kind: [0, 0] for kind in (*ORDER_TYPES, "hold", "convoy")}
-        dropped = 0
+        dropped = sets_dropped = 0
         for entry in state.phase_log:
-            dropped += len(entry["dropped"].get(power, []))
+            reasons = entry["dropped"].get(power, [])
+            sets_dropped += reasons.count(DROPPED_ORDER_SET)
+            dropped += len(reasons) - reasons.count(DROPPED_ORDER_SET)
             if entry["type"] != "M":
                 continue
             for kind, (s, t) in order_outcomes(entry, power).items():
@@ -118,6 +122,7 @@ def diplomacy_metrics(game: Game, outcome: MatchOutcome, seed: int) -> dict[int,
             "hold_orders": totals["hold"][1],
             "convoy_orders": totals["convoy"][1],
             "orders_dropped": dropped,
+            "order_sets_dropped": sets_dropped,
             "won": won,
             "years_to_win": int(final_phase[1:5]) - FIRST_YEAR + 1 if won and final_phase else None,
         }

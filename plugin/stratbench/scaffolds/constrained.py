@@ -18,7 +18,7 @@ from stratbench.core.types import Action, ActionParseError, Observation
 from stratbench.llm.session import ModelSession
 from stratbench.scaffolds.base import ConversationScaffold
 from stratbench.scaffolds.parsing import parse_action
-from stratbench.scaffolds.prompt import ANSWER_FORMAT
+from stratbench.scaffolds.prompt import answer_format
 
 JSON_ANSWER_FORMAT = 'Reply with a JSON object {"action": "<action>"} whose action is one of the legal actions.'
 
@@ -57,7 +57,7 @@ class ConstrainedScaffold(ConversationScaffold):
         """Builds the usual prompt, with the JSON answer format where the answer is constrained."""
         messages = await super().open(observation, session)
         if is_constrainable(observation):
-            _replace_answer_format(messages[-1])
+            _replace_answer_format(messages[-1], answer_format(observation))
         return messages
 
     def retry_message(self, observation: Observation) -> str:
@@ -96,17 +96,17 @@ def parse_json_action(reply: str, legal_actions: tuple[str, ...] | list[str]) ->
     return parse_action(reply, legal_actions)
 
 
-def _replace_answer_format(message: dict[str, Any]) -> None:
+def _replace_answer_format(message: dict[str, Any], free_format: str) -> None:
     content = message["content"]
     if isinstance(content, str):
-        message["content"] = _swap(content)
+        message["content"] = _swap(content, free_format)
     else:
-        content[0]["text"] = _swap(content[0]["text"])
+        content[0]["text"] = _swap(content[0]["text"], free_format)
 
 
-def _swap(text: str) -> str:
-    if text.endswith(ANSWER_FORMAT):
-        return text[: -len(ANSWER_FORMAT)] + JSON_ANSWER_FORMAT
+def _swap(text: str, free_format: str) -> str:
+    if text.endswith(free_format):
+        return text[: -len(free_format)] + JSON_ANSWER_FORMAT
     return text + "\n" + JSON_ANSWER_FORMAT
 
 

@@ -13,6 +13,11 @@ COT_INSTRUCTION = (
 ANSWER_FORMAT = "Reply with your chosen action on its own line as: Action: <action>"
 
 
+def answer_format(observation: Observation) -> str:
+    """Returns how to answer this decision: the game's own format, else :data:`ANSWER_FORMAT`."""
+    return observation.answer_format or ANSWER_FORMAT
+
+
 def topic_keys(observation: Observation) -> dict[str, str]:
     """Maps ``H1..Hn`` to the rules' expandable topic headings."""
     return {f"H{i}": heading for i, heading in enumerate(observation.rules.topics, start=1)}
@@ -26,9 +31,11 @@ def action_lines(observation: Observation) -> str:
     if observation.legal_actions:
         lines.append("Legal actions: " + ", ".join(observation.legal_actions))
     if observation.open_ended:
-        lines.append("Open-ended actions (answer as 'Action: <id>: <your text>'):")
+        # A game with its own answer format says how to answer below; the generic form would contradict it.
+        how = "" if observation.answer_format else " (answer as 'Action: <id>: <your text>')"
+        lines.append(f"Open-ended actions{how}:")
         lines.extend(f"- {action_id}: {prompt}" for action_id, prompt in observation.open_ended.items())
-    lines.append(ANSWER_FORMAT)
+    lines.append(answer_format(observation))
     return "\n".join(lines)
 
 
@@ -107,8 +114,8 @@ def user_message(text: str, observation: Observation, *, vision: bool = False) -
 
 
 def retry_prompt(observation: Observation) -> str:
-    """Explains why the last answer was rejected and asks again."""
-    return f"Your answer was rejected: {observation.feedback}\n{ANSWER_FORMAT}"
+    """Explains why the last answer was rejected and asks again, in the first prompt's answer format."""
+    return f"Your answer was rejected: {observation.feedback}\n{answer_format(observation)}"
 
 
 def summarize_prompt(observation: Observation) -> str:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from stratbench.results import TRANSCRIPT_DIR, transcript_name
 from stratbench.testing.fake_llm import FakeLLMServer, Faults
 
 SUITE = """
@@ -69,7 +68,7 @@ def _records(root: Path) -> list[dict]:
 
 
 def _transcript(root: Path, record: dict) -> list[dict]:
-    path = root / "reports/latest" / TRANSCRIPT_DIR / transcript_name(record["match_id"])
+    path = root / "reports/latest" / record["transcript"]
     return json.loads(path.read_text())["events"]
 
 
@@ -228,4 +227,6 @@ def test_max_cost_warns_about_models_it_cannot_price_and_a_price_bounds_them(pyt
     assert "cannot bound" not in priced.stdout.str()
     priced.stdout.fnmatch_lines(["*SKIPPED*--max-cost 0.000001 USD reached (spent 0.000*"])
     assert len(server.requests) - calls_before == 1  # the first call spent the budget; nothing more was sent
-    assert [r for r in _records(pytester.path) if r["tokens"] > 0] == []
+    priced_records = [r for r in _records(pytester.path) if r["sides"][r["subject"]]["model"] == "openai/gpt-test"]
+    assert [r["status"] for r in priced_records] == ["skipped"] * 3  # recorded, with the budget as the reason
+    assert all(r["reason"].startswith("--max-cost 0.000001 USD reached") for r in priced_records)

@@ -20,7 +20,7 @@ ARGS = ("-p", "no:cacheprovider", "--stratbench-reference", "off", "--stockfish"
 
 
 def _notices(result) -> list[str]:
-    return [line for line in result.stdout.lines if "Stockfish not found" in line]
+    return [line for line in result.stdout.lines if line.startswith("stratbench: Stockfish not found")]
 
 
 def test_the_real_chess_suite_announces_its_skips_at_the_start_and_in_the_summary(pytester):

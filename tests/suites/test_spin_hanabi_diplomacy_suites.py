@@ -155,7 +155,10 @@ def test_suites_skip_with_the_install_hint_without_the_engines(tmp_path):
     assert result.returncode == 0, result.stdout[-3000:]
     assert "pytest-stratbench[hanabi]" in result.stdout and "pytest-stratbench[diplomacy]" in result.stdout
     assert re.search(r"\b50 skipped\b", result.stdout), result.stdout[-2000:]
-    assert not (report / "results.jsonl").exists()
+    skipped = [json.loads(line) for line in (report / "results.jsonl").read_text().splitlines()]
+    assert len(skipped) == 50 and {r["status"] for r in skipped} == {"skipped"}  # recorded, with their reason
+    assert all("pytest-stratbench[hanabi]" in r["reason"] or "pytest-stratbench[diplomacy]" in r["reason"]
+               for r in skipped)
 
 
 @pytest.mark.slow

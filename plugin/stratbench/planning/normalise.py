@@ -562,11 +562,24 @@ class _Rewriter:
             return [head, self._typed_out(variables, "variable"), body]
         if head in _COMPARISONS:
             return [head, *(self._numeric(part) for part in node[1:])]
-        if isinstance(head, str) and head not in _NOT_PREDICATES:
+        if isinstance(head, str) and (head not in _NOT_PREDICATES or self._declared_atom(node)):
             if head not in self.predicates and head not in self.functions:
                 raise UnrepairableTask(f"an undeclared predicate ('{head}' in {_short(node, 40)})")
             return [self._fluent(head), *(self._term(part) for part in node[1:])]
         return self._generic(node)
+
+    def _declared_atom(self, node: list[SExpr]) -> bool:
+        """Tells whether a node headed by a PDDL keyword (``at``...) is an atom of a declared predicate or function.
+
+        Classical domains often declare ``(at ?x ?l)``; only ``(at start ...)``, ``(at end ...)`` and a timed
+        ``(at 10 ...)`` are the keyword.
+        """
+        head = node[0]
+        if head not in self.predicates and head not in self.functions:
+            return False
+        timed = head == "at" and len(node) >= 2 and isinstance(node[1], str) \
+            and (node[1] in ("start", "end") or bool(_NUMBER.match(node[1])))
+        return not timed
 
     def _effect(self, node: SExpr) -> SExpr:
         if not isinstance(node, list) or not node:

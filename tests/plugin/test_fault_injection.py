@@ -45,5 +45,8 @@ def test_a_faulty_provider_leaves_one_record_per_match_and_no_harness_errors(pyt
     assert all(r["fault"] == "provider" for r in errored)
     scored = [r for r in records if r["status"] == "scored"]
     assert all(sum(r["scores"]) == 1.0 for r in scored)
-    retries = sum(side.get("retries", 0) for r in scored for side in r["sides"])
-    assert retries > 0  # the scored matches survived faults by retrying, and the record says so
+    assert all(isinstance(side["retries"], int) for r in scored for side in r["sides"] if side["model"])
+    if rate == 0.2:  # most matches score, over dozens of requests: some of them survived a fault by retrying
+        assert sum(side["retries"] for r in scored for side in r["sides"] if side["model"]) > 0
+    failed_attempts = 3 * len(errored)  # an errored match spent its 3 attempts on one request
+    assert len(injected) >= failed_attempts

@@ -10,12 +10,18 @@ from stratbench.llm.cassettes import RECORD_MODES
 
 def positive_int(text: str) -> int:
     """Parses an integer of at least 1."""
+    return _whole_number(text, 1)
+
+
+def _whole_number(text: str, minimum: int) -> int:
+    """Parses an integer of at least ``minimum``."""
+    message = f"expected a whole number of at least {minimum}, got {text!r}"
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+        raise argparse.ArgumentTypeError(message) from None
+    if value < minimum:
+        raise argparse.ArgumentTypeError(message)
     return value
 
 
@@ -32,13 +38,7 @@ def non_negative_float(text: str) -> float:
 
 def non_negative_int(text: str) -> int:
     """Parses an integer of at least 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}")
-    return value
+    return _whole_number(text, 0)
 
 
 def positive_float(text: str) -> float:

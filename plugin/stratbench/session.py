@@ -287,8 +287,9 @@ class StratbenchSession:
             timeout_s=self.settings.match_timeout,
         )
         metrics = score_match(self.registry, game, outcome, spec.seed, annotation)
-        record = self._record(
-            spec, suite, nodeid, game, game_options, outcome, sessions, metrics, cassette_path, started, mode
+        record = build_record(
+            spec, suite, nodeid, game, game_options, outcome, sessions, metrics, cassette_path, started, mode,
+            run_id=self.settings.run_id, cassette_dir=self.settings.cassette_dir, versions=self.versions,
         )
         record["settings_hash"] = self.settings_hash(spec, suite)
         if "usage" in annotation:
@@ -301,23 +302,3 @@ class StratbenchSession:
                 "dropped_params": annotation["dropped_params"],
             }
         return PlayedMatch(outcome, record, transcript.to_list())
-
-    def _record(
-        self,
-        spec: MatchSpec,
-        suite: SuiteSpec,
-        nodeid: str,
-        game: Any,
-        game_options: dict[str, Any],
-        outcome: MatchOutcome,
-        sessions: dict[int, Any],
-        metrics: dict[str, Any],
-        cassette_path: Path | None,
-        started: float,
-        mode: str,
-    ) -> dict[str, Any]:
-        """Returns the played match's record (see :func:`stratbench.match_record.build_record`)."""
-        return build_record(
-            spec, suite, nodeid, game, game_options, outcome, sessions, metrics, cassette_path, started, mode,
-            run_id=self.settings.run_id, cassette_dir=self.settings.cassette_dir, versions=self.versions,
-        )

@@ -178,3 +178,11 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
     registry.add_report_section("gamebench_categories", gamebench_categories)
     registry.add_report_section("planning", planning)
     registry.add_report_section("probes", probes)
+
+
+@pytest.hookimpl
+def pytest_stratbench_add_protocols(registry: Registry) -> None:
+    """Registers the built-in games' paper protocols (``--protocol paper``)."""
+    from stratbench.paper_protocols import register_all
+
+    register_all(registry)

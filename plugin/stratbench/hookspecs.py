@@ -91,6 +91,24 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """
 
 
+@hookspec
+def pytest_stratbench_add_protocols(registry: Registry) -> None:
+    """Registers ways of playing a game other than its default (``paper``).
+
+    Args:
+        registry: Call ``registry.add_protocol(game, Protocol(...))`` (see
+            :mod:`stratbench.protocols`).
+
+    Example:
+        .. code-block:: python
+
+            from stratbench.protocols import Protocol
+
+            def pytest_stratbench_add_protocols(registry):
+                registry.add_protocol("mygame", Protocol("paper", game_options={"wording": "paper"}))
+    """
+
+
 # -------------------------------------------------------------------------
 # per match
 # -------------------------------------------------------------------------

@@ -14,25 +14,39 @@ from stratbench.registry import Registry
 
 
 def build_game(
-    registry: Registry, profile: ReferenceProfile | None, name: str, variant: str | None, *, reference: bool
+    registry: Registry, profile: ReferenceProfile | None, name: str, variant: str | None, *, reference: bool,
+    protocol_options: dict[str, Any] | None = None,
 ) -> tuple[Game, dict[str, Any]]:
     """Builds a match's game and returns it with the options it was built with.
 
-    A reference match's game takes the reference profile's options for it.
+    A reference match's game takes the reference profile's options for it; a
+    match of a non-default protocol takes the protocol's game options too.
 
     Raises:
-        ReferenceError: when those options cannot build the game.
+        ReferenceError: when the profile's options cannot build the game.
+        HarnessError: when the protocol's options cannot build it.
     """
     options = dict(profile.game_options.get(name, {})) if reference and profile is not None else {}
-    if not options:
+    from_protocol = dict(protocol_options or {})
+    if not options and not from_protocol:
         return registry.game(name, variant), {}
     from stratbench.reference import ReferenceError
 
     try:
-        return registry.game(name, variant, **options), options
+        game = registry.game(name, variant, **options) if options else None
     except (TypeError, ValueError) as error:
         assert profile is not None
         raise ReferenceError(f"{profile.path}: games.{name}.options: {error}") from None
+    if not from_protocol:
+        assert game is not None
+        return game, options
+    merged = {**options, **from_protocol}
+    try:
+        return registry.game(name, variant, **merged), merged
+    except (TypeError, ValueError) as error:
+        from stratbench.core.types import HarnessError
+
+        raise HarnessError(f"game {name!r} cannot take its protocol's options {from_protocol}: {error}") from None
 
 
 def build_agents(

@@ -5,7 +5,7 @@ match id and the same hash. The hash covers what changes what is played: the
 game, its variant and factory options, the seed, every side's agent (kind,
 model, scaffold, parameters), the subject's seat, the retry and fallback
 rules, the model settings sent with each request (temperature, max tokens,
-vision), the annotator model, the Stockfish binary, and stratbench's own
+vision), the protocol, the annotator model, the Stockfish binary, and stratbench's own
 version (prompts and rules live in it). It leaves out what only changes how a
 match is reached: the ``--api-base`` address (a loopback port differs from run
 to run), record mode, timeouts, retries, worker count and the report
@@ -36,7 +36,7 @@ def match_settings(
         options: The run options the agents get (``temperature``, ``max_tokens``, ...).
         version: stratbench's version.
     """
-    return {
+    settings = {
         "game": spec.game,
         "variant": spec.variant,
         "game_options": game_options,
@@ -49,6 +49,9 @@ def match_settings(
         "stockfish": options.get("stockfish"),
         "stratbench": version,
     }
+    if spec.protocol != "default":  # default-protocol hashes stay those of earlier runs
+        settings["protocol"] = spec.protocol
+    return settings
 
 
 def settings_hash(settings: dict[str, Any]) -> str:

@@ -108,8 +108,12 @@ def add_options(parser: Any) -> None:
     group.addoption("--api-base", type=base_url, default=None, metavar="URL",
                     help="Base URL for every model call: an OpenAI-compatible server, or a provider's own "
                          "endpoint (an Azure resource, an Anthropic or Gemini gateway)")
-    group.addoption("--temperature", type=non_negative_float, default=0.0, metavar="T",
-                    help="Sampling temperature for model calls (default 0)")
+    group.addoption("--temperature", type=non_negative_float, default=None, metavar="T",
+                    help="Sampling temperature for model calls (default 0, or the protocol's)")
+    group.addoption("--protocol", "--stratbench-protocol", default=None, metavar="NAME",
+                    dest="stratbench_protocol",
+                    help="Play each suite in this protocol: default (the project's) or paper (as the paper's "
+                         "released code; docs/PROTOCOLS.md); a suite marker's protocol= pins its own")
     group.addoption("--max-cost", type=non_negative_float, default=None, metavar="USD",
                     help="Stop calling models once the run has spent this much; skip the rest")
     group.addoption("--price", type=model_price, action="append", default=[], metavar="MODEL=IN,OUT",

@@ -67,6 +67,7 @@ def build_registry(config: pytest.Config) -> Registry:
     config.hook.pytest_stratbench_add_scaffolds(registry=registry)
     config.hook.pytest_stratbench_add_metrics(registry=registry)
     config.hook.pytest_stratbench_add_reporters(registry=registry)
+    config.hook.pytest_stratbench_add_protocols(registry=registry)
     return registry
 
 
@@ -132,7 +133,9 @@ def _settings(config: pytest.Config) -> RunSettings:
         matches=config.getoption("matches"),
         seed=config.getoption("seed"),
         api_base=config.getoption("api_base"),
-        temperature=config.getoption("temperature"),
+        temperature=0.0 if config.getoption("temperature") is None else config.getoption("temperature"),
+        temperature_given=config.getoption("temperature") is not None,
+        protocol=config.getoption("stratbench_protocol"),
         max_tokens=config.getoption("stratbench_max_tokens"),
         max_cost=config.getoption("max_cost"),
         report_dir=(root / report_dir) if not Path(report_dir).is_absolute() else Path(report_dir),
@@ -289,7 +292,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     registry = build_registry(metafunc.config)
     session.registry = registry
     try:
-        suite = SuiteSpec.from_marker(marker.kwargs)
+        suite = session.apply_protocol(SuiteSpec.from_marker(marker.kwargs))
         game = registry.game(suite.game)
         seated = {t for seating in (suite.seatings or {}).values() for t in seating if t != "subject"}
         for opponent in (*suite.opponents, *suite.baselines, *sorted(seated)):

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from stratbench.core.agent import Agent, AgentContext
     from stratbench.core.game import Game
     from stratbench.core.runner import MatchOutcome
+    from stratbench.protocols import Protocol
     from stratbench.scaffolds.base import Scaffold
 
 GameFactory = Callable[..., "Game"]
@@ -63,6 +64,7 @@ class Registry:
     metrics: dict[str, dict[str, MatchMetric]] = field(default_factory=dict)
     annotators: dict[str, dict[str, Annotator]] = field(default_factory=dict)
     report_sections: dict[str, ReportSection] = field(default_factory=dict)
+    protocols: dict[str, dict[str, Protocol]] = field(default_factory=dict)
 
     def add_game(self, name: str, factory: GameFactory, *, variants: VariantLister | None = None) -> None:
         """Registers a game factory under ``name``.
@@ -99,6 +101,30 @@ class Registry:
     def add_report_section(self, name: str, builder: ReportSection) -> None:
         """Registers a per-family report section (tables of that family's metrics)."""
         _add(self.report_sections, "report section", name, builder)
+
+    def add_protocol(self, game: str, protocol: Protocol) -> None:
+        """Registers a way of playing ``game`` other than its default (see :mod:`stratbench.protocols`)."""
+        from stratbench.protocols import DEFAULT
+
+        if protocol.name == DEFAULT:
+            raise ValueError(f"protocol {DEFAULT!r} of {game} is the game's own: it cannot be registered")
+        _add(self.protocols.setdefault(game, {}), f"protocol for {game}", protocol.name, protocol)
+
+    def protocol(self, game: str, name: str) -> Protocol:
+        """Returns the protocol ``name`` of ``game`` (``default`` always exists).
+
+        Raises:
+            ValueError: naming the game and the protocols it has.
+        """
+        from stratbench.protocols import DEFAULT, DEFAULT_PROTOCOL
+
+        if name == DEFAULT:
+            return DEFAULT_PROTOCOL
+        known = self.protocols.get(game, {})
+        if name not in known:
+            names = ", ".join([DEFAULT, *sorted(known)])
+            raise ValueError(f"game {game!r} has no protocol {name!r}; its protocols: {names}")
+        return known[name]
 
     def game(self, name: str, variant: str | None = None, **options: Any) -> Game:
         """Builds the game registered as ``name`` (in ``variant``, if given, with ``options``)."""

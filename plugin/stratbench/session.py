@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,8 @@ from stratbench.match_play import MatchFailure, play_and_close, run_on_loop
 from stratbench.match_record import build_record, package_versions, result_for, unscored_record
 from stratbench.match_score import score_match
 from stratbench.match_settings import match_settings, settings_hash
+from stratbench.protocols import DEFAULT, Protocol, effective_name
+from stratbench.protocols import agent_options as agent_options_for
 from stratbench.reference import ReferenceProfile
 from stratbench.registry import Registry
 from stratbench.results import ResultStore, WorkerJournal
@@ -51,6 +53,10 @@ class RunSettings:
     seed: int = 0
     api_base: str | None = None
     temperature: float | None = 0.0
+    temperature_given: bool = False
+    """Whether ``--temperature`` was given (it then wins over a protocol's)."""
+    protocol: str | None = None
+    """``--protocol``: the protocol of every suite whose marker pins none."""
     max_tokens: int | None = None
     max_cost: float | None = None
     report_dir: Path = Path("reports/latest")
@@ -110,14 +116,31 @@ class StratbenchSession:
 
     # -- subjects ---------------------------------------------------------------
 
+    def apply_protocol(self, suite: SuiteSpec) -> SuiteSpec:
+        """Returns the suite as its protocol plays it (the marker's pin, else ``--protocol``).
+
+        Raises:
+            ValueError: when the game has no such protocol.
+        """
+        name = effective_name(suite.protocol, self.settings.protocol)
+        protocol = self.registry.protocol(suite.game, name)
+        return replace(suite, **protocol.suite, protocol=name)
+
+    def protocol(self, spec: MatchSpec) -> Protocol:
+        """Returns the protocol a match is played in."""
+        return self.registry.protocol(spec.game, spec.protocol)
+
     def subjects(self, suite: SuiteSpec) -> list[AgentSpec]:
-        """Returns the agents under test for a suite: models × scaffolds, extra agents, baselines."""
+        """Returns the agents under test for a suite: models × scaffolds, extra agents, baselines.
+
+        The reference recordings are of the default protocol: another protocol leaves them out.
+        """
         subjects = [
             AgentSpec(kind="llm", model=model, scaffold=scaffold)
             for model in self.settings.models
             for scaffold in self.settings.scaffolds
         ]
-        if self.settings.reference is not None:
+        if self.settings.reference is not None and (suite.protocol or DEFAULT) == DEFAULT:
             subjects.extend(self.settings.reference.subjects())
         names = list(self.settings.agents) + [b for b in suite.baselines if b not in self.settings.agents]
         subjects.extend(AgentSpec(kind=name) for name in names)
@@ -130,15 +153,18 @@ class StratbenchSession:
             ReferenceError: when the profile's options for the game cannot build it.
         """
         reference = self.settings.reference
-        if reference is None:
+        if reference is None or (suite.protocol or DEFAULT) != DEFAULT:
             return {}
         if suite.game in reference.game_options:  # a bad option fails at collection, naming the field
             self._build_game(suite.game, None, reference=True)
         return reference.limits(suite.game)
 
-    def _build_game(self, name: str, variant: str | None, *, reference: bool) -> tuple[Game, dict[str, Any]]:
+    def _build_game(
+        self, name: str, variant: str | None, *, reference: bool, protocol: Protocol | None = None
+    ) -> tuple[Game, dict[str, Any]]:
         """Builds a match's game with its options (see :func:`stratbench.match_build.build_game`)."""
-        return build_game(self.registry, self.settings.reference, name, variant, reference=reference)
+        return build_game(self.registry, self.settings.reference, name, variant, reference=reference,
+                          protocol_options=protocol.game_options if protocol is not None else None)
 
     def is_reference(self, spec: MatchSpec) -> bool:
         """Tells whether a reference subject plays in the match."""
@@ -193,14 +219,16 @@ class StratbenchSession:
         if self.is_reference(spec):
             assert self.settings.reference is not None
             agent_options["max_tokens"] = self.settings.reference.max_tokens
+        agent_options = agent_options_for(self.protocol(spec), agent_options,
+                                          temperature_given=self.settings.temperature_given)
+        agent_options["protocol"] = spec.protocol
         agent_options.update(options or {})
         return agent_options
 
     def _game_options(self, spec: MatchSpec) -> dict[str, Any]:
         profile = self.settings.reference
-        if profile is None or not self.is_reference(spec):
-            return {}
-        return dict(profile.game_options.get(spec.game, {}))
+        options = dict(profile.game_options.get(spec.game, {})) if profile is not None and self.is_reference(spec) else {}
+        return {**options, **self.protocol(spec).game_options}
 
     def settings_hash(self, spec: MatchSpec, suite: SuiteSpec) -> str:
         """Returns the hash of the settings that decide the match's outcome (see ``match_settings``)."""
@@ -252,7 +280,8 @@ class StratbenchSession:
         transcript: Transcript, started: float,
     ) -> PlayedMatch:
         reference = self.is_reference(spec)
-        game, game_options = self._build_game(spec.game, spec.variant, reference=reference)
+        game, game_options = self._build_game(spec.game, spec.variant, reference=reference,
+                                              protocol=self.protocol(spec))
         if len(spec.sides) != len(game.info.sides):
             raise HarnessError(f"{spec.game} has {len(game.info.sides)} sides, the match has {len(spec.sides)}")
         state = game.new_initial_state(spec.seed)

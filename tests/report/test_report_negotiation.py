@@ -88,7 +88,7 @@ def test_without_an_annotator_the_section_is_one_line():
     (section,) = data["sections"]
     assert section["rows"] == [] and section["note"].startswith("No annotator ran on the 1 Diplomacy match(es)")
     markdown = render_markdown(data)
-    block = markdown.split(f"### {TITLE}\n\n", 1)[1].strip().splitlines()
+    block = markdown.split(f"### {TITLE} · default protocol\n\n", 1)[1].strip().splitlines()
     assert block == [section["note"]]
     page = render_html(data)
     after = page.split('id="section-negotiation"', 1)[1].split("<h2", 1)[0]

@@ -183,8 +183,8 @@ def test_planning_and_probe_sections_appear_in_both_reports():
     assert "| agent | mutable properties | 1 step | 10 steps |" in markdown
     assert f"| {A} | 2 | 50.0 (1/2) | – |" in markdown
     assert f"| {A} | 4 | – | 100.0 (1/1) |" in markdown
-    assert '<h2 id="section-planning">Classical planning (SPIN-Bench Tables 1–2)</h2>' in html
-    assert '<h2 id="section-probes">Planning probes (SPIN-Bench)</h2>' in html
+    assert '<h2 id="section-planning">Classical planning (SPIN-Bench Tables 1–2) · default protocol</h2>' in html
+    assert '<h2 id="section-probes">Planning probes (SPIN-Bench) · default protocol</h2>' in html
     assert '<td class="">25.00</td><td class="">3.33</td>' in html
     assert "<script" not in html.lower()
 

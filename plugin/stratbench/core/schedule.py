@@ -8,7 +8,7 @@ every xdist worker collects the same items.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -39,6 +39,8 @@ class SuiteSpec:
             (``{"vs-hold": ("subject", "hold", "hold", ...)}``); the subject
             may take several sides.
         options: Extra game or suite settings.
+        protocol: The protocol this suite plays (None: ``--protocol``'s, else
+            ``default``; see :mod:`stratbench.protocols`).
     """
 
     game: str
@@ -52,6 +54,7 @@ class SuiteSpec:
     variants: tuple[str, ...] | None = None
     seatings: dict[str, tuple[str, ...]] | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    protocol: str | None = None
 
     @classmethod
     def from_marker(cls, kwargs: dict[str, Any]) -> SuiteSpec:
@@ -90,6 +93,7 @@ class MatchSpec:
         id: The pytest parameter id (``gpt-4o+cot-vs-minimax-s3``).
         variant: The game variant, or None.
         skip: Why this match cannot run here, or None.
+        protocol: The protocol it is played in.
     """
 
     game: str
@@ -99,6 +103,7 @@ class MatchSpec:
     id: str
     variant: str | None = None
     skip: str | None = None
+    protocol: str = "default"
 
     @property
     def uses_llm(self) -> bool:
@@ -150,8 +155,28 @@ def build_schedule(
         limits: Narrower schedules by subject label.
 
     Returns:
-        The matches, sorted by id.
+        The matches, sorted by id; a non-default protocol's ids start with its name.
     """
+    specs = _expand(suite, subjects, num_sides=num_sides, matches=matches, base_seed=base_seed,
+                    variants=variants, limits=limits)
+    from stratbench.protocols import DEFAULT, id_prefix
+
+    name = suite.protocol or DEFAULT
+    if name != DEFAULT:
+        specs = [replace(spec, id=id_prefix(name) + spec.id, protocol=name) for spec in specs]
+    return specs
+
+
+def _expand(
+    suite: SuiteSpec,
+    subjects: list[AgentSpec],
+    *,
+    num_sides: int,
+    matches: int | None,
+    base_seed: int,
+    variants: list[tuple[str, str | None]] | None,
+    limits: dict[str, SubjectLimit] | None,
+) -> list[MatchSpec]:
     count = suite.matches if matches is None else matches
     if count < 1:
         raise ValueError(f"matches must be at least 1, got {count}")

@@ -90,6 +90,13 @@ class Observation:
         answer_format: The answer format as this decision's first prompt words
             it, when the game prescribes its own (Hanabi's E.2 JSON, Diplomacy's
             orders JSON); empty: the scaffold's default. A retry repeats it.
+        retry_prompt: The retry message as the benchmark's released code words
+            it (SPIN-Bench's ``Illegal move, try again``), sent instead of the
+            scaffold's own; ``{feedback}`` in it is replaced by the rejection
+            reason. Empty: the scaffold's retry message.
+        answer_parser: The name of the reader for this decision's answers
+            (:data:`stratbench.scaffolds.parsing.PARSERS`: a paper protocol's
+            strict reader); empty: the lenient :func:`~stratbench.scaffolds.parsing.parse_action`.
         rules: The rules text.
         role: A short description of who the player is (``"X"``, ``"White"``).
         turn: The number of decisions taken in the match so far.
@@ -115,6 +122,8 @@ class Observation:
     open_ended: dict[str, str] = field(default_factory=dict)
     instructions: str = ""
     answer_format: str = ""
+    retry_prompt: str = ""
+    answer_parser: str = ""
     role: str = ""
     turn: int = 0
     image_png: bytes | None = None

@@ -107,6 +107,7 @@ def analyse(
         "manifest": manifest or {},
         "n_matches": len(records),
         "games": sorted({r["game"] for r in records}),
+        "protocols": sorted({protocol_of(r) for r in records}) or ["default"],
         "agents": sorted({side["agent"] for r in records for side in r["sides"]}),
         "ratings": None,
         "elo": None,
@@ -161,15 +162,26 @@ def analyse(
                              "and were left out.")
             names, matrix = win_probability_matrix(summary.ratings)
             data["win_probability"] = {"agents": list(names), "matrix": [[float(x) for x in row] for row in matrix]}
+    if len(data["protocols"]) > 1:
+        notes.append(f"These results mix protocols ({', '.join(data['protocols'])}): each family section is "
+                     "shown once per protocol; ratings and average scores pool them.")
     for name, builder in sorted((sections or {}).items()):
-        try:
-            section = builder(records)
-        except Exception as error:  # noqa: BLE001 - a broken section must not cost the whole report
-            notes.append(f"Report section {name} failed: {type(error).__name__}: {error}")
-            continue
-        if section:
-            data["sections"].append({"name": name, **section})
+        for protocol in data["protocols"]:
+            subset = [r for r in records if protocol_of(r) == protocol]
+            try:
+                section = builder(subset)
+            except Exception as error:  # noqa: BLE001 - a broken section must not cost the whole report
+                notes.append(f"Report section {name} failed: {type(error).__name__}: {error}")
+                continue
+            if section:
+                title = f"{section.get('title', name)} · {protocol} protocol"
+                data["sections"].append({"name": name, **section, "title": title, "protocol": protocol})
     return data
+
+
+def protocol_of(record: dict[str, Any]) -> str:
+    """Returns the protocol a record was played in (records from before protocols: ``default``)."""
+    return str(record.get("protocol") or "default")
 
 
 def malformed(record: Any) -> str | None:

@@ -253,7 +253,8 @@ def render_markdown(data: dict[str, Any]) -> str:
     """Returns compact Markdown tables for a CI comment (every cell escaped)."""
     _, rating_rows = _rating_rows(data)
     lines = ["## stratbench report", "",
-             f"{data['n_matches']} matches · {len(data['games'])} games · {len(data['agents'])} agents", ""]
+             f"{data['n_matches']} matches · {len(data['games'])} games · {len(data['agents'])} agents · "
+             f"protocol: {', '.join(data.get('protocols') or ['default'])}", ""]
     lines += [f"> {_md(note)}" for note in data["notes"]]
     ratings = data.get("ratings")
     if ratings:

@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 from stratbench.core.messages import Outgoing
 from stratbench.core.types import Action, Observation
 from stratbench.llm.session import ModelSession
-from stratbench.scaffolds.parsing import parse_action, parse_messages
+from stratbench.scaffolds.parsing import parse_answer, parse_messages
 from stratbench.scaffolds.prompt import (
     SYSTEM_PROMPT,
     game_prompt,
@@ -90,7 +90,7 @@ class ConversationScaffold:
 
     def parse(self, reply: str, observation: Observation) -> Action:
         """Reads the action from the model's reply."""
-        return parse_action(reply, observation.legal_actions, observation.open_ended)
+        return parse_answer(reply, observation)
 
 
     async def negotiate(self, observation: Observation, session: ModelSession) -> list[Outgoing]:

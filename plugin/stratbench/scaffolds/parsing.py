@@ -22,8 +22,46 @@ from __future__ import annotations
 import json
 import re
 
+from collections.abc import Callable
+
 from stratbench.core.messages import Outgoing
-from stratbench.core.types import Action, ActionParseError
+from stratbench.core.types import Action, ActionParseError, Observation
+
+Parser = Callable[[str, Observation], Action]
+"""A strict answer reader: ``parser(reply, observation) -> Action`` or :class:`ActionParseError`."""
+
+PARSERS: dict[str, str] = {}
+"""Strict readers for paper protocols (``Observation.answer_parser``): name -> ``"module:function"``.
+
+Resolved when first used, so no family's module loads before its game plays.
+"""
+
+
+def parse_answer(reply: str, observation: Observation) -> Action:
+    """Reads a reply with the observation's reader: its named strict one, else :func:`parse_action`.
+
+    Raises:
+        ActionParseError: when the reply cannot be read.
+        KeyError: naming an ``answer_parser`` no reader is registered for (a harness fault).
+    """
+    if observation.answer_parser:
+        return strict_parser(observation.answer_parser)(reply, observation)
+    return parse_action(reply, observation.legal_actions, observation.open_ended)
+
+
+def strict_parser(name: str) -> Parser:
+    """Returns the strict reader registered as ``name`` in :data:`PARSERS`.
+
+    Raises:
+        KeyError: naming the unknown reader and the known ones.
+    """
+    try:
+        module_name, _, function = PARSERS[name].partition(":")
+    except KeyError:
+        raise KeyError(f"no answer parser {name!r}; known: {sorted(PARSERS)}") from None
+    import importlib
+
+    return getattr(importlib.import_module(module_name), function)
 
 _LABELLED = re.compile(
     r"^[\s>*_#-]*(?:final\s+)?(?:action|move|answer|choice)\s*[*_]*\s*[:=]\s*(.+?)\s*$",

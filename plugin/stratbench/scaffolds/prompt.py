@@ -114,7 +114,12 @@ def user_message(text: str, observation: Observation, *, vision: bool = False) -
 
 
 def retry_prompt(observation: Observation) -> str:
-    """Explains why the last answer was rejected and asks again, in the first prompt's answer format."""
+    """Explains why the last answer was rejected and asks again, in the first prompt's answer format.
+
+    A game that prescribes its own retry message (a paper protocol) gets exactly that.
+    """
+    if observation.retry_prompt:
+        return observation.retry_prompt.replace("{feedback}", observation.feedback or "")
     return f"Your answer was rejected: {observation.feedback}\n{answer_format(observation)}"
 
 

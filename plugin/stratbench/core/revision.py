@@ -117,6 +117,15 @@ class RevisionMatch:
         initial = tuple(bool(a["violations"]) for a in self.initial_attempts.get(side, ()))
         return MatchTrace(rounds=tuple(rounds), role=side, order=order, initial_violations=initial, **labels)
 
+    @classmethod
+    def from_dict(cls, data: dict) -> RevisionMatch:
+        """Rebuilds a match from :meth:`to_dict`'s output (a match record's ``advgame`` entry)."""
+        match = cls(sides=tuple(data["sides"]), budgets=dict(data["budgets"]), first_reviser=data["first_reviser"],
+                    initial_attempts={side: list(a) for side, a in data["initial_attempts"].items()})
+        match.rounds = [RoundRecord(r["round"], r["strategies"], r["costs"], r["violations"], r["winner"],
+                                    r["verdict"], r["summary"], r["reviser"]) for r in data["rounds"]]
+        return match
+
     def to_dict(self) -> dict:
         return {"sides": list(self.sides), "budgets": dict(self.budgets), "first_reviser": self.first_reviser,
                 "initial_attempts": self.initial_attempts, "rounds": [r.to_dict() for r in self.rounds]}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import time
+from functools import partial
 from typing import Any
 
 from stratbench.agents.advgame_writer import ModelStrategyWriter
@@ -25,6 +26,7 @@ from stratbench.core.schedule import MatchSpec
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import HarnessError
 from stratbench.games.advgame.baselines import BASELINE_KINDS, BaselineWriter
+from stratbench.games.advgame.common import read_strategy_json
 from stratbench.llm.session import ModelSession
 
 
@@ -101,9 +103,13 @@ def outcome_of(game: Any, match: RevisionMatch, duration_s: float) -> MatchOutco
 async def play_revision(
     game: Any, spec: MatchSpec, writers: dict[str, Any], transcript: Transcript, *, rounds: int
 ) -> MatchOutcome:
-    """Plays the match (the subject's move order from the variant) and returns its outcome."""
+    """Plays the match (the subject's move order from the variant) and returns its outcome.
+
+    The paper protocol reads answers with the released reader only (no prose dropped around the object).
+    """
     started = time.perf_counter()
+    reader = partial(read_strategy_json, released_only=game.protocol == "paper")
     match = await play_revision_match(CataloguedGame(game.strategy_game, game.catalogue), writers,
                                       first_reviser=game.first_reviser(spec.subject), rounds=rounds,
-                                      transcript=transcript)
+                                      transcript=transcript, reader=reader)
     return outcome_of(game, match, time.perf_counter() - started)

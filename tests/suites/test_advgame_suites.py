@@ -70,6 +70,7 @@ def _events(report, record):
             if e["kind"] in ("initial_strategy", "revision_round")]
 
 
+@pytest.mark.slow
 def test_a_model_plays_full_ten_round_matches_in_the_suite_and_they_replay_identically(tmp_path):
     ids = ["openai/m+direct-vs-greedy-first-s0", "openai/m+direct-vs-random-second-s1"]
     model = ["--model", "openai/m", "--stratbench-cassette-dir", str(tmp_path / "cassettes"), "-k", " or ".join(ids)]
@@ -145,6 +146,7 @@ PAPER_BCG_RULES = (
 )
 
 
+@pytest.mark.slow
 def test_the_paper_protocol_sends_the_released_prompts_at_temperature_0_3(tmp_path):
     test_id = "paper-openai/m+direct-vs-greedy-first-s0"
     args = ["--model", "openai/m", "--protocol", "paper", "--advgame-rounds", "3",
@@ -186,23 +188,17 @@ def test_the_paper_protocol_sends_the_released_prompts_at_temperature_0_3(tmp_pa
         "so that you maximize the chance of winning. Do not include any other text.")
 
 
-@pytest.mark.parametrize("game", ["tower_defense", "battle_card", "turn_based"])
-def test_each_suite_schedules_both_roles_and_both_move_orders_per_pairing(pytester_subprocess_ids, game):
-    ids = pytester_subprocess_ids(f"suites/advgame/test_{game}.py")
+@pytest.mark.slow
+def test_each_suite_schedules_both_roles_and_both_move_orders_per_pairing():
+    args = [sys.executable, "-m", "pytest", "suites/advgame", "--collect-only", "-q", "-p", "no:cacheprovider",
+            "--stratbench-reference=off", "--model", "openai/m", "--model", "openai/n"]
+    result = subprocess.run(args, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout[-2000:]
+    ids = {line.split("suites/advgame/", 1)[-1] for line in result.stdout.splitlines() if "::" in line}
     pairings = {"climber-vs-greedy", "climber-vs-random", "greedy-vs-greedy", "greedy-vs-random",
-                "random-vs-greedy", "random-vs-random"}
-    expected = {f"test_{game}[{p}-{order}-s{seed}]" for p in pairings for order in ("first", "second")
-                for seed in (0, 1)}
-    assert set(ids) == expected
-
-
-@pytest.fixture
-def pytester_subprocess_ids():
-    def collect(path):
-        args = [sys.executable, "-m", "pytest", path, "--collect-only", "-q", "-p", "no:cacheprovider",
-                "--stratbench-reference=off"]
-        result = subprocess.run(args, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=120)
-        assert result.returncode == 0, result.stdout[-2000:]
-        return [line.split("::")[1] for line in result.stdout.splitlines() if "::" in line]
-
-    return collect
+                "random-vs-greedy", "random-vs-random", "openai/m+direct-vs-greedy", "openai/m+direct-vs-random",
+                "openai/n+direct-vs-greedy", "openai/n+direct-vs-random", "openai/m+direct-vs-openai/n+direct"}
+    for game in ("tower_defense", "battle_card", "turn_based"):
+        expected = {f"test_{game}.py::test_{game}[{p}-{order}-s{seed}]" for p in pairings
+                    for order in ("first", "second") for seed in (0, 1)}
+        assert {i for i in ids if i.startswith(f"test_{game}.py::")} == expected

@@ -42,7 +42,8 @@ def responder(body):
     if side == "defender" and len(texts) == 1 and "Last round" not in texts[0]:
         return "```json\n" + json.dumps(OVER_BUDGET) + "\n```"
     seed = int.from_bytes(hashlib.sha256("\n".join(texts).encode()).digest()[:4], "big")
-    return "Here is my plan.\n```json\n" + json.dumps(random_strategy("battle_card", side, random.Random(seed))) + "\n```"
+    strategy = random_strategy("battle_card", side, random.Random(seed))
+    return "Here is my plan.\n```json\n" + json.dumps(strategy) + "\n```"
 
 
 def prose_responder(body):

@@ -72,6 +72,12 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
 
     registry.add_game("atari_boxing", atari_boxing.AtariBoxing, variants=atari_boxing.variants)
 
+    from stratbench.games.advgame import GAME_IDS
+    from stratbench.games.advgame import game as advgame
+
+    for game_id in GAME_IDS:
+        registry.add_game(game_id, advgame.factory(game_id), variants=advgame.variants)
+
 
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:
@@ -107,6 +113,11 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
     from stratbench.agents.probe_solver import ProbeSolverAgent
 
     registry.add_agent("probe_solver", ProbeSolverAgent)
+
+    from stratbench.agents.advgame_writer import baseline_agent
+
+    registry.add_agent("greedy", baseline_agent("greedy"))
+    registry.add_agent("climber", baseline_agent("climber"))
 
 
 @pytest.hookimpl
@@ -157,10 +168,17 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
     registry.add_metric("factual_retrieval", "probe_score", probe_score)
     registry.add_metric("spatial_tracking", "probe_score", probe_score)
 
+    from stratbench.games.advgame import GAME_IDS
+    from stratbench.metrics.advgame import match_metrics
+
+    for game_id in GAME_IDS:
+        registry.add_metric(game_id, "advgame", match_metrics)
+
 
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """Registers the built-in report sections."""
+    from stratbench.report.advgame import advgame
     from stratbench.report.sections import (
         diplomacy,
         gamebench_categories,
@@ -178,6 +196,7 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
     registry.add_report_section("gamebench_categories", gamebench_categories)
     registry.add_report_section("planning", planning)
     registry.add_report_section("probes", probes)
+    registry.add_report_section("advgame", advgame)
 
 
 @pytest.hookimpl

@@ -5,8 +5,9 @@ match id and the same hash. The hash covers what changes what is played: the
 game, its variant and factory options, the seed, every side's agent (kind,
 model, scaffold, parameters), the subject's seat, the retry and fallback
 rules, the model settings sent with each request (temperature, max tokens,
-vision), the protocol, the annotator model, the Stockfish binary, and stratbench's own
-version (prompts and rules live in it). It leaves out what only changes how a
+vision), the protocol, ``--advgame-rounds`` when given, the annotator
+model, the Stockfish binary, and stratbench's own version (prompts and
+rules live in it). It leaves out what only changes how a
 match is reached: the ``--api-base`` address (a loopback port differs from run
 to run), record mode, timeouts, retries, worker count and the report
 directory.
@@ -51,6 +52,8 @@ def match_settings(
     }
     if spec.protocol != "default":  # default-protocol hashes stay those of earlier runs
         settings["protocol"] = spec.protocol
+    if options.get("advgame_rounds") is not None:  # only where given: other hashes stay those of earlier runs
+        settings["advgame_rounds"] = options["advgame_rounds"]
     return settings
 
 

@@ -132,6 +132,8 @@ def add_options(parser: Any) -> None:
     group.addoption("--resume", "--stratbench-resume", action="store_true", default=False, dest="stratbench_resume",
                     help="Play only the matches without a scored record for the same settings in --report-dir; "
                          "carry the earlier records into this run")
+    group.addoption("--advgame-rounds", type=positive_int, default=None, metavar="N",
+                    help="Rounds per AdvGameBench match (default 10, the paper's)")
     group.addoption("--record-mode", choices=RECORD_MODES, default="once",
                     help="Cassette mode: none (replay only), once (default), new_episodes, all")
     group.addoption("--stratbench-agent", action="append", default=[], metavar="NAME",

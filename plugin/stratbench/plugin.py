@@ -154,6 +154,7 @@ def _settings(config: pytest.Config) -> RunSettings:
         prices={model: (inp / 1e6, out / 1e6) for model, inp, out in config.getoption("price")},
         match_timeout=config.getoption("match_timeout") or None,
         resume=config.getoption("stratbench_resume"),
+        advgame_rounds=config.getoption("advgame_rounds"),
     )
 
 

@@ -76,6 +76,8 @@ class RunSettings:
     """USD per token (input, output) by model string, from ``--price``."""
     match_timeout: float | None = 3600.0
     resume: bool = False
+    advgame_rounds: int | None = None
+    """``--advgame-rounds``: rounds per AdvGameBench match (None: the game's own, 10)."""
 
     def as_options(self) -> dict[str, Any]:
         """Returns the settings as a plain dict (for variant listers and agents)."""
@@ -284,14 +286,27 @@ class StratbenchSession:
                                               protocol=self.protocol(spec))
         if len(spec.sides) != len(game.info.sides):
             raise HarnessError(f"{spec.game} has {len(game.info.sides)} sides, the match has {len(spec.sides)}")
-        state = game.new_initial_state(spec.seed)
         mode = self.settings.record_mode
         if reference:
             mode = "once" if self.settings.reference_mode == "record" else "none"
         agent_options = self._agent_options(spec, options)
-        agents, sessions = build_agents(self.registry, self.client, spec, game, transcript, agent_options)
-        rules = MatchRules(illegal_tolerance=suite.illegal_tolerance, fallback=suite.fallback)
-        rng = random.Random(f"{spec.seed}:match")
+        if getattr(game, "strategy_game", None) is not None:  # a whole-strategy game: core.revision plays it
+            from stratbench.match_revision import build_writers, play_revision
+
+            writers, sessions = build_writers(self.client, spec, game, transcript, agent_options)
+            agents: dict[int, Any] = {}
+            rounds = self.settings.advgame_rounds or game.rounds
+
+            def start_match() -> Any:
+                return play_revision(game, spec, writers, transcript, rounds=rounds)
+        else:
+            state = game.new_initial_state(spec.seed)
+            agents, sessions = build_agents(self.registry, self.client, spec, game, transcript, agent_options)
+            rules = MatchRules(illegal_tolerance=suite.illegal_tolerance, fallback=suite.fallback)
+            rng = random.Random(f"{spec.seed}:match")
+
+            def start_match() -> Any:
+                return run_match(game, state, agents, rng=rng, rules=rules, transcript=transcript)
         annotators = (
             self.registry.annotators.get(game.info.name, {}) if self.settings.annotator_model else {}
         )
@@ -302,9 +317,7 @@ class StratbenchSession:
         annotation: dict[str, Any] = {}
 
         async def play_then_annotate() -> MatchOutcome:
-            outcome = await play_and_close(
-                agents, run_match(game, state, agents, rng=rng, rules=rules, transcript=transcript)
-            )
+            outcome = await play_and_close(agents, start_match())
             if annotators:
                 annotation.update(await annotate(
                     self.client, str(self.settings.annotator_model), annotators, game, outcome, transcript, spec.seed
@@ -321,6 +334,8 @@ class StratbenchSession:
             run_id=self.settings.run_id, cassette_dir=self.settings.cassette_dir, versions=self.versions,
         )
         record["settings_hash"] = self.settings_hash(spec, suite)
+        if "advgame" in outcome.extra:
+            record["advgame"] = outcome.extra["advgame"]
         if "usage" in annotation:
             record["annotator"] = {
                 "model": self.settings.annotator_model,

@@ -34,6 +34,8 @@ def _games():
         variant = None if not variants else next((v.name for v in variants if v.skip is None), None)
         if variants and variant is None:
             continue
+        if getattr(registry.game(name, variant), "strategy_game", None) is not None:
+            continue  # whole strategies, played by core.revision (tests/core/test_revision.py)
         out.append((name, variant))
     return out
 

@@ -77,6 +77,8 @@ def _multi_seat_games() -> list[str]:
     names = []
     for name in sorted(registry.games):
         game = _build(registry, name)
+        if getattr(game, "strategy_game", None) is not None:
+            continue  # whole strategies, revealed to the opponent after each round by the rules (core.revision)
         if game is not None and game.info.num_players > 1:
             names.append(name)
     return names

@@ -117,6 +117,15 @@ class RevisionMatch:
         initial = tuple(bool(a["violations"]) for a in self.initial_attempts.get(side, ()))
         return MatchTrace(rounds=tuple(rounds), role=side, order=order, initial_violations=initial, **labels)
 
+    @classmethod
+    def from_dict(cls, data: dict) -> RevisionMatch:
+        """Rebuilds a match from :meth:`to_dict`'s output (a match record's ``advgame`` entry)."""
+        match = cls(sides=tuple(data["sides"]), budgets=dict(data["budgets"]), first_reviser=data["first_reviser"],
+                    initial_attempts={side: list(a) for side, a in data["initial_attempts"].items()})
+        match.rounds = [RoundRecord(r["round"], r["strategies"], r["costs"], r["violations"], r["winner"],
+                                    r["verdict"], r["summary"], r["reviser"]) for r in data["rounds"]]
+        return match
+
     def to_dict(self) -> dict:
         return {"sides": list(self.sides), "budgets": dict(self.budgets), "first_reviser": self.first_reviser,
                 "initial_attempts": self.initial_attempts, "rounds": [r.to_dict() for r in self.rounds]}
@@ -129,11 +138,11 @@ async def _call(method, request):
     return answer
 
 
-def _read(answer) -> tuple[dict | None, str | None]:
+def _read(answer, reader=read_strategy_json) -> tuple[dict | None, str | None]:
     if isinstance(answer, dict):
         return answer, None
     try:
-        return read_strategy_json(str(answer)), None
+        return reader(str(answer)), None
     except ValueError as error:
         return None, f"unreadable answer: {error}"
 
@@ -149,7 +158,8 @@ def _check(game, strategy: dict | None, side: str, problem: str | None) -> tuple
 
 
 async def play_revision_match(
-    game, writers: dict, *, first_reviser: str, rounds: int = DEFAULT_ROUNDS, transcript=None
+    game, writers: dict, *, first_reviser: str, rounds: int = DEFAULT_ROUNDS, transcript=None,
+    reader=read_strategy_json,
 ) -> RevisionMatch:
     """Plays one strategy-and-revision match.
 
@@ -160,6 +170,8 @@ async def play_revision_match(
         rounds: simulated rounds (N - 1 revisions).
         transcript: a ``Transcript`` that gets an ``initial_strategy`` event per
             initial attempt and a ``revision_round`` event per round (the round's record).
+        reader: reads a text answer into a strategy dict or raises ValueError
+            (default :func:`read_strategy_json`).
 
     Raises:
         ValueError: ``first_reviser`` or ``writers`` do not name the game's sides, or ``rounds`` < 1.
@@ -176,7 +188,7 @@ async def play_revision_match(
         attempts, feedback = [], ""
         for attempt in range(1, game.INIT_TRIES + 1):
             strategy, problem = _read(await _call(
-                writers[side].initial, InitialRequest(side, game.BUDGETS[side], attempt, feedback)))
+                writers[side].initial, InitialRequest(side, game.BUDGETS[side], attempt, feedback)), reader)
             cost, violations = _check(game, strategy, side, problem)
             attempts.append({"cost": cost, "violations": violations})
             if transcript is not None:
@@ -212,5 +224,5 @@ async def play_revision_match(
         opponent = next(s for s in sides if s != reviser)
         request = RevisionRequest(reviser, number, winner, costs[reviser], game.BUDGETS[reviser],
                                   current[reviser], current[opponent], outcome.summary())
-        current[reviser], problems[reviser] = _read(await _call(writers[reviser].revise, request))
+        current[reviser], problems[reviser] = _read(await _call(writers[reviser].revise, request), reader)
     return match

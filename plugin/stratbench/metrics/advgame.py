@@ -379,3 +379,36 @@ def radar_axes(per_model: dict[str, dict[str, float]]) -> dict[str, dict[str, fl
             "1-OBR": 0.0 if math.isnan(m["over_budget_rate"]) else 1 - m["over_budget_rate"],
         }
     return scaled
+
+
+# ----------------------------------------------------------------- per match, for the record
+
+
+def match_metrics(game, outcome, seed: int) -> dict[int, dict]:
+    """The per-match metric of the three games: each seat's side, move order and core metrics of its match.
+
+    Reads the played match from ``outcome.extra["advgame"]``. Per seat:
+    ``role``, ``order``, ``rounds``, ``win_rate``, ``over_correction_rate``
+    (paper), ``over_correction_rate_released``, ``correction_success_rate``
+    (paper), ``improvement_slope``, ``over_budget_rate``, ``initial_win``,
+    ``violations`` (rounds with one); NaN (not applicable) becomes None.
+    """
+    from stratbench.core.revision import RevisionMatch
+
+    match = RevisionMatch.from_dict(outcome.extra["advgame"])
+    found = {}
+    for player, side in enumerate(match.sides):
+        trace = match.trace(side)
+        values = {
+            "win_rate": win_rate(trace.rounds),
+            "over_correction_rate": over_correction_rate_paper(trace.rounds),
+            "over_correction_rate_released": correction_rate_released(trace.rounds, trace.order),
+            "correction_success_rate": correction_success_rate_paper(trace.rounds),
+            "improvement_slope": improvement_slope(trace.rounds),
+            "over_budget_rate": over_budget_rate(trace.rounds),
+            "initial_win": initial_win(trace.rounds),
+        }
+        found[player] = {"role": side, "order": trace.order, "rounds": len(trace.rounds),
+                         "violations": sum(r.violation for r in trace.rounds),
+                         **{k: None if math.isnan(v) else v for k, v in values.items()}}
+    return found

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from stratbench.report.svg import heatmap, rating_plot, xy_chart
+from stratbench.report.svg import heatmap, radar_chart, rating_plot, xy_chart
 from stratbench.results import transcript_name
 
 __all__ = ["render_html", "render_markdown", "render_transcript", "write_reports"]
@@ -174,10 +174,13 @@ def _score_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _chart(table: dict[str, Any]) -> str:
-    """Draws a table's optional ``chart`` (``{"x_label", "y_label", "lines", "series"}``) as inline SVG."""
+    """Draws a table's optional ``chart`` as inline SVG: x–y (``{"x_label", "y_label", "lines", "series"}``)
+    or, with ``"kind": "radar"``, a radar (``{"axes", "series": [{"name", "values"}]}``)."""
     chart = table.get("chart")
     if not chart:
         return ""
+    if chart.get("kind") == "radar":
+        return radar_chart(chart["axes"], chart["series"])
     return xy_chart(chart["series"], x_label=chart["x_label"], y_label=chart["y_label"],
                     lines=chart.get("lines", True))
 

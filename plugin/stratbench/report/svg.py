@@ -232,3 +232,51 @@ def xy_chart(series: list[dict[str, Any]], *, x_label: str, y_label: str, lines:
                      f'{escape(_short(name))}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def radar_chart(axes: list[str], series: list[dict[str, Any]], *, size: int = 360) -> str:
+    """Draws each series as a closed polygon over radial axes scaled 0 (centre) to 1 (rim).
+
+    Args:
+        axes: The axis names, clockwise from the top.
+        series: ``[{"name": str, "values": [v, ...]}]``, one value in [0, 1] per axis
+            (clipped to it; None counts as 0).
+        size: The plot's width and height in pixels (the legend adds rows below).
+
+    Returns:
+        An ``<svg class="radar-chart">`` element, or ``""`` with fewer than 3 axes or no series.
+    """
+    if len(axes) < 3 or not series:
+        return ""
+    centre, radius = size / 2, size / 2 - 48
+
+    def point(k: int, value: float) -> tuple[float, float]:
+        angle = -math.pi / 2 + 2 * math.pi * k / len(axes)
+        return centre + radius * value * math.cos(angle), centre + radius * value * math.sin(angle)
+
+    legend_rows = math.ceil(len(series) / 2)
+    total_h = size + 8 + 18 * legend_rows
+    parts = [f'<svg class="radar-chart" width="{size}" height="{total_h}" viewBox="0 0 {size} {total_h}" '
+             f'role="img" aria-label="radar of {escape(", ".join(axes))}">']
+    for level in (0.25, 0.5, 0.75, 1.0):
+        ring = " ".join(f"{x:.1f},{y:.1f}" for x, y in (point(k, level) for k in range(len(axes))))
+        parts.append(f'<polygon points="{ring}" fill="none" stroke="#ddd"/>')
+    for k, name in enumerate(axes):
+        x, y = point(k, 1.0)
+        lx, ly = point(k, 1.16)
+        parts.append(f'<line x1="{centre:.1f}" y1="{centre:.1f}" x2="{x:.1f}" y2="{y:.1f}" stroke="#ccc"/>')
+        parts.append(f'<text x="{lx:.1f}" y="{ly + 4:.1f}" text-anchor="middle" font-size="11" fill="#555">'
+                     f'{escape(name)}</text>')
+    for k, item in enumerate(series):
+        colour = _PALETTE[k % len(_PALETTE)]
+        values = [min(1.0, max(0.0, float(v or 0.0))) for v in item["values"]]
+        shape = " ".join(f"{x:.1f},{y:.1f}" for x, y in (point(i, v) for i, v in enumerate(values)))
+        parts.append(f'<polygon points="{shape}" fill="{colour}" fill-opacity="0.12" stroke="{colour}" '
+                     f'stroke-width="1.8"><title>{escape(str(item["name"]))}: '
+                     f'{escape(", ".join(f"{a} {v:.2f}" for a, v in zip(axes, values)))}</title></polygon>')
+        lx, ly = 12 + (k % 2) * (size / 2), size + 8 + 18 * (k // 2)
+        parts.append(f'<rect x="{lx:.1f}" y="{ly - 9:.1f}" width="10" height="10" fill="{colour}"/>')
+        parts.append(f'<text x="{lx + 14:.1f}" y="{ly:.1f}" font-size="11"><title>{escape(str(item["name"]))}'
+                     f'</title>{escape(_short(str(item["name"])))}</text>')
+    parts.append("</svg>")
+    return "".join(parts)

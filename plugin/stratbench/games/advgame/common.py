@@ -104,21 +104,21 @@ def decide_winner(
 _FENCED = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 
 
-def read_strategy_json(text: str) -> dict:
+def read_strategy_json(text: str, *, released_only: bool = False) -> dict:
     """Reads a model's strategy answer the way the released code does.
 
     A fenced ```json block is taken if present; surrounding quotes are
     stripped; single quotes become double quotes when the text has no double
     quote. Beyond the released reader, prose around the object (before the
-    first ``{``, after the last ``}``) is dropped. The result must be a JSON
-    object.
+    first ``{``, after the last ``}``) is dropped, unless ``released_only``
+    (the paper protocol). The result must be a JSON object.
 
     Raises:
         ValueError: the answer is not a JSON object (the round counts a violation).
     """
     match = _FENCED.search(text)
     body = (match.group(1) if match else text).strip().strip("'\"` \n")
-    if "{" in body and "}" in body:
+    if not released_only and "{" in body and "}" in body:
         body = body[body.index("{"):body.rindex("}") + 1]
     if '"' not in body:
         body = body.replace("'", '"')

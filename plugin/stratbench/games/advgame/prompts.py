@@ -169,3 +169,96 @@ def revision_prompt(game: str, request, *, catalogue: str = "released") -> str:
         f'Write a new strategy that maximises your chance of winning: one JSON object with the key '
         f'"{_key(game, request.side)}" and nothing else.'
     )
+
+
+# ----------------------------------------------------------------- the paper protocol: the released wording
+
+PAPER_RULES = {
+    "tower_defense": (
+        "1. Players can purchase characters and place them on the battlefield. The battlefield consists of 5 rows "
+        "(corresponding to y-coordinates 0-4). The human side can place units in a designated area spanning 11 "
+        "columns (corresponding to x-coordinates 0-10).\n"
+        "2. Demons spawn from the right side of the battlefield (x-coordinates 11) and move left. Human units are "
+        "placed on the left side of the battlefield, remain stationary, and attack approaching enemies.\n"
+        "3. All units attack according to their attack interval, automatically attacking when their cooldown ends. "
+        "Defending units fire bullets or activate skills to attack enemies. Invading units engage in melee attacks "
+        "when they come into contact with defending units.\n"
+        "4. Each grid cell can only contain one human unit at a time. Placing a new unit in an occupied cell is not "
+        "allowed.\n"
+        "5. When an attack hits, the target takes damage based on the attacker's power. If a unit's health drops to "
+        "0, it is eliminated and removed from the battlefield.\n"
+        "6. If all enemies are eliminated, the player wins. If any enemy successfully reaches the left side of the "
+        "battlefield, the player loses.\n"
+        'Reminder: every unit entry must include a "name" field.'
+    ),
+    "battle_card": (
+        "1. At the start of the game, players can purchase all desired characters at once, up to a maximum of 7 "
+        "characters. Gold characters cost three times as much as bronze characters, but their stats (attack, "
+        "health, numerical skill effects, etc.) are twice as high. Non-numerical skills are not affected by this "
+        "multiplier. In JSON use property tier with value Gold. If a character's 'tier' property is absent, "
+        'default its tier to "Bronze".\n'
+        "2. Initiative Determination: The side with more characters attacks first. If both sides have the same "
+        "number of characters, the invader attacks first.\n"
+        "3. Elemental Advantage: Certain elements have an advantage over others, granting a bonus in combat "
+        "(Fire > Nature, Nature > Water, Water > Earth, Earth > Fire).\n"
+        "4. Battle Process: Both sides will attack based on their respective target_priority (target priority). "
+        "However, if there are Taunt minions on the opponent's side, attackers must prioritize attacking them. The "
+        "attack order follows a left-to-right sequence. The first minion in the invaders or defenders list (as "
+        "defined in the JSON file) will attack first, depending on which side has the initiative. After that, the "
+        "first minion from the opposing side attacks. Then, the second minion from the attacking side follows, "
+        "then the second minion from the opposing side, and so on in an alternating pattern. If a minion's health "
+        "reaches zero, it is eliminated. The battle continues with both sides attacking in turns until one side is "
+        "completely wiped out, resulting in victory for the other side.\n"
+        "5. If all characters on one side are eliminated, the other side wins.\n"
+        "6. If both sides are eliminated simultaneously in the same attack resolution, the Invader wins."
+    ),
+    "turn_based": (
+        "1. This game is a turn-based character battle game divided into two factions: Invader and Defender. Each "
+        "faction consists of three characters. The Invader faction includes Fire, Water, and Dark elements, while "
+        "the Defender faction includes Wood, Earth, and Light elements. Characters appear and act in the order they "
+        "are listed in the data.\n"
+        "2. Combat proceeds in rounds. In each round, the three Invader characters act first in order, followed by "
+        "the three Defender characters. The sequence then repeats in the next round.\n"
+        "3. Each character has three skills that are used in a preset, looping sequence. On each turn, a character "
+        "uses the next skill in their list and continues cycling through them in order.\n"
+        "4. The game features an elemental effectiveness system: Fire beats Wood, Wood beats Earth, Earth beats "
+        "Water, and Water beats Fire (1.2x damage when effective, 0.8x when resisted). Light and Dark counter each "
+        "other with 1.5x damage. All other combinations deal the standard 1.0x damage.\n"
+        "5. If all characters on one side are eliminated, the other side wins."
+    ),
+}
+"""The paper's Appendix A rules, as the released prompts give them (with the released prompts' reminders)."""
+
+
+def paper_initial_prompt(game: str, side: str, *, catalogue: str = "released") -> str:
+    """The released code's first request for a side's strategy (the paper protocol)."""
+    budget = simulator(game).BUDGETS[side]
+    return (
+        f"You are playing as the {side} in this game. Your budget is {budget}.\n"
+        f"Game Rules: {PAPER_RULES[game]}\n"
+        f"Your unit catalogue: {catalogue_text(game, side, catalogue=catalogue)}\n"
+        f"Example JSON: {json.dumps(_example(game, side))}\n"
+        f'Important: your output must be a single JSON object with the key "{_key(game, side)}" '
+        f"and must not include any other text or explanation."
+    )
+
+
+def paper_revision_prompt(game: str, request, *, catalogue: str = "released") -> str:
+    """The released code's revision request (digest B2.3, the paper protocol); a draw reads ``None won the game``."""
+    module = simulator(game)
+    opponent = next(s for s in module.SIDES if s != request.side)
+    used = catalogue_text(game, opponent, catalogue=catalogue, names=_units(game, request.opponent_strategy))
+    return (
+        f"You are playing as the {request.side} in this game.\n"
+        f"Last round result: {request.winner} won the game.\n"
+        f"Your previous json cost was {request.cost}, budget is {request.budget}.\n"
+        f"if you exceed your budget, you will lose the match\n"
+        f"Game Rules: {PAPER_RULES[game]}\n"
+        f"Your unit catalogue: {catalogue_text(game, request.side, catalogue=catalogue)}\n"
+        f"Opponent unit catalogue: {used}\n"
+        f"Your previous {request.side} JSON: {json.dumps(request.own_strategy)}\n"
+        f"Opponent JSON: {json.dumps(request.opponent_strategy)}\n"
+        f"Goal:\n"
+        f'Regenerate and return a single JSON object with the key "{_key(game, request.side)}"\n'
+        f"so that you maximize the chance of winning. Do not include any other text."
+    )

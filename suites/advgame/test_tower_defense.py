@@ -1,0 +1,24 @@
+"""AdvGameBench Tower Defense (the paper's TDG): soldiers within 2000 against demons within 1500.
+
+A match is a 10-round strategy-and-revision match (`--advgame-rounds N`):
+both sides write a whole strategy as one JSON object, the simulator plays
+it, the budget rule decides the round, and exactly one side revises, in
+turn, seeing the opponent's strategy. Each subject plays the greedy and
+random baselines (and every other `--model`) in both roles (the two
+seeds) and both move orders (the variants `first`, `second`); each side
+scores its share of the rounds. The climber (hill-climbing reviser),
+greedy and random baselines are subjects too, so the suite plays offline.
+"""
+
+import pytest
+
+
+@pytest.mark.stratbench(
+    game="tower_defense",
+    opponents=["greedy", "random"],
+    baselines=["climber", "greedy", "random"],
+    matches=2,
+    seats="alternate",
+)
+def test_tower_defense(match):
+    match.play()

@@ -33,6 +33,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
 
@@ -541,11 +542,14 @@ class AirLandSeaState(State):
         return render(self, 0, full=True)
 
 
-class AirLandSea(Game):
+class AirLandSea(ProtocolGame):
     """The Air, Land and Sea rules engine."""
 
     info = INFO
     rules = RULES
+
+    def __init__(self, protocol: str = "default") -> None:
+        self.protocol = check_protocol(protocol)
 
     def new_initial_state(self, seed: int) -> AirLandSeaState:
         """Returns the first battle, dealt and seated from ``seed``."""
@@ -564,7 +568,7 @@ class AirLandSea(Game):
         hidden += [entry[0] for theater in state.lineup for entry in state.board[theater][other] if not entry[1]]
         return [(CARDS[card].label,) for card in hidden if CARDS[card].label not in named]
 
-    def observe(self, state: State, player: int) -> Observation:
+    def own_observation(self, state: State, player: int) -> Observation:
         """Returns the player's hand, both sides of the board (opponent's facedown cards hidden) and the VP."""
         assert isinstance(state, AirLandSeaState)
         legal = tuple(state.legal_actions(player))

@@ -14,6 +14,7 @@ loses. Every turn adds a block, so a match lasts at most 4 + 100 decisions.
 
 from __future__ import annotations
 
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
 
@@ -221,11 +222,14 @@ class SantoriniState(State):
         return self.board_text()
 
 
-class Santorini(Game):
+class Santorini(ProtocolGame):
     """The Santorini rules engine (GameBench's rules, no god powers)."""
 
     info = INFO
     rules = RULES
+
+    def __init__(self, protocol: str = "default") -> None:
+        self.protocol = check_protocol(protocol)
 
     def new_initial_state(self, seed: int) -> SantoriniState:
         """Returns the empty board before the placement phase (the game has no chance)."""
@@ -235,7 +239,7 @@ class Santorini(Game):
         """Returns ``"player 1 (A, B)"`` or ``"player 2 (X, Y)"``."""
         return f"player {player + 1} ({', '.join(_PAWNS[player])})"
 
-    def observe(self, state: State, player: int) -> Observation:
+    def own_observation(self, state: State, player: int) -> Observation:
         """Returns the board, the pawns, whose turn it is and the legal actions."""
         assert isinstance(state, SantoriniState)
         legal = tuple(state.legal_actions(player))

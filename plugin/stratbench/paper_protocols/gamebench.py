@@ -243,16 +243,19 @@ def _codenames(observation: Observation) -> ReleasedActions:
             openended=openended,
         )
     index = {card["word"]: i for i, card in enumerate(observation.data.get("cards", []))}
-    predefined: dict[str, tuple[str, str | None]] = {}
+    guesses: dict[int, str] = {}
+    others: dict[str, tuple[str, str | None]] = {}
     for action in observation.legal_actions:
         if action.startswith("guess "):
-            word = action.removeprefix("guess ")
-            predefined[f"guess_{index[word]}"] = (action, f"Guess the word: {word}")
+            guesses[index[action.removeprefix("guess ")]] = action
         elif action == "end turn":
-            predefined["end_turn"] = (action, "End your turn.")
+            others["end_turn"] = (action, "End your turn.")
         else:
-            predefined[action] = (action, None)
-    return ReleasedActions("Guess a card that fits the clue.", predefined)
+            others[action] = (action, None)
+    # The released order: guesses by board position, then ending the turn.
+    predefined = {f"guess_{i}": (guesses[i], f"Guess the word: {guesses[i].removeprefix('guess ')}")
+                  for i in sorted(guesses)}
+    return ReleasedActions("Guess a card that fits the clue.", {**predefined, **others})
 
 
 _COMPASS = {

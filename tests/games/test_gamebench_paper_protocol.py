@@ -12,9 +12,11 @@ import json
 import random
 
 import pytest
-
 from stratbench.agents.llm import LLMAgent
-from stratbench.builtins import pytest_stratbench_add_games, pytest_stratbench_add_protocols
+from stratbench.builtins import (
+    pytest_stratbench_add_games,
+    pytest_stratbench_add_protocols,
+)
 from stratbench.core.agent import AgentContext, AgentSpec
 from stratbench.core.runner import MatchRules, _decide, _Stats, run_match
 from stratbench.core.transcript import Transcript
@@ -34,7 +36,9 @@ FORMAT_OPEN = (
     'Return actions in json with the following keys.\n{\n    "action": str,\n    "openended_response": '
     "Optional[str],\n}\nInclude the openended response only if you have chosen an openended action.\n"
 )
-EXPLAIN_LINE = "Return the action Explain(<action>) to receive additional info about what any of the above actions do.\n"
+EXPLAIN_LINE = (
+    "Return the action Explain(<action>) to receive additional info about what any of the above actions do.\n"
+)
 COT = "First, let's reason out loud about which action you should take to maximize your probability of winning."
 
 
@@ -328,3 +332,16 @@ def test_the_default_protocol_observation_is_unchanged():
         assert own.prompt_style == "" and own.answer_parser == ""
         assert viewed.prompt_style == "gamebench" and viewed.answer_parser == "gamebench"
         assert (own.text, own.legal_actions, own.open_ended) == (viewed.text, viewed.legal_actions, viewed.open_ended)
+
+
+def test_constrained_under_the_paper_protocol_asks_as_the_released_agent():
+    from stratbench.scaffolds.constrained import constrained
+
+    game = _paper_game("sea_battle")
+    observation = game.observe(game.new_initial_state(3), 0)
+    with FakeLLMServer(responder=lambda body: '{"action": "move right then shoot left"}') as server:
+        assert _act(_agent(game, 0, server, constrained()), observation) == Action("move right then shoot left")
+    (request,) = server.requests
+    assert request.body["response_format"] == {"type": "json_object"}  # no schema of the project's ids
+    assert request.body["messages"][1]["content"].startswith(
+        f"You are playing a game called Sea Battle. The rules are as follows:\n{game.rules.summary}\n")

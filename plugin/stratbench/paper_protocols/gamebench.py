@@ -50,7 +50,9 @@ FORMAT_WITH_OPENENDED = (
     'Return actions in json with the following keys.\n{\n    "action": str,\n    "openended_response": '
     "Optional[str],\n}\nInclude the openended response only if you have chosen an openended action.\n"
 )
-EXPLAIN_ACTIONS = "Return the action Explain(<action>) to receive additional info about what any of the above actions do.\n"
+EXPLAIN_ACTIONS = (
+    "Return the action Explain(<action>) to receive additional info about what any of the above actions do.\n"
+)
 MISSING_RESPONSE = "You chose an openended action, and so your json must have an 'openended_response' key."
 INVALID_EXPLAIN = "This is an invalid Explain action."
 NOT_JSON = "The reply is not a literal with an 'action' key; GameBench re-asks with no message."
@@ -334,7 +336,7 @@ _PLAY = re.compile(r"^(deploy|improvise) (.+ \((Air|Land|Sea) \d\)) to (Air|Land
 
 
 def _air_land_sea(observation: Observation) -> ReleasedActions:
-    """Numbered ids: ``i`` deploys hand card i, ``h+i``/``2h+i``/``3h+i`` improvise it to Air/Land/Sea, ``4h`` withdraws.
+    """Numbered ids: ``i`` deploys hand card i, ``h+i``/``2h+i``/``3h+i`` improvise it to Air/Land/Sea, ``4h`` quits.
 
     Choices the released numbering has no place for (a deploy to a non-matching
     theater, a tactical ability's choice) are numbered on from ``4h+1``; the
@@ -388,7 +390,7 @@ _VIEWS = {
 
 
 def paper_protocol() -> Protocol:
-    """GameBench's protocol: the released prompt and reader (game option), no temperature, 3 attempts, random fallback."""
+    """GameBench's protocol: the released prompt and reader, no temperature, 3 attempts, a random fallback."""
     return Protocol(
         "paper",
         source=SOURCE,

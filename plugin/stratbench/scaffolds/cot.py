@@ -13,7 +13,12 @@ from typing import Any
 from stratbench.core.types import Observation
 from stratbench.llm.session import ModelSession
 from stratbench.scaffolds.base import ConversationScaffold
-from stratbench.scaffolds.prompt import COT_INSTRUCTION, prompt_style, summarize_prompt, user_message
+from stratbench.scaffolds.prompt import (
+    COT_INSTRUCTION,
+    prompt_style,
+    summarize_prompt,
+    user_message,
+)
 
 
 class ChainOfThought(ConversationScaffold):
@@ -35,7 +40,9 @@ class ChainOfThought(ConversationScaffold):
         messages.append({"role": "user", "content": summarize_prompt(observation)})
         return messages
 
-    async def _open_released(self, released: Any, observation: Observation, session: ModelSession) -> list[dict[str, Any]]:
+    async def _open_released(
+        self, released: Any, observation: Observation, session: ModelSession
+    ) -> list[dict[str, Any]]:
         """A paper prompt style's two calls: the body with its reasoning request, then its summary request."""
         messages = [
             {"role": "system", "content": released.system},

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import re
-
 from collections.abc import Callable
 
 from stratbench.core.messages import Outgoing

@@ -33,9 +33,9 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from stratbench.games.gamebench import ProtocolGame, check_protocol
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["CARDS", "Card", "INFO", "RULES", "AirLandSea", "AirLandSeaState", "withdrawal_points"]
 

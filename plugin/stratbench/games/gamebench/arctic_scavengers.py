@@ -46,9 +46,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from stratbench.core.game import GameInfo, State
+from stratbench.core.types import (
+    Action,
+    ActionParseError,
+    IllegalActionError,
+    Observation,
+    Rules,
+)
 from stratbench.games.gamebench import ProtocolGame, check_protocol
-from stratbench.core.game import Game, GameInfo, State
-from stratbench.core.types import Action, ActionParseError, IllegalActionError, Observation, Rules
 
 __all__ = ["CARDS", "INFO", "RULES", "ArcticScavengers", "ArcticState", "Card", "fight_strength"]
 

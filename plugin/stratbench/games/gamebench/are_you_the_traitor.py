@@ -35,10 +35,10 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from stratbench.games.gamebench import ProtocolGame, check_protocol
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.messages import Negotiation, NegotiationTurn
 from stratbench.core.types import Action, IllegalActionError, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = [
     "AreYouTheTraitor", "AreYouTheTraitorState", "INFO", "MAX_CHARS", "ROLES", "RULES", "TARGETS", "TREASURES",
@@ -342,7 +342,8 @@ class AreYouTheTraitor(ProtocolGame):
     info = INFO
     rules = RULES
 
-    def __init__(self, max_rounds: int = MAX_ROUNDS, max_exchanges: int = MAX_EXCHANGES, protocol: str = "default") -> None:
+    def __init__(self, max_rounds: int = MAX_ROUNDS, max_exchanges: int = MAX_EXCHANGES,
+                 protocol: str = "default") -> None:
         self.protocol = check_protocol(protocol)
         if max_rounds < 1 or max_exchanges < 1:
             raise ValueError(f"max_rounds and max_exchanges must be at least 1, got {max_rounds}, {max_exchanges}")

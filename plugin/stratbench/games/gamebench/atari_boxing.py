@@ -40,9 +40,9 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from stratbench.games.gamebench import ProtocolGame, check_protocol
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 from stratbench.registry import Variant
 
 __all__ = [

@@ -26,9 +26,9 @@ import random
 import re
 from typing import Any
 
-from stratbench.games.gamebench import ProtocolGame, check_protocol
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, IllegalActionError, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["Codenames", "CodenamesState", "FALLBACK_CLUE", "INFO", "RULES", "WORDS", "parse_clue", "role_name"]
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from stratbench.games.gamebench import ProtocolGame, check_protocol
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["BUGS", "COLOURS", "INFO", "RULES", "Hive", "HiveState", "cell_name", "neighbours", "parse_cell"]
 

@@ -32,9 +32,15 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from stratbench.core.game import GameInfo, State
+from stratbench.core.types import (
+    Action,
+    ActionParseError,
+    IllegalActionError,
+    Observation,
+    Rules,
+)
 from stratbench.games.gamebench import ProtocolGame, check_protocol
-from stratbench.core.game import Game, GameInfo, State
-from stratbench.core.types import Action, ActionParseError, IllegalActionError, Observation, Rules
 
 __all__ = ["COMMODITIES", "INFO", "RULES", "Pit", "PitState", "TradeSet", "trader_name"]
 
@@ -277,7 +283,8 @@ class Pit(ProtocolGame):
     info = INFO
     rules = RULES
 
-    def __init__(self, corner_size: int = CORNER_SIZE, target_score: int = TARGET_SCORE, max_rounds: int = MAX_ROUNDS, protocol: str = "default") -> None:
+    def __init__(self, corner_size: int = CORNER_SIZE, target_score: int = TARGET_SCORE, max_rounds: int = MAX_ROUNDS,
+                 protocol: str = "default") -> None:
         self.protocol = check_protocol(protocol)
         if not 2 <= corner_size <= CARDS_PER_COMMODITY:
             raise ValueError(f"corner_size must be between 2 and {CARDS_PER_COMMODITY}, got {corner_size}")

@@ -14,9 +14,9 @@ loses. Every turn adds a block, so a match lasts at most 4 + 100 decisions.
 
 from __future__ import annotations
 
-from stratbench.games.gamebench import ProtocolGame, check_protocol
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["INFO", "RULES", "Santorini", "SantoriniState", "square_name", "parse_square"]
 

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
-from stratbench.games.gamebench import ProtocolGame, check_protocol
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["ACTIONS", "INFO", "RULES", "SeaBattle", "SeaBattleState", "Ship", "ship_name"]
 

@@ -33,10 +33,10 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from stratbench.games.gamebench import ProtocolGame, check_protocol
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.messages import Negotiation
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["INFO", "NAMES", "ROOMS", "RULES", "TwoRooms", "TwoRoomsState"]
 
@@ -209,7 +209,8 @@ class TwoRooms(ProtocolGame):
     info = INFO
     rules = RULES
 
-    def __init__(self, rounds: int = ROUNDS, talk_rounds: int = TALK_ROUNDS, max_chars: int = MAX_CHARS, protocol: str = "default") -> None:
+    def __init__(self, rounds: int = ROUNDS, talk_rounds: int = TALK_ROUNDS, max_chars: int = MAX_CHARS,
+                 protocol: str = "default") -> None:
         self.protocol = check_protocol(protocol)
         if rounds < 1 or talk_rounds < 0 or max_chars < 1:
             raise ValueError(f"rounds and max_chars must be positive and talk_rounds not negative, got "

@@ -7,9 +7,11 @@ Requests go through the real LLM client (litellm) to the loopback fake server.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import random
+import re
 
 import pytest
 from stratbench.agents.llm import LLMAgent
@@ -345,3 +347,51 @@ def test_constrained_under_the_paper_protocol_asks_as_the_released_agent():
     assert request.body["response_format"] == {"type": "json_object"}  # no schema of the project's ids
     assert request.body["messages"][1]["content"].startswith(
         f"You are playing a game called Sea Battle. The rules are as follows:\n{game.rules.summary}\n")
+
+
+# -- a whole run ------------------------------------------------------------------------------
+
+_VALID = re.compile(r"one of the following valid actions:\n(\[.*?\])\n", re.DOTALL)
+_OPEN = re.compile(r"your response to the prompt:\n(\[.*?\])$", re.DOTALL)
+
+
+def released_responder(body: dict) -> str:
+    """Answers the released prompt's summary with its first valid action, as JSON."""
+    last = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+    predefined = ast.literal_eval(_VALID.search(last).group(1))
+    openended = ast.literal_eval(_OPEN.search(last).group(1))
+    if openended:
+        return json.dumps({"action": openended[0], "openended_response": "river,2"})
+    return json.dumps({"action": predefined[0]})
+
+
+SUITE = """
+import pytest
+
+@pytest.mark.stratbench(game="codenames", opponents=["random"], matches=1, illegal_tolerance=5, fallback="forfeit")
+def test_codenames(match):
+    match.play()
+"""
+
+
+@pytest.mark.slow
+def test_a_run_under_the_paper_protocol_sends_the_released_requests_and_reports_table_1(pytester):
+    pytester.makepyfile(test_cn=SUITE)
+    with FakeLLMServer(responder=released_responder) as server:
+        result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "0", "--stratbench-bootstrap", "50",
+                                               "--model", "openai/m", "--api-base", server.api_base,
+                                               "--protocol", "paper")
+        bodies = [r.body for r in server.requests]
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    records = [json.loads(line) for line in (pytester.path / "reports/latest/results.jsonl").read_text().splitlines()]
+    assert {r["protocol"] for r in records} == {"paper"}
+    assert all("[paper-" in r["match_id"] for r in records)
+    assert {r["rules"]["illegal_tolerance"] for r in records} == {3}  # the protocol's, not the suite's 5
+    assert {r["rules"]["fallback"] for r in records} == {"random"}
+    assert bodies and all("temperature" not in b and b["response_format"] == {"type": "json_object"} for b in bodies)
+    assert all(b["messages"][0]["content"] == SYSTEM for b in bodies)
+    assert any("'submit_clue'" in b["messages"][1]["content"] for b in bodies)
+    assert any("'guess_0'" in b["messages"][1]["content"] for b in bodies)
+    report = (pytester.path / "reports/latest/report.md").read_text()
+    assert "GameBench ratings (Table 1) · paper protocol" in report
+    assert "| GPT-4-CoT | paper (Table 1) | 0.16 |" in report

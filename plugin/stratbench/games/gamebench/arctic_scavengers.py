@@ -398,6 +398,7 @@ class ArcticScavengers(ProtocolGame):
     rules = RULES
 
     def __init__(self, protocol: str = "default") -> None:
+        """Plays in ``protocol``: ``default``, or ``paper`` (GameBench's released agent's prompt and reader)."""
         self.protocol = check_protocol(protocol)
 
     def new_initial_state(self, seed: int) -> ArcticState:

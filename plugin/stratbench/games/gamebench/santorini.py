@@ -229,6 +229,7 @@ class Santorini(ProtocolGame):
     rules = RULES
 
     def __init__(self, protocol: str = "default") -> None:
+        """Plays in ``protocol``: ``default``, or ``paper`` (GameBench's released agent's prompt and reader)."""
         self.protocol = check_protocol(protocol)
 
     def new_initial_state(self, seed: int) -> SantoriniState:

@@ -395,3 +395,19 @@ def test_a_run_under_the_paper_protocol_sends_the_released_requests_and_reports_
     report = (pytester.path / "reports/latest/report.md").read_text()
     assert "GameBench ratings (Table 1) · paper protocol" in report
     assert "| GPT-4-CoT | paper (Table 1) | 0.16 |" in report
+
+
+def test_pit_offers_and_acceptances_take_the_released_ids():
+    pit = _paper_game("pit")
+    state = pit.new_initial_state(1)
+    observation = pit.observe(state, 0)
+    actions = paper.released_actions(observation)
+    offers = [a for a in observation.legal_actions if a.startswith("offer ") and "+" not in a]
+    assert offers
+    for own in offers:
+        _, n, commodity = own.split()
+        released = f"Offer_{commodity.replace('Soybeans', 'Soyabeans')}_{n}"
+        assert actions.predefined[released] == (own, f"Offer {n} {commodity.replace('Soybeans', 'Soyabeans')}")
+    kept = [a for a in observation.legal_actions if "+" in a or a in ("pass", "withdraw")]
+    assert kept and all(actions.predefined[a] == (a, a) for a in kept)
+    assert paper.read_answer("{'action': 'pass'}", observation) == Action("pass")

@@ -376,7 +376,34 @@ def _air_land_sea(observation: Observation) -> ReleasedActions:
     return ReleasedActions(instructions, predefined)
 
 
+_OFFER = re.compile(r"^offer (\d) (\w+)$")
+_ACCEPT = re.compile(r"^accept Trader (\d+) with (\d) (\w+)$")
+
+
+def _pit(observation: Observation) -> ReleasedActions:
+    """``Offer_<Commodity>_<n>`` and ``Accept_<trader>_<Commodity>_<n>`` (Soybeans spelt ``Soyabeans``).
+
+    Offers with the Bull or the Bear, ``withdraw`` and ``pass`` have no released
+    id (the released engine has no such plays) and keep the project's.
+    """
+    predefined: dict[str, tuple[str, str | None]] = {}
+    for action in observation.legal_actions:
+        offer, accept = _OFFER.match(action), _ACCEPT.match(action)
+        if offer:
+            n, commodity = offer.group(1), offer.group(2).replace("Soybeans", "Soyabeans")
+            predefined[f"Offer_{commodity}_{n}"] = (action, f"Offer {n} {commodity}")
+        elif accept:
+            trader, n, commodity = accept.group(1), accept.group(2), accept.group(3).replace("Soybeans", "Soyabeans")
+            predefined[f"Accept_{trader}_{commodity}_{n}"] = (
+                action, f"Accept trader {trader}'s standing offer, giving {n} {commodity}",
+            )
+        else:
+            predefined[action] = (action, action)
+    return ReleasedActions(observation.instructions, predefined)
+
+
 _VIEWS = {
+    "pit": _pit,
     "sea_battle": _sea_battle,
     "codenames": _codenames,
     "santorini": _santorini,

@@ -167,3 +167,11 @@ def test_the_report_labels_table_1_with_its_protocol_and_has_no_table_without_ga
     assert "GameBench ratings (Table 1) · default protocol" in markdown
     assert "| GPT-4 | paper (Table 1) | -0.89 |" in markdown
     assert gamebench_ratings([r for r in _records() if r["game"] == "atari_boxing"]) is None
+
+
+def test_table_1_of_a_run_with_self_play_only_shows_the_papers_rows_and_says_why():
+    records = [record(f"suites/gamebench/test_hive.py::t[random-vs-random-s{seed}]", ("random", "random"),
+                      (0.5, 0.5), game="hive", seed=seed) for seed in range(2)]
+    section = gamebench_ratings(records)
+    assert [row[1] for row in section["rows"]] == ["paper (Table 1)"] * 7
+    assert section["note"].startswith("This run has no GameBench match between two different agents to rate")

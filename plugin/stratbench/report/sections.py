@@ -271,7 +271,6 @@ def gamebench_ratings(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     paper's, each value under the game it belongs to (Table 1's header is permuted).
     """
     from stratbench.games.gamebench import GAME_IDS
-    from stratbench.rating import bootstrap
     from stratbench.rating.data import MatchResult
     from stratbench.rating.gamebench import (
         GAMEBENCH_ALPHA,
@@ -281,29 +280,21 @@ def gamebench_ratings(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         TABLE_1_COLUMNS,
     )
 
+    played = [r for r in records if r["game"] in GAME_IDS]
+    if not played:
+        return None
     matches = [
         MatchResult(r["game"], tuple(side["agent"] for side in r["sides"]), tuple(float(x) for x in r["scores"]),
                     r["match_id"])
-        for r in records
-        if r["game"] in GAME_IDS and len(r["sides"]) == 2 and r["sides"][0]["agent"] != r["sides"][1]["agent"]
+        for r in played
+        if len(r["sides"]) == 2 and r["sides"][0]["agent"] != r["sides"][1]["agent"]
     ]
-    if not matches:
-        return None
     columns = ["agent", "source", "Overall", *(abbreviation for abbreviation, _ in TABLE_1_COLUMNS)]
     rows: list[list[Any]] = []
-    note = ""
-    try:
-        summary = bootstrap(matches, mode="gamebench", alpha=GAMEBENCH_ALPHA, n_resamples=GAMEBENCH_RESAMPLES)
-    except ValueError as error:
-        note = f"This run's GameBench matches cannot be rated ({error}). "
+    if matches:
+        note = _rated_rows(matches, rows)
     else:
-        for index, agent in enumerate(summary.agents):
-            cells: list[Any] = [summary.mean[index]]
-            for _, game in TABLE_1_COLUMNS:
-                per_game = summary.per_game.get(game)
-                played = per_game is not None and per_game.n_matches[per_game.agents.index(agent)] > 0
-                cells.append(per_game.mean[per_game.agents.index(agent)] if played else None)
-            rows.append([agent, "this run", *cells])
+        note = "This run has no GameBench match between two different agents to rate (self-play is left out). "
     for agent, values in PUBLISHED_TABLE_1.items():
         cells = [values[0]]
         for (_, game), value in zip(TABLE_1_COLUMNS, values[1:], strict=True):
@@ -319,6 +310,25 @@ def gamebench_ratings(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         "* marks a published rating of an agent that never played the game (prior only). " + games + "."
     )
     return {"title": "GameBench ratings (Table 1)", "columns": columns, "rows": rows, "note": note}
+
+
+def _rated_rows(matches: list[Any], rows: list[list[Any]]) -> str:
+    """Appends a Table 1 row per agent of ``matches`` (GameBench's bootstrap) to ``rows``; returns a note, if any."""
+    from stratbench.rating import bootstrap
+    from stratbench.rating.gamebench import GAMEBENCH_ALPHA, GAMEBENCH_RESAMPLES, TABLE_1_COLUMNS
+
+    try:
+        summary = bootstrap(matches, mode="gamebench", alpha=GAMEBENCH_ALPHA, n_resamples=GAMEBENCH_RESAMPLES)
+    except ValueError as error:
+        return f"This run's GameBench matches cannot be rated ({error}). "
+    for index, agent in enumerate(summary.agents):
+        cells: list[Any] = [summary.mean[index]]
+        for _, game in TABLE_1_COLUMNS:
+            per_game = summary.per_game.get(game)
+            played = per_game is not None and per_game.n_matches[per_game.agents.index(agent)] > 0
+            cells.append(per_game.mean[per_game.agents.index(agent)] if played else None)
+        rows.append([agent, "this run", *cells])
+    return ""
 
 
 def _pct(share: float | None) -> float | None:

@@ -182,6 +182,7 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
     from stratbench.report.sections import (
         diplomacy,
         gamebench_categories,
+        gamebench_ratings,
         hanabi,
         negotiation,
         planning,
@@ -194,6 +195,7 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
     registry.add_report_section("diplomacy", diplomacy)
     registry.add_report_section("negotiation", negotiation)
     registry.add_report_section("gamebench_categories", gamebench_categories)
+    registry.add_report_section("gamebench_ratings", gamebench_ratings)
     registry.add_report_section("planning", planning)
     registry.add_report_section("probes", probes)
     registry.add_report_section("advgame", advgame)

@@ -3,6 +3,9 @@
 GameBench retries an unreadable or illegal answer 3 times, then plays a
 random legal action. The score is each player's share of the victory points,
 so a match is rarely a clean 1/0.
+
+``--protocol paper`` plays it as GameBench's released agent did: its prompt, JSON
+answers, action ids and retries (docs/PROTOCOLS.md, "GameBench").
 """
 
 import pytest

@@ -3,6 +3,9 @@
 GameBench retries an unreadable or illegal answer 3 times, then plays a
 random legal action. A gathering action naming cards the player does not
 hold, or an action already used this round, is rejected with the reason.
+
+``--protocol paper`` plays it as GameBench's released agent did: its prompt, JSON
+answers, action ids and retries (docs/PROTOCOLS.md, "GameBench").
 """
 
 import pytest

@@ -6,6 +6,9 @@ round), then a questioner asks a seat a question and everyone but the
 Traitor may shout Stop! and accuse. Seats alternate between the teams.
 GameBench falls back to a random target or a canned answer; here after 3
 attempts.
+
+``--protocol paper`` plays it as GameBench's released agent did: its prompt, JSON
+answers, action ids and retries (docs/PROTOCOLS.md, "GameBench").
 """
 
 import pytest

@@ -9,6 +9,9 @@ difference / 200. An unusable answer is retried 3 times, then a random
 joystick action is held instead (GameBench's fallback). Needs the
 ``atari`` extra; without ale-py the matches are skipped with the install
 hint.
+
+``--protocol paper`` plays it as GameBench's released agent did: its prompt, JSON
+answers, action ids and retries (docs/PROTOCOLS.md, "GameBench").
 """
 
 import pytest

@@ -5,6 +5,9 @@ checked against the rules' Forbidden Actions; a rejected clue is retried with
 the reason, and after 3 attempts GameBench's substitute clue ``none, 1`` is
 played. An operative's unusable guess becomes a random legal guess. The
 random baseline's spymaster gives no valid clue, so it plays the substitute.
+
+``--protocol paper`` plays it as GameBench's released agent did: its prompt, JSON
+answers, action ids and retries (docs/PROTOCOLS.md, "GameBench").
 """
 
 import pytest

@@ -5,6 +5,9 @@ rendering of the same board for text-only models. GameBench replaces an
 unusable answer with a random legal action; here after 3 attempts. Random
 play rarely surrounds a Queen, so most matches against random run to the
 250-turns-per-player limit and are draws.
+
+``--protocol paper`` plays it as GameBench's released agent did: its prompt, JSON
+answers, action ids and retries (docs/PROTOCOLS.md, "GameBench").
 """
 
 import pytest

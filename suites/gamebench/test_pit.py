@@ -5,6 +5,9 @@ action for an invalid answer; here an offer of cards the trader does not hold
 is rejected with the reason and retried up to 3 times first. The score is
 each side's share of the points made by cornering markets, so a match is
 rarely a clean 1/0.
+
+``--protocol paper`` plays it as GameBench's released agent did: its prompt, JSON
+answers, action ids and retries (docs/PROTOCOLS.md, "GameBench").
 """
 
 import pytest

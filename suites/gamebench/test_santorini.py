@@ -2,6 +2,9 @@
 
 No god powers. GameBench replaces an unusable answer with a random legal
 action; here after 3 attempts. Every match has a winner.
+
+``--protocol paper`` plays it as GameBench's released agent did: its prompt, JSON
+answers, action ids and retries (docs/PROTOCOLS.md, "GameBench").
 """
 
 import pytest

@@ -3,6 +3,9 @@
 Every live ship acts at once each round (the runner asks the three ships of a
 team concurrently). GameBench retries an unreadable or illegal answer 3
 times, then plays a random legal action.
+
+``--protocol paper`` plays it as GameBench's released agent did: its prompt, JSON
+answers, action ids and retries (docs/PROTOCOLS.md, "GameBench").
 """
 
 import pytest

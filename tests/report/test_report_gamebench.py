@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 from report_records import record
 from stratbench.games.gamebench import EXTRA_CATEGORIES, GAME_IDS, REASONING_CATEGORIES
-from stratbench.report.analysis import analyse
+from stratbench.rating import bootstrap
+from stratbench.rating.gamebench import PUBLISHED_TABLE_1, TABLE_1_COLUMNS
+from stratbench.report.analysis import analyse, to_match_results
 from stratbench.report.render import render_markdown
-from stratbench.report.sections import gamebench_categories
+from stratbench.report.sections import gamebench_categories, gamebench_ratings
 
 TABLE_3_TOTALS = {"Abstract Strategy": 6, "Non-Deterministic": 3, "Hidden Information": 3,
                   "Language Communication": 4, "Social Deduction": 2, "Cooperation": 4}
@@ -43,7 +45,8 @@ def test_the_categories_are_table_3_and_cover_all_nine_games():
 
 def test_every_category_row_has_each_agents_mean_over_its_games():
     section = gamebench_categories(_records())
-    assert section["columns"] == ["category", "games", "GameBench games", "played here", "model", "random"]
+    assert section["columns"] == ["category", "games (paper)", "GameBench games (paper)", "played here",
+                                  "model", "random"]
     rows = {row[0]: row for row in section["rows"]}
     assert list(rows) == [*REASONING_CATEGORIES, *EXTRA_CATEGORIES]
     for category, games in REASONING_CATEGORIES.items():
@@ -102,3 +105,73 @@ def test_a_game_played_only_in_self_play_is_labelled_so_in_the_average_scores():
     markdown = render_markdown(analyse(records, resamples=20))
     assert "| codenames (self-play only) |" in markdown
     assert "scale unknown" not in markdown
+
+
+def test_table_1_from_a_run_rates_each_game_as_gamebench_did_beside_the_papers_rows():
+    section = gamebench_ratings(_records())
+    assert section["title"] == "GameBench ratings (Table 1)"
+    assert section["columns"] == ["agent", "source", "Overall", "ALS", "ARC", "AYT", "CN", "HV", "PT", "SN", "TRB",
+                                  "SB"]
+    run = {row[0]: row for row in section["rows"] if row[1] == "this run"}
+    assert sorted(run) == ["model", "random"]
+    abbreviations = dict(TABLE_1_COLUMNS)
+    for column, abbreviation in enumerate(section["columns"][3:], start=3):
+        model, random_ = run["model"][column], run["random"][column]
+        assert (model > random_) == (abbreviations[abbreviation] in STRONG_IN)
+        assert model == pytest.approx(-random_)  # two agents, centred on their mean
+    # Overall: 5 of 9 games won, each game weighted alike, so the model rates above random.
+    assert run["model"][2] > 0 > run["random"][2]
+    # Boxing (one side) has no column; it is not rated.
+    paper_rows = [row for row in section["rows"] if row[1] == "paper (Table 1)"]
+    assert [row[0] for row in paper_rows] == list(PUBLISHED_TABLE_1)
+    gpt4 = next(row for row in paper_rows if row[0] == "GPT-4")
+    assert gpt4[2] == -0.89 and gpt4[section["columns"].index("SB")] == -7.38  # GPT-4 lost all its Sea Battles
+    human = next(row for row in paper_rows if row[0] == "Human")
+    assert human[section["columns"].index("ALS")] == "1.26*" and human[section["columns"].index("SN")] == 3.63
+    assert "alpha = 0.001" in section["note"] and "B = 1000" in section["note"]
+
+
+def test_table_1_matches_gamebench_mode_ratings_and_leaves_unplayed_cells_empty():
+    records = [r for r in _records() if r["game"] != "pit"]
+    section = gamebench_ratings(records)
+    run = {row[0]: row for row in section["rows"] if row[1] == "this run"}
+    pit = section["columns"].index("PT")
+    assert run["model"][pit] is None and run["random"][pit] is None
+    expected = bootstrap(to_match_results([r for r in records if r["game"] != "atari_boxing"]), mode="gamebench")
+    assert expected.alpha == 0.001 and expected.n_resamples == 1000
+    assert run["model"][2] == pytest.approx(expected.ratings["model"])
+    assert run["model"][section["columns"].index("SN")] == pytest.approx(
+        expected.per_game["santorini"].ratings["model"])
+
+
+def test_table_1_published_rows_are_the_corrected_table_of_the_replication_test():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[1] / "rating" / "test_rating_gamebench_replication.py"
+    spec = importlib.util.spec_from_file_location("gamebench_replication", path)
+    replication = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(replication)
+    TABLE_1 = replication.TABLE_1  # noqa: N806 - the replication test's name
+
+    names = dict(zip(PUBLISHED_TABLE_1, TABLE_1, strict=True))
+    for published, ours in names.items():
+        assert PUBLISHED_TABLE_1[published] == TABLE_1[ours]
+
+
+def test_the_report_labels_table_1_with_its_protocol_and_has_no_table_without_gamebench_matches():
+    data = analyse(_records(), sections={"gamebench_ratings": gamebench_ratings}, resamples=50)
+    (section,) = data["sections"]
+    assert section["title"] == "GameBench ratings (Table 1) · default protocol"
+    markdown = render_markdown(data)
+    assert "GameBench ratings (Table 1) · default protocol" in markdown
+    assert "| GPT-4 | paper (Table 1) | -0.89 |" in markdown
+    assert gamebench_ratings([r for r in _records() if r["game"] == "atari_boxing"]) is None
+
+
+def test_table_1_of_a_run_with_self_play_only_shows_the_papers_rows_and_says_why():
+    records = [record(f"suites/gamebench/test_hive.py::t[random-vs-random-s{seed}]", ("random", "random"),
+                      (0.5, 0.5), game="hive", seed=seed) for seed in range(2)]
+    section = gamebench_ratings(records)
+    assert [row[1] for row in section["rows"]] == ["paper (Table 1)"] * 7
+    assert section["note"].startswith("This run has no GameBench match between two different agents to rate")

@@ -97,6 +97,9 @@ class Observation:
         answer_parser: The name of the reader for this decision's answers
             (:data:`stratbench.scaffolds.parsing.PARSERS`: a paper protocol's
             strict reader); empty: the lenient :func:`~stratbench.scaffolds.parsing.parse_action`.
+        prompt_style: The name of the prompt structure a paper protocol prescribes
+            (:data:`stratbench.scaffolds.prompt.PROMPT_STYLES`: GameBench's released
+            agent prompt, its retries and request options); empty: the project's own.
         rules: The rules text.
         role: A short description of who the player is (``"X"``, ``"White"``).
         turn: The number of decisions taken in the match so far.
@@ -124,6 +127,7 @@ class Observation:
     answer_format: str = ""
     retry_prompt: str = ""
     answer_parser: str = ""
+    prompt_style: str = ""
     role: str = ""
     turn: int = 0
     image_png: bytes | None = None

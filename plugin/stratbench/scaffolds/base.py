@@ -17,6 +17,7 @@ from stratbench.scaffolds.parsing import parse_answer, parse_messages
 from stratbench.scaffolds.prompt import (
     SYSTEM_PROMPT,
     game_prompt,
+    prompt_style,
     retry_prompt,
     topic_keys,
     user_message,
@@ -52,6 +53,14 @@ class ConversationScaffold:
 
     async def open(self, observation: Observation, session: ModelSession) -> list[dict[str, Any]]:
         """Returns the conversation that asks for this decision."""
+        # A negotiation round keeps the project's talk prompt under every protocol.
+        style = prompt_style(observation) if observation.negotiation is None else None
+        if style is not None:
+            released = style.released_prompt(observation)
+            return [
+                {"role": "system", "content": released.system},
+                user_message(released.body + released.summary, observation, vision=session.vision),
+            ]
         if observation.prompt is not None:
             system = [{"role": "system", "content": observation.system_prompt}] if observation.system_prompt else []
             return [*system, user_message(observation.prompt, observation, vision=session.vision)]
@@ -66,12 +75,16 @@ class ConversationScaffold:
             self._turn = observation.turn
             self._messages = await self.open(observation, session)
         else:
-            self._messages.append({"role": "user", "content": self.retry_message(observation)})
+            retry = self.retry_message(observation)
+            if retry is not None:
+                self._messages.append({"role": "user", "content": retry})
         completion = await session.complete(
             self._messages, purpose=self.purpose, **self.request_options(observation), **self.settings
         )
         self._messages.append({"role": "assistant", "content": completion.text})
-        for _ in range(self.max_explains):
+        # A paper prompt style reads Explain requests itself, as its answers (one attempt each).
+        explains = 0 if observation.prompt_style else self.max_explains
+        for _ in range(explains):
             topic = _explained_topic(completion.text, observation)
             if topic is None:
                 break
@@ -80,13 +93,21 @@ class ConversationScaffold:
             self._messages.append({"role": "assistant", "content": completion.text})
         return self.parse(completion.text, observation)
 
-    def retry_message(self, observation: Observation) -> str:
-        """Returns the user message that explains a rejection and asks again."""
+    def retry_message(self, observation: Observation) -> str | None:
+        """Returns the user message that explains a rejection and asks again.
+
+        A paper prompt style words it as its released code did; None there
+        re-asks with no new message (GameBench after unreadable JSON).
+        """
+        style = prompt_style(observation)
+        if style is not None:
+            return style.retry_message(observation)
         return retry_prompt(observation)
 
     def request_options(self, observation: Observation) -> dict[str, Any]:
         """Returns extra request settings for the decision's call (``response_format``...)."""
-        return {}
+        style = prompt_style(observation)
+        return dict(style.REQUEST_OPTIONS) if style is not None else {}
 
     def parse(self, reply: str, observation: Observation) -> Action:
         """Reads the action from the model's reply."""

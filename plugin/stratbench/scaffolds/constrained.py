@@ -46,8 +46,13 @@ def action_schema(legal_actions: tuple[str, ...] | list[str]) -> dict[str, Any]:
 
 
 def is_constrainable(observation: Observation) -> bool:
-    """Tells whether a decision has a finite list of actions and nothing open-ended."""
-    return bool(observation.legal_actions) and not observation.open_ended and observation.negotiation is None
+    """Tells whether a decision has a finite list of actions, nothing open-ended and no paper prompt style.
+
+    A paper protocol's prompt style (GameBench's released agent) asks as its
+    released code did, unconstrained.
+    """
+    return (bool(observation.legal_actions) and not observation.open_ended and observation.negotiation is None
+            and not observation.prompt_style)
 
 
 class ConstrainedScaffold(ConversationScaffold):
@@ -60,7 +65,7 @@ class ConstrainedScaffold(ConversationScaffold):
             _replace_answer_format(messages[-1], answer_format(observation))
         return messages
 
-    def retry_message(self, observation: Observation) -> str:
+    def retry_message(self, observation: Observation) -> str | None:
         """Asks again for the JSON answer where the answer is constrained."""
         if not is_constrainable(observation):
             return super().retry_message(observation)
@@ -69,7 +74,7 @@ class ConstrainedScaffold(ConversationScaffold):
     def request_options(self, observation: Observation) -> dict[str, Any]:
         """Sends the schema whose ``action`` enum is the legal actions."""
         if not is_constrainable(observation):
-            return {}
+            return super().request_options(observation)
         return {"response_format": action_schema(observation.legal_actions)}
 
     def parse(self, reply: str, observation: Observation) -> Action:

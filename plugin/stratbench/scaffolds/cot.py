@@ -13,7 +13,12 @@ from typing import Any
 from stratbench.core.types import Observation
 from stratbench.llm.session import ModelSession
 from stratbench.scaffolds.base import ConversationScaffold
-from stratbench.scaffolds.prompt import COT_INSTRUCTION, summarize_prompt
+from stratbench.scaffolds.prompt import (
+    COT_INSTRUCTION,
+    prompt_style,
+    summarize_prompt,
+    user_message,
+)
 
 
 class ChainOfThought(ConversationScaffold):
@@ -21,6 +26,9 @@ class ChainOfThought(ConversationScaffold):
 
     async def open(self, observation: Observation, session: ModelSession) -> list[dict[str, Any]]:
         """Gets the reasoning, then asks for the action."""
+        style = prompt_style(observation)
+        if style is not None:
+            return await self._open_released(style.released_prompt(observation), observation, session)
         messages = await super().open(observation, session)
         first = messages[-1]
         if isinstance(first["content"], str):
@@ -30,6 +38,19 @@ class ChainOfThought(ConversationScaffold):
         reasoning = await session.complete(messages, purpose="reason", **self.settings)
         messages.append({"role": "assistant", "content": reasoning.text})
         messages.append({"role": "user", "content": summarize_prompt(observation)})
+        return messages
+
+    async def _open_released(
+        self, released: Any, observation: Observation, session: ModelSession
+    ) -> list[dict[str, Any]]:
+        """A paper prompt style's two calls: the body with its reasoning request, then its summary request."""
+        messages = [
+            {"role": "system", "content": released.system},
+            user_message(released.body + released.cot, observation, vision=session.vision),
+        ]
+        reasoning = await session.complete(messages, purpose="reason", **self.settings)
+        messages.append({"role": "assistant", "content": reasoning.text})
+        messages.append({"role": "user", "content": released.summary})
         return messages
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import re
-
 from collections.abc import Callable
 
 from stratbench.core.messages import Outgoing
@@ -30,7 +29,7 @@ from stratbench.core.types import Action, ActionParseError, Observation
 Parser = Callable[[str, Observation], Action]
 """A strict answer reader: ``parser(reply, observation) -> Action`` or :class:`ActionParseError`."""
 
-PARSERS: dict[str, str] = {}
+PARSERS: dict[str, str] = {"gamebench": "stratbench.paper_protocols.gamebench:read_answer"}
 """Strict readers for paper protocols (``Observation.answer_parser``): name -> ``"module:function"``.
 
 Resolved when first used, so no family's module loads before its game plays.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from types import ModuleType
 
 from stratbench.core.types import Observation
 
@@ -11,6 +12,32 @@ COT_INSTRUCTION = (
     "First, let's reason out loud about which action you should take to maximize your probability of winning."
 )
 ANSWER_FORMAT = "Reply with your chosen action on its own line as: Action: <action>"
+
+PROMPT_STYLES: dict[str, str] = {"gamebench": "stratbench.paper_protocols.gamebench"}
+"""Paper prompt structures (``Observation.prompt_style``): name -> module.
+
+A style module provides ``released_prompt(observation) -> ReleasedPrompt`` (system
+prompt, body, chain-of-thought request, summary request), ``retry_message(observation)
+-> str | None`` (None: re-ask with no message) and ``REQUEST_OPTIONS`` for the
+answer's calls. Resolved when first used.
+"""
+
+
+def prompt_style(observation: Observation) -> ModuleType | None:
+    """Returns the module of the observation's prompt style, or None for the project's own prompt.
+
+    Raises:
+        KeyError: naming a style no module is registered for (a harness fault).
+    """
+    if not observation.prompt_style:
+        return None
+    try:
+        module_name = PROMPT_STYLES[observation.prompt_style]
+    except KeyError:
+        raise KeyError(f"no prompt style {observation.prompt_style!r}; known: {sorted(PROMPT_STYLES)}") from None
+    import importlib
+
+    return importlib.import_module(module_name)
 
 
 def answer_format(observation: Observation) -> str:

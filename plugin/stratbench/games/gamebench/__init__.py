@@ -7,6 +7,50 @@ to 1 (draws allowed); in team games the same agent is duplicated per seat
 without being told.
 """
 
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import replace
+
+from stratbench.core.game import Game, State
+from stratbench.core.types import Observation
+
+PROTOCOLS = ("default", "paper")
+"""How a GameBench game may be played: the project's prompts, or GameBench's released agent's."""
+
+
+def check_protocol(protocol: str) -> str:
+    """Returns ``protocol`` if a GameBench game can be played in it.
+
+    Raises:
+        ValueError: naming the protocol and the known ones.
+    """
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}; got {protocol!r}")
+    return protocol
+
+
+def protocol_view(observation: Observation, protocol: str) -> Observation:
+    """Returns the observation as ``protocol`` asks for it: under ``paper``, GameBench's prompt and reader."""
+    if protocol != "paper":
+        return observation
+    return replace(observation, prompt_style="gamebench", answer_parser="gamebench")
+
+
+class ProtocolGame(Game):
+    """A GameBench game: its own observation, viewed through the protocol it is played in."""
+
+    protocol: str = "default"
+
+    def observe(self, state: State, player: int) -> Observation:
+        """Returns :meth:`own_observation` as the game's protocol asks for it (:func:`protocol_view`)."""
+        return protocol_view(self.own_observation(state, player), self.protocol)
+
+    @abstractmethod
+    def own_observation(self, state: State, player: int) -> Observation:
+        """Returns what ``player`` may see of ``state``, with its legal actions (the engine's own view)."""
+
+
 GAME_IDS = (
     "air_land_sea", "santorini", "hive", "sea_battle", "codenames", "are_you_the_traitor",
     "pit", "two_rooms_and_a_boom", "arctic_scavengers",

@@ -33,8 +33,9 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["CARDS", "Card", "INFO", "RULES", "AirLandSea", "AirLandSeaState", "withdrawal_points"]
 
@@ -541,11 +542,15 @@ class AirLandSeaState(State):
         return render(self, 0, full=True)
 
 
-class AirLandSea(Game):
+class AirLandSea(ProtocolGame):
     """The Air, Land and Sea rules engine."""
 
     info = INFO
     rules = RULES
+
+    def __init__(self, protocol: str = "default") -> None:
+        """Plays in ``protocol``: ``default``, or ``paper`` (GameBench's released agent's prompt and reader)."""
+        self.protocol = check_protocol(protocol)
 
     def new_initial_state(self, seed: int) -> AirLandSeaState:
         """Returns the first battle, dealt and seated from ``seed``."""
@@ -564,7 +569,7 @@ class AirLandSea(Game):
         hidden += [entry[0] for theater in state.lineup for entry in state.board[theater][other] if not entry[1]]
         return [(CARDS[card].label,) for card in hidden if CARDS[card].label not in named]
 
-    def observe(self, state: State, player: int) -> Observation:
+    def own_observation(self, state: State, player: int) -> Observation:
         """Returns the player's hand, both sides of the board (opponent's facedown cards hidden) and the VP."""
         assert isinstance(state, AirLandSeaState)
         legal = tuple(state.legal_actions(player))

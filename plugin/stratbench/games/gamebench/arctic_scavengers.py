@@ -46,8 +46,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from stratbench.core.game import Game, GameInfo, State
-from stratbench.core.types import Action, ActionParseError, IllegalActionError, Observation, Rules
+from stratbench.core.game import GameInfo, State
+from stratbench.core.types import (
+    Action,
+    ActionParseError,
+    IllegalActionError,
+    Observation,
+    Rules,
+)
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["CARDS", "INFO", "RULES", "ArcticScavengers", "ArcticState", "Card", "fight_strength"]
 
@@ -384,11 +391,15 @@ class ArcticState(State):
         }
 
 
-class ArcticScavengers(Game):
+class ArcticScavengers(ProtocolGame):
     """The Arctic Scavengers rules engine."""
 
     info = INFO
     rules = RULES
+
+    def __init__(self, protocol: str = "default") -> None:
+        """Plays in ``protocol``: ``default``, or ``paper`` (GameBench's released agent's prompt and reader)."""
+        self.protocol = check_protocol(protocol)
 
     def new_initial_state(self, seed: int) -> ArcticState:
         """Returns the first round's draw, every pile shuffled from ``seed``."""
@@ -432,7 +443,7 @@ class ArcticScavengers(Game):
             raise IllegalActionError(_why_not(state, player, wanted, verb))
         return None
 
-    def observe(self, state: State, player: int) -> Observation:
+    def own_observation(self, state: State, player: int) -> Observation:
         """Returns the player's hand, piles and food, the public plays and, in the skirmish, both hands."""
         assert isinstance(state, ArcticState)
         return Observation(

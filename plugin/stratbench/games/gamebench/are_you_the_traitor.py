@@ -38,6 +38,7 @@ from typing import Any
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.messages import Negotiation, NegotiationTurn
 from stratbench.core.types import Action, IllegalActionError, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = [
     "AreYouTheTraitor", "AreYouTheTraitorState", "INFO", "MAX_CHARS", "ROLES", "RULES", "TARGETS", "TREASURES",
@@ -330,7 +331,7 @@ class AreYouTheTraitorState(State):
         return sum(POINTS[card] for card in self.treasure[player])
 
 
-class AreYouTheTraitor(Game):
+class AreYouTheTraitor(ProtocolGame):
     """The Are You the Traitor? rules engine.
 
     Args:
@@ -341,7 +342,9 @@ class AreYouTheTraitor(Game):
     info = INFO
     rules = RULES
 
-    def __init__(self, max_rounds: int = MAX_ROUNDS, max_exchanges: int = MAX_EXCHANGES) -> None:
+    def __init__(self, max_rounds: int = MAX_ROUNDS, max_exchanges: int = MAX_EXCHANGES,
+                 protocol: str = "default") -> None:
+        self.protocol = check_protocol(protocol)
         if max_rounds < 1 or max_exchanges < 1:
             raise ValueError(f"max_rounds and max_exchanges must be at least 1, got {max_rounds}, {max_exchanges}")
         self.max_rounds = max_rounds
@@ -367,7 +370,7 @@ class AreYouTheTraitor(Game):
             )
         return Action(action.id, text)
 
-    def observe(self, state: State, player: int) -> Observation:
+    def own_observation(self, state: State, player: int) -> Observation:
         """Returns the seat's own role and target, the wizards, its treasure and what was said."""
         assert isinstance(state, AreYouTheTraitorState)
         return Observation(

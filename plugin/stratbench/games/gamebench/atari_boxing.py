@@ -40,8 +40,9 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 from stratbench.registry import Variant
 
 __all__ = [
@@ -236,7 +237,7 @@ class AtariBoxingState(State):
         return clone
 
 
-class AtariBoxing(Game):
+class AtariBoxing(ProtocolGame):
     """Atari Boxing against the cartridge's computer boxer.
 
     Args:
@@ -250,7 +251,8 @@ class AtariBoxing(Game):
     rules = RULES
 
     def __init__(self, variant: str | None = None, bout_seconds: int = BOUT_SECONDS,
-                 frames_per_decision: int = 30) -> None:
+                 frames_per_decision: int = 30, protocol: str = "default") -> None:
+        self.protocol = check_protocol(protocol)
         if variant is not None:
             if variant not in VARIANTS:
                 raise ValueError(f"unknown atari_boxing variant {variant!r}; known: {sorted(VARIANTS)}")
@@ -272,7 +274,7 @@ class AtariBoxing(Game):
         """Returns ``"White"``: the subject's boxer."""
         return "White"
 
-    def observe(self, state: State, player: int) -> Observation:
+    def own_observation(self, state: State, player: int) -> Observation:
         """Returns the frame as a PNG, with positions, points and time left as text."""
         assert isinstance(state, AtariBoxingState)
         (wx, wy), (bx, by) = state.positions

@@ -26,8 +26,9 @@ import random
 import re
 from typing import Any
 
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, IllegalActionError, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["Codenames", "CodenamesState", "FALLBACK_CLUE", "INFO", "RULES", "WORDS", "parse_clue", "role_name"]
 
@@ -293,11 +294,15 @@ class CodenamesState(State):
         return points
 
 
-class Codenames(Game):
+class Codenames(ProtocolGame):
     """The Codenames rules engine (GameBench's 21-card board)."""
 
     info = INFO
     rules = RULES
+
+    def __init__(self, protocol: str = "default") -> None:
+        """Plays in ``protocol``: ``default``, or ``paper`` (GameBench's released agent's prompt and reader)."""
+        self.protocol = check_protocol(protocol)
 
     def new_initial_state(self, seed: int) -> CodenamesState:
         """Returns a board and key drawn from ``seed``; Red's spymaster gives the first clue."""
@@ -313,7 +318,7 @@ class Codenames(Game):
         word, number = state.check_clue(action.response or "")
         return Action(CLUE, f"{word}, {number}")
 
-    def observe(self, state: State, player: int) -> Observation:
+    def own_observation(self, state: State, player: int) -> Observation:
         """Returns the board (with the key for spymasters only), the current clue and the log."""
         assert isinstance(state, CodenamesState)
         spymaster = player % 2 == 0

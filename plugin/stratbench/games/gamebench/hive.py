@@ -23,8 +23,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["BUGS", "COLOURS", "INFO", "RULES", "Hive", "HiveState", "cell_name", "neighbours", "parse_cell"]
 
@@ -256,7 +257,7 @@ class HiveState(State):
         return render_text(self)
 
 
-class Hive(Game):
+class Hive(ProtocolGame):
     """The Hive rules engine (GameBench's piece set, no Beetles).
 
     Args:
@@ -267,7 +268,8 @@ class Hive(Game):
     info = INFO
     rules = RULES
 
-    def __init__(self, max_turns_per_player: int = _MAX_TURNS_PER_PLAYER) -> None:
+    def __init__(self, max_turns_per_player: int = _MAX_TURNS_PER_PLAYER, protocol: str = "default") -> None:
+        self.protocol = check_protocol(protocol)
         if max_turns_per_player < 1:
             raise ValueError(f"max_turns_per_player must be at least 1, got {max_turns_per_player}")
         self.max_turns_per_player = max_turns_per_player
@@ -282,7 +284,7 @@ class Hive(Game):
         """Returns ``"White"`` or ``"Black"``."""
         return COLOURS[player]
 
-    def observe(self, state: State, player: int) -> Observation:
+    def own_observation(self, state: State, player: int) -> Observation:
         """Returns the board as text and as a PNG, the hands and the legal actions."""
         from stratbench.games.gamebench.hive_render import render_png, render_text
 

@@ -15,7 +15,13 @@ import io
 import math
 from functools import lru_cache
 
-from stratbench.games.gamebench.hive import BUGS, COLOURS, HiveState, cell_name, neighbours
+from stratbench.games.gamebench.hive import (
+    BUGS,
+    COLOURS,
+    HiveState,
+    cell_name,
+    neighbours,
+)
 
 __all__ = ["render_png", "render_text"]
 

@@ -32,8 +32,15 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from stratbench.core.game import Game, GameInfo, State
-from stratbench.core.types import Action, ActionParseError, IllegalActionError, Observation, Rules
+from stratbench.core.game import GameInfo, State
+from stratbench.core.types import (
+    Action,
+    ActionParseError,
+    IllegalActionError,
+    Observation,
+    Rules,
+)
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["COMMODITIES", "INFO", "RULES", "Pit", "PitState", "TradeSet", "trader_name"]
 
@@ -264,7 +271,7 @@ class PitState(State):
         return "\n".join(f"{trader_name(p)}: {_hand_text(h)} ({self.points[p]} pts)" for p, h in enumerate(self.hands))
 
 
-class Pit(Game):
+class Pit(ProtocolGame):
     """The Pit rules engine.
 
     Args:
@@ -276,7 +283,9 @@ class Pit(Game):
     info = INFO
     rules = RULES
 
-    def __init__(self, corner_size: int = CORNER_SIZE, target_score: int = TARGET_SCORE, max_rounds: int = MAX_ROUNDS):
+    def __init__(self, corner_size: int = CORNER_SIZE, target_score: int = TARGET_SCORE, max_rounds: int = MAX_ROUNDS,
+                 protocol: str = "default") -> None:
+        self.protocol = check_protocol(protocol)
         if not 2 <= corner_size <= CARDS_PER_COMMODITY:
             raise ValueError(f"corner_size must be between 2 and {CARDS_PER_COMMODITY}, got {corner_size}")
         if target_score < 1 or max_rounds < 1:
@@ -344,7 +353,7 @@ class Pit(Game):
                 )
         return None
 
-    def observe(self, state: State, player: int) -> Observation:
+    def own_observation(self, state: State, player: int) -> Observation:
         """Returns the trader's hand, its own offer, the others' offer sizes, points and the logs."""
         assert isinstance(state, PitState)
         return Observation(

@@ -14,8 +14,9 @@ loses. Every turn adds a block, so a match lasts at most 4 + 100 decisions.
 
 from __future__ import annotations
 
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["INFO", "RULES", "Santorini", "SantoriniState", "square_name", "parse_square"]
 
@@ -221,11 +222,15 @@ class SantoriniState(State):
         return self.board_text()
 
 
-class Santorini(Game):
+class Santorini(ProtocolGame):
     """The Santorini rules engine (GameBench's rules, no god powers)."""
 
     info = INFO
     rules = RULES
+
+    def __init__(self, protocol: str = "default") -> None:
+        """Plays in ``protocol``: ``default``, or ``paper`` (GameBench's released agent's prompt and reader)."""
+        self.protocol = check_protocol(protocol)
 
     def new_initial_state(self, seed: int) -> SantoriniState:
         """Returns the empty board before the placement phase (the game has no chance)."""
@@ -235,7 +240,7 @@ class Santorini(Game):
         """Returns ``"player 1 (A, B)"`` or ``"player 2 (X, Y)"``."""
         return f"player {player + 1} ({', '.join(_PAWNS[player])})"
 
-    def observe(self, state: State, player: int) -> Observation:
+    def own_observation(self, state: State, player: int) -> Observation:
         """Returns the board, the pawns, whose turn it is and the legal actions."""
         assert isinstance(state, SantoriniState)
         legal = tuple(state.legal_actions(player))

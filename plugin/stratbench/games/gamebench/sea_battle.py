@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["ACTIONS", "INFO", "RULES", "SeaBattle", "SeaBattleState", "Ship", "ship_name"]
 
@@ -250,7 +251,7 @@ class SeaBattleState(State):
         return render_map(self)
 
 
-class SeaBattle(Game):
+class SeaBattle(ProtocolGame):
     """The Sea Battle rules engine.
 
     Args:
@@ -260,7 +261,8 @@ class SeaBattle(Game):
     info = INFO
     rules = RULES
 
-    def __init__(self, max_rounds: int = ROUND_CAP) -> None:
+    def __init__(self, max_rounds: int = ROUND_CAP, protocol: str = "default") -> None:
+        self.protocol = check_protocol(protocol)
         if max_rounds != INFO.max_turns:
             self.info = replace(INFO, max_turns=max_rounds)
 
@@ -277,7 +279,7 @@ class SeaBattle(Game):
         assert isinstance(state, SeaBattleState)
         return [(ship_name(p), f"damage {ship.damage}") for p, ship in enumerate(state.ships) if p != viewer]
 
-    def observe(self, state: State, player: int) -> Observation:
+    def own_observation(self, state: State, player: int) -> Observation:
         """Returns every ship's position and heading, the rocks and this ship's own damage."""
         assert isinstance(state, SeaBattleState)
         return Observation(

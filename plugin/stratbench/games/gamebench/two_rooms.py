@@ -33,9 +33,10 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import GameInfo, State
 from stratbench.core.messages import Negotiation
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["INFO", "NAMES", "ROOMS", "RULES", "TwoRooms", "TwoRoomsState"]
 
@@ -196,7 +197,7 @@ class TwoRoomsState(State):
         return {"team": _team(self.cards[player]), "card": self.cards[player]}
 
 
-class TwoRooms(Game):
+class TwoRooms(ProtocolGame):
     """The Two Rooms and a Boom rules engine.
 
     Args:
@@ -208,7 +209,9 @@ class TwoRooms(Game):
     info = INFO
     rules = RULES
 
-    def __init__(self, rounds: int = ROUNDS, talk_rounds: int = TALK_ROUNDS, max_chars: int = MAX_CHARS) -> None:
+    def __init__(self, rounds: int = ROUNDS, talk_rounds: int = TALK_ROUNDS, max_chars: int = MAX_CHARS,
+                 protocol: str = "default") -> None:
+        self.protocol = check_protocol(protocol)
         if rounds < 1 or talk_rounds < 0 or max_chars < 1:
             raise ValueError(f"rounds and max_chars must be positive and talk_rounds not negative, got "
                              f"{rounds}, {max_chars} and {talk_rounds}")
@@ -247,7 +250,7 @@ class TwoRooms(Game):
                 facts += [(f"{name} is {_describe(secret['team'])}",), (f"{name} {secret['team']}",)]
         return facts
 
-    def observe(self, state: State, player: int) -> Observation:
+    def own_observation(self, state: State, player: int) -> Observation:
         """Returns the seat's card, the rooms and leaders, and what it has learnt."""
         assert isinstance(state, TwoRoomsState)
         return Observation(

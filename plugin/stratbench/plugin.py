@@ -154,6 +154,7 @@ def _settings(config: pytest.Config) -> RunSettings:
         prices={model: (inp / 1e6, out / 1e6) for model, inp, out in config.getoption("price")},
         match_timeout=config.getoption("match_timeout") or None,
         resume=config.getoption("stratbench_resume"),
+        diplomacy_opponent=config.getoption("diplomacy_opponent"),
     )
 
 
@@ -169,6 +170,8 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
         raise pytest.UsageError("stratbench: the human agent reads your moves from the terminal; run pytest with -s")
     if settings.models:
         _validate_models(settings.models)
+    if settings.diplomacy_opponent:
+        _validate_models([settings.diplomacy_opponent], option="--diplomacy-opponent")
     if settings.reference is not None:
         try:
             for name in settings.reference.scaffolds:
@@ -185,7 +188,8 @@ def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
     from stratbench.startup import directory_problem
 
     records = settings.record_mode != "none" and bool(
-        settings.models or settings.annotator_model or settings.reference_mode == "record"
+        settings.models or settings.annotator_model or settings.diplomacy_opponent
+        or settings.reference_mode == "record"
     )
     checks = [("--stratbench-cassette-dir", settings.cassette_dir, records)]
     if _is_controller(config):
@@ -202,7 +206,8 @@ def _cost_notes(settings: RunSettings) -> list[str]:
         return []
     from stratbench.llm.budget import unpriced_models, unpriced_note
 
-    models = [*settings.models, *([settings.annotator_model] if settings.annotator_model else [])]
+    models = [*settings.models, *([settings.annotator_model] if settings.annotator_model else []),
+              *([settings.diplomacy_opponent] if settings.diplomacy_opponent else [])]
     unpriced = unpriced_models(models, settings.prices)
     return [unpriced_note(settings.max_cost, unpriced)] if unpriced else []
 
@@ -223,7 +228,7 @@ def _load_baseline(path: str | None) -> dict[str, Any] | None:
     return data
 
 
-def _validate_models(models: list[str]) -> None:
+def _validate_models(models: list[str], option: str = "--model") -> None:
     from stratbench.llm.client import configure_litellm_environment
 
     configure_litellm_environment()
@@ -238,7 +243,7 @@ def _validate_models(models: list[str]) -> None:
             litellm.get_llm_provider(model)
         except Exception:  # litellm raises several types for unknown providers
             raise pytest.UsageError(
-                f"stratbench: --model {model!r}: litellm cannot tell its provider; use a "
+                f"stratbench: {option} {model!r}: litellm cannot tell its provider; use a "
                 f"'provider/model' string such as openai/gpt-4o or anthropic/claude-sonnet-4-5"
             ) from None
 
@@ -300,7 +305,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         if suite.variants is not None:
             variants = [(v, None) for v in suite.variants]
         else:
-            listed = registry.variants(suite.game, session.settings.as_options())
+            listed = registry.variants(suite.game, {**session.settings.as_options(), "protocol": suite.protocol})
             variants = None if listed is None else [(v.name, v.skip) for v in listed]
         specs = build_schedule(
             suite,
@@ -311,6 +316,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             variants=variants,
             limits=session.limits(suite),
         )
+        specs = [session.seat_models(spec) for spec in specs]
     except ValueError as error:
         pytest.fail(f"{name}: {error}", pytrace=False)
     params = [

@@ -80,12 +80,14 @@ def responder(body):
     return json.dumps({"reason": "r", "orders": orders})
 
 
-def _pytest(tmp_path, name, *extra):
+def _pytest(tmp_path, name, *extra, end_year="1901"):
     report = tmp_path / f"report-{name}"
     args = [sys.executable, "-m", "pytest", "suites/spin/test_diplomacy.py", "-q", "-p", "no:cacheprovider",
             "-p", "no:randomly", "--report-dir", str(report), "--stratbench-reference=off", "--protocol", "paper",
             "--stratbench-cassette-dir", str(tmp_path / "cassettes"), *extra]
-    environment = {**os.environ, "STRATBENCH_DIPLOMACY_END_YEAR": "1901"}
+    environment = {k: v for k, v in os.environ.items() if k != "STRATBENCH_DIPLOMACY_END_YEAR"}
+    if end_year:
+        environment["STRATBENCH_DIPLOMACY_END_YEAR"] = end_year
     result = subprocess.run(args, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     lines = (report / "results.jsonl").read_text().splitlines()
@@ -218,3 +220,22 @@ def test_the_basic_skill_games_first_request_is_the_papers_movement_prompt(tmp_p
         "decisive attacks, control as many supply center as you can. Strike hard, strike fast, and let nothing "
         "stand in your way. Victory belongs to the bold, go conquer it!\n\nNow please think step by step in your "
         "response, and provide the JSON object with your strategic reasoning and orders.")
+
+
+@pytest.mark.slow
+def test_offline_the_baselines_play_every_paper_seat_to_1920(tmp_path):
+    """No model: the baselines are the subjects and the LLM-opponent seats play random orders, to 1920."""
+    records = _pytest(tmp_path, "offline", end_year=None)
+    assert len(records) == 10 and all(test_id.startswith("paper-") for test_id in records)
+    seatings = ("basic-skill", "2-agents", "3-agents", "4-agents", "5-agents")
+    assert {test_id.split("-", 1)[1].rsplit("-to1920-s0", 1)[0] for test_id in records} == {
+        f"{agent}-{seating}" for agent in ("hold", "random-orders") for seating in seatings}
+    for record in records.values():
+        assert record["protocol"] == "paper" and record["status"] == "scored"
+        _assert_possible_scores(record)
+        phases = [e["turn"] for e in record["events"] if e["kind"] == "action"]
+        assert phases and record["cassette"] is None
+        ended = record["terminal"]
+        assert ended == "year limit: the game ended after 1920" or ended.startswith("threshold reached: ")
+    two = records["paper-hold-2-agents-to1920-s0"]
+    assert [s["agent"] for s in two["sides"]] == ["diplomacy-opponent-1"] * 4 + ["hold"] * 3

@@ -19,6 +19,13 @@ A side's score is the number of supply centers its power owns at the end
 (0-34). The variant ``to<YEAR>[-r<ROUNDS>]`` sets the last year and the
 negotiation rounds; the variants a suite runs default to
 ``$STRATBENCH_DIPLOMACY_END_YEAR`` and ``$STRATBENCH_DIPLOMACY_ROUNDS``.
+
+``protocol="paper"`` plays SPIN-Bench's released code (see
+:mod:`stratbench.paper_protocols.diplomacy`): the seating's groups
+(:func:`paper_groups`) make one agent per group, which acts and negotiates
+for all its powers through the group's first player with SPIN-Bench's
+multi-power prompts; the game runs to 1920 and ends when a group's summed
+supply centres reach 25 (2 agents), 20 (3) or 18. Scores stay per power.
 """
 
 from __future__ import annotations

@@ -15,6 +15,11 @@ SPIN-Bench's wording; the places where this harness departs from it are:
   is kept: the alignment annotator reads it.
 * The line naming neutral powers is left out: the game does not know which
   seats are played by passive agents.
+
+The ``paper_*`` builders word the paper protocol: one agent for several
+powers (``['RUSSIA', 'TURKEY']``), §6.5's negotiation JSON keyed by sending
+power with ``GLOBAL`` verbatim, the neutral-powers line, and one conversation
+per phase (later rounds carry only the last round's messages).
 """
 
 from __future__ import annotations

@@ -130,3 +130,40 @@ def test_paper_scores_stay_physically_possible_over_random_play():
             assert all(0 <= s <= 34 for s in scores) and sum(scores) <= 34
         metrics = diplomacy_metrics(game, type("Outcome", (), {"history": state.history})(), 0)
         assert sum(m["supply_centers"] for m in metrics.values()) == sum(state.scores()) <= 34
+
+
+def _session(tmp_path, **settings):
+    from stratbench import builtins
+    from stratbench.registry import Registry
+    from stratbench.session import RunSettings, StratbenchSession
+
+    registry = Registry()
+    for hook in ("games", "agents", "scaffolds", "metrics"):
+        getattr(builtins, f"pytest_stratbench_add_{hook}")(registry=registry)
+    return StratbenchSession(RunSettings(report_dir=tmp_path, run_id="t", **settings), registry,
+                             is_controller=False)
+
+
+def test_model_seats_take_the_opponent_model_else_the_subjects_else_stay_offline(tmp_path):
+    from stratbench.core.agent import AgentSpec
+    from stratbench.core.schedule import SuiteSpec, build_schedule
+
+    seating = PAPER_SEATINGS["3-agents"]
+    suite = SuiteSpec("diplomacy", baselines=("hold",), matches=1, seatings={"3-agents": seating})
+    subject = AgentSpec("llm", "openai/s", "cot")
+    specs = build_schedule(suite, [subject, AgentSpec("hold")], num_sides=7)
+    assert [s.seating for s in specs] == [seating, seating]
+    by_subject = {s.sides[s.subject].label: s for s in specs}
+
+    def sides(session, label):
+        return [side.label for side in session.seat_models(by_subject[label]).sides]
+
+    offline = _session(tmp_path)
+    assert sides(offline, "hold") == ["diplomacy-opponent-2"] * 3 + ["diplomacy-opponent-1"] * 2 + ["hold"] * 2
+    with_model = _session(tmp_path, models=["openai/s"])
+    assert sides(with_model, "openai/s+cot") == (["diplomacy-opponent-2=openai/s+direct"] * 3
+                                                 + ["diplomacy-opponent-1=openai/s+direct"] * 2 + ["openai/s+cot"] * 2)
+    assert sides(with_model, "hold")[:5] == sides(with_model, "openai/s+cot")[:5]  # a baseline meets the LLMs too
+    chosen = _session(tmp_path, models=["openai/s"], diplomacy_opponent="openai/o")
+    assert sides(chosen, "openai/s+cot")[0] == "diplomacy-opponent-2=openai/o+direct"
+    assert all(s.uses_llm for s in chosen.seat_models(by_subject["hold"]).sides[:5])

@@ -107,16 +107,31 @@ def _assert_possible_scores(record):
 def three_agents(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("paper")
     with FakeLLMServer(responder=responder) as server:
-        records = _pytest(tmp_path, "3-agents", "--model", "openai/subject", "--diplomacy-opponent", "openai/opp",
-                          "--annotator-model", "openai/judge", "--api-base", server.api_base,
-                          "-k", "subject and 3-agents")
+        records = _pytest(tmp_path, "3-agents", *THREE_AGENTS, "--api-base", server.api_base)
         requests = [r.body for r in server.requests]
-    return records, requests
+    return records, requests, tmp_path
+
+
+THREE_AGENTS = ("--model", "openai/subject", "--diplomacy-opponent", "openai/opp", "--annotator-model",
+                "openai/judge", "-k", "subject and 3-agents")
+
+
+@pytest.mark.slow
+def test_the_paper_game_replays_from_its_cassette_identically(three_agents):
+    records, _, tmp_path = three_agents
+    again = _pytest(tmp_path, "replay", *THREE_AGENTS, "--record-mode=none")
+    assert set(again) == set(records)
+    for test_id, record in records.items():
+        for key in ("scores", "terminal", "turns", "illegal", "fallbacks", "metrics"):
+            assert again[test_id][key] == record[key], key
+        kinds = {"action", "message", "message_rejected"}
+        assert ([{k: v for k, v in e.items() if k != "t"} for e in again[test_id]["events"] if e["kind"] in kinds]
+                == [{k: v for k, v in e.items() if k != "t"} for e in record["events"] if e["kind"] in kinds])
 
 
 @pytest.mark.slow
 def test_the_subjects_second_round_is_the_papers_negotiation_prompt_word_for_word(three_agents):
-    _, requests = three_agents
+    _, requests, _ = three_agents
     subject = [b for b in requests if b["model"] == "subject"]
     second = next(b for b in subject if _user_texts(b)[-1].startswith("It is now round 2 "))
     assert _user_texts(second)[-1] == E3_NEGOTIATION + "\n\n" + ENSURE
@@ -126,7 +141,7 @@ def test_the_subjects_second_round_is_the_papers_negotiation_prompt_word_for_wor
 
 @pytest.mark.slow
 def test_the_first_negotiation_request_carries_the_state_and_the_papers_instructions(three_agents):
-    _, requests = three_agents
+    _, requests, _ = three_agents
     first = next(b for b in requests if b["model"] == "subject")
     assert [m["role"] for m in first["messages"]] == ["user"]  # no system prompt in the paper protocol
     text = first["messages"][0]["content"]
@@ -142,7 +157,7 @@ def test_the_first_negotiation_request_carries_the_state_and_the_papers_instruct
 
 @pytest.mark.slow
 def test_opponents_are_llm_agents_and_each_power_sees_only_its_own_messages(three_agents):
-    records, requests = three_agents
+    records, requests, _ = three_agents
     (record,) = records.values()
     assert record["protocol"] == "paper" and record["subject"] == 5
     assert [s["agent"] for s in record["sides"]] == (
@@ -174,7 +189,7 @@ def test_opponents_are_llm_agents_and_each_power_sees_only_its_own_messages(thre
 
 @pytest.mark.slow
 def test_annotation_is_one_call_per_recipient_power_under_the_powers_names(three_agents):
-    records, requests = three_agents
+    records, requests, _ = three_agents
     (record,) = records.values()
     judged = [_user_texts(b)[0] for b in requests if b["model"] == "judge" and "Those are the proposals" not in
               _user_texts(b)[0]]

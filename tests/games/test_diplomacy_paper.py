@@ -167,3 +167,14 @@ def test_model_seats_take_the_opponent_model_else_the_subjects_else_stay_offline
     chosen = _session(tmp_path, models=["openai/s"], diplomacy_opponent="openai/o")
     assert sides(chosen, "openai/s+cot")[0] == "diplomacy-opponent-2=openai/o+direct"
     assert all(s.uses_llm for s in chosen.seat_models(by_subject["hold"]).sides[:5])
+
+
+def test_a_dropped_order_set_holds_every_power_of_the_agent_and_is_counted_per_power():
+    game, state = _seated("2-agents")
+    rng = random.Random(0)
+    dropped = game.check_open_ended(state, 4, state.pass_action(4))
+    state.apply({0: game.check_open_ended(state, 0, state.fallback_action(0, rng)), 4: dropped})
+    entry = state.phase_log[0]
+    assert [entry["orders"][p] for p in ("ITALY", "RUSSIA", "TURKEY")] == [[], [], []]
+    metrics = diplomacy_metrics(game, type("Outcome", (), {"history": state.history})(), 0)
+    assert [metrics[p]["order_sets_dropped"] for p in range(7)] == [0, 0, 0, 0, 1, 1, 1]

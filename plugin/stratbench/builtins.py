@@ -104,6 +104,11 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
     registry.add_agent("hanabi-rules", HanabiRulesAgent)
     registry.add_agent("hold", HoldAgent)
     registry.add_agent("random-orders", RandomOrdersAgent)
+    from stratbench.agents.diplomacy_baselines import OfflineOpponent
+    from stratbench.games.diplomacy import PAPER_OPPONENTS
+
+    for name in PAPER_OPPONENTS:  # Diplomacy's paper protocol: a model plays them when the run has one
+        registry.add_model_seat(name, OfflineOpponent)
 
     from stratbench.agents.planner import PlannerAgent, RandomPlannerAgent
 

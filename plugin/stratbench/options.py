@@ -150,6 +150,8 @@ def add_options(parser: Any) -> None:
                     help="Run a PDDL dataset in SPIN-Bench's layout (<domain>/domain.pddl, <domain>/instances/*.pddl)")
     group.addoption("--annotator-model", default=None, metavar="MODEL",
                     help="Model that annotates negotiation transcripts (Diplomacy metrics)")
+    group.addoption("--diplomacy-opponent", default=None, metavar="MODEL",
+                    help="Model of the LLM opponents in Diplomacy's paper protocol (default: the subject's model)")
     group.addoption("--baseline", default=None, metavar="PATH",
                     help="Fail the run when an agent regressed against this results.json (or report dir)")
     group.addoption("--stratbench-gate-tolerance", type=non_negative_float, default=0.0, metavar="R",

@@ -155,6 +155,7 @@ def _settings(config: pytest.Config) -> RunSettings:
         match_timeout=config.getoption("match_timeout") or None,
         resume=config.getoption("stratbench_resume"),
         advgame_rounds=config.getoption("advgame_rounds"),
+        diplomacy_opponent=config.getoption("diplomacy_opponent"),
     )
 
 
@@ -170,6 +171,8 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
         raise pytest.UsageError("stratbench: the human agent reads your moves from the terminal; run pytest with -s")
     if settings.models:
         _validate_models(settings.models)
+    if settings.diplomacy_opponent:
+        _validate_models([settings.diplomacy_opponent], option="--diplomacy-opponent")
     if settings.reference is not None:
         try:
             for name in settings.reference.scaffolds:
@@ -186,7 +189,8 @@ def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
     from stratbench.startup import directory_problem
 
     records = settings.record_mode != "none" and bool(
-        settings.models or settings.annotator_model or settings.reference_mode == "record"
+        settings.models or settings.annotator_model or settings.diplomacy_opponent
+        or settings.reference_mode == "record"
     )
     checks = [("--stratbench-cassette-dir", settings.cassette_dir, records)]
     if _is_controller(config):
@@ -203,7 +207,8 @@ def _cost_notes(settings: RunSettings) -> list[str]:
         return []
     from stratbench.llm.budget import unpriced_models, unpriced_note
 
-    models = [*settings.models, *([settings.annotator_model] if settings.annotator_model else [])]
+    models = [*settings.models, *([settings.annotator_model] if settings.annotator_model else []),
+              *([settings.diplomacy_opponent] if settings.diplomacy_opponent else [])]
     unpriced = unpriced_models(models, settings.prices)
     return [unpriced_note(settings.max_cost, unpriced)] if unpriced else []
 
@@ -224,7 +229,7 @@ def _load_baseline(path: str | None) -> dict[str, Any] | None:
     return data
 
 
-def _validate_models(models: list[str]) -> None:
+def _validate_models(models: list[str], option: str = "--model") -> None:
     from stratbench.llm.client import configure_litellm_environment
 
     configure_litellm_environment()
@@ -239,7 +244,7 @@ def _validate_models(models: list[str]) -> None:
             litellm.get_llm_provider(model)
         except Exception:  # litellm raises several types for unknown providers
             raise pytest.UsageError(
-                f"stratbench: --model {model!r}: litellm cannot tell its provider; use a "
+                f"stratbench: {option} {model!r}: litellm cannot tell its provider; use a "
                 f"'provider/model' string such as openai/gpt-4o or anthropic/claude-sonnet-4-5"
             ) from None
 
@@ -301,7 +306,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         if suite.variants is not None:
             variants = [(v, None) for v in suite.variants]
         else:
-            listed = registry.variants(suite.game, session.settings.as_options())
+            listed = registry.variants(suite.game, {**session.settings.as_options(), "protocol": suite.protocol})
             variants = None if listed is None else [(v.name, v.skip) for v in listed]
         specs = build_schedule(
             suite,
@@ -312,6 +317,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             variants=variants,
             limits=session.limits(suite),
         )
+        specs = [session.seat_models(spec) for spec in specs]
     except ValueError as error:
         pytest.fail(f"{name}: {error}", pytrace=False)
     params = [

@@ -65,6 +65,8 @@ class Registry:
     annotators: dict[str, dict[str, Annotator]] = field(default_factory=dict)
     report_sections: dict[str, ReportSection] = field(default_factory=dict)
     protocols: dict[str, dict[str, Protocol]] = field(default_factory=dict)
+    model_seats: set[str] = field(default_factory=set)
+    """Agent names a seating uses for seats a run's model plays (see :meth:`add_model_seat`)."""
 
     def add_game(self, name: str, factory: GameFactory, *, variants: VariantLister | None = None) -> None:
         """Registers a game factory under ``name``.
@@ -84,6 +86,16 @@ class Registry:
         if name == "llm":
             raise ValueError("'llm' is reserved: LLM agents are chosen with --model")
         _add(self.agents, "agent", name, factory)
+
+    def add_model_seat(self, name: str, factory: AgentFactory) -> None:
+        """Registers a seat that a model plays when the run has one (a paper's LLM opponents).
+
+        In a seating, ``name`` is then played by ``--diplomacy-opponent``'s
+        model, else by the subject's model, else by the run's first
+        ``--model``; without any model, ``factory(context)`` plays it.
+        """
+        self.add_agent(name, factory)
+        self.model_seats.add(name)
 
     def add_scaffold(self, name: str, factory: ScaffoldFactory) -> None:
         """Registers a scaffold factory ``factory(**settings) -> Scaffold`` under ``name``."""

@@ -78,6 +78,8 @@ class RunSettings:
     resume: bool = False
     advgame_rounds: int | None = None
     """``--advgame-rounds``: rounds per AdvGameBench match (None: the game's own, 10)."""
+    diplomacy_opponent: str | None = None
+    """The model of the seats a paper protocol gives to LLM opponents (``--diplomacy-opponent``)."""
 
     def as_options(self) -> dict[str, Any]:
         """Returns the settings as a plain dict (for variant listers and agents)."""
@@ -147,6 +149,25 @@ class StratbenchSession:
         names = list(self.settings.agents) + [b for b in suite.baselines if b not in self.settings.agents]
         subjects.extend(AgentSpec(kind=name) for name in names)
         return subjects
+
+    def seat_models(self, spec: MatchSpec) -> MatchSpec:
+        """Returns ``spec`` with its model seats (:meth:`Registry.add_model_seat`) played by a model.
+
+        The model is ``--diplomacy-opponent``'s, else the subject's, else the
+        run's first ``--model``; with none, the seats keep their offline agent.
+        """
+        seats = self.registry.model_seats
+        if not any(side.kind in seats and side.model is None for side in spec.sides):
+            return spec
+        subject = spec.sides[spec.subject]
+        model = self.settings.diplomacy_opponent or subject.model or next(iter(self.settings.models), None)
+        if model is None:
+            return spec
+        sides = tuple(
+            AgentSpec(kind=side.kind, model=model, scaffold="direct") if side.kind in seats else side
+            for side in spec.sides
+        )
+        return replace(spec, sides=sides)
 
     def limits(self, suite: SuiteSpec) -> dict[str, Any]:
         """Returns the narrower schedules of the reference subjects for a suite's game.
@@ -301,6 +322,8 @@ class StratbenchSession:
                 return play_revision(game, spec, writers, transcript, rounds=rounds)
         else:
             state = game.new_initial_state(spec.seed)
+            if spec.seating:
+                state.seat(spec.seating)
             agents, sessions = build_agents(self.registry, self.client, spec, game, transcript, agent_options)
             rules = MatchRules(illegal_tolerance=suite.illegal_tolerance, fallback=suite.fallback)
             rng = random.Random(f"{spec.seed}:match")

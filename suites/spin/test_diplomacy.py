@@ -19,6 +19,16 @@ the engine treats a power that submits nothing (SPIN-Bench's code re-asks
 without end instead), the game goes on for everyone, and the dropped sets are
 counted as the side's fallbacks (``order_sets_dropped`` in the metrics).
 Invalid orders inside a readable set are dropped too (the unit holds). Needs ``pytest-stratbench[diplomacy]``.
+
+``--protocol paper`` plays both as SPIN-Bench's released code did
+(``docs/PROTOCOLS.md``, section Diplomacy): Table 6's seatings with every
+other power played by LLM opponents (``--diplomacy-opponent MODEL``, default
+the subject's model), one agent and one conversation for all the powers it
+plays, SPIN-Bench's negotiation JSON with ``GLOBAL``, games to 1920 that end
+when an agent's summed supply centres reach 25 (2 agents), 20 (3) or 18.
+Without a model the baselines take the subject's seats and the opponent
+seats play random orders, so ``pytest suites/spin -k diplomacy --protocol
+paper`` runs offline (10 matches to 1920).
 """
 
 import pytest

@@ -47,9 +47,10 @@ class AgentSpec:
 
     @property
     def label(self) -> str:
-        """Returns the name used in test ids, tables and ratings."""
+        """Returns the name used in test ids, tables and ratings (a model seat's: ``seat=model+scaffold``)."""
         if self.model is not None:
-            return f"{self.model}+{self.scaffold or 'direct'}"
+            played = f"{self.model}+{self.scaffold or 'direct'}"
+            return played if self.kind == "llm" else f"{self.kind}={played}"
         if self.params:
             args = ",".join(f"{k}={v}" for k, v in self.params)
             return f"{self.kind}({args})"

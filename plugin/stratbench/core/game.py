@@ -113,6 +113,15 @@ class State(ABC):
         """Describes how the game ended (``"win"``, ``"draw"``, ...)."""
         return "end"
 
+    def seat(self, seating: tuple[str, ...]) -> None:
+        """Learns the match's seating (the suite's token per side: ``"subject"`` or an agent name).
+
+        Called once before play when the suite declares seatings. Most games
+        ignore it (the default); a game in which one agent plays several
+        sides through one conversation (SPIN-Bench's paper Diplomacy) groups
+        the sides it names alike.
+        """
+
     def negotiation(self) -> Negotiation | None:
         """Returns the negotiation due before the next actions, or None (the default).
 

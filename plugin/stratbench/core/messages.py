@@ -65,10 +65,17 @@ class NegotiationTurn:
 
 @dataclass(frozen=True)
 class Outgoing:
-    """A message an agent wants to send; ``to`` empty means public."""
+    """A message an agent wants to send; ``to`` empty means public.
+
+    An agent that plays several roles at once (SPIN-Bench's paper Diplomacy,
+    one model for several powers) names the role it writes as in
+    ``sender_role`` and the roles it writes to in ``to_roles``.
+    """
 
     text: str
     to: tuple[int, ...] = ()
+    sender_role: str = ""
+    to_roles: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -81,6 +88,8 @@ class Message:
         text: The message.
         phase: The negotiation's phase name.
         round: The round it was sent in.
+        sender_role: The role the sender wrote as, when it plays several (else empty).
+        recipient_roles: The roles it was written to, when named (else empty).
     """
 
     sender: int
@@ -88,6 +97,8 @@ class Message:
     text: str
     phase: str
     round: int
+    sender_role: str = ""
+    recipient_roles: tuple[str, ...] = ()
 
     @property
     def public(self) -> bool:
@@ -99,14 +110,18 @@ class Message:
         return self.public or player == self.sender or player in self.recipients
 
     def to_dict(self) -> dict[str, Any]:
-        """Returns the message as builtins."""
-        return {
+        """Returns the message as builtins (the role fields only when set)."""
+        data: dict[str, Any] = {
             "sender": self.sender,
             "recipients": list(self.recipients),
             "text": self.text,
             "phase": self.phase,
             "round": self.round,
         }
+        if self.sender_role or self.recipient_roles:
+            data["sender_role"] = self.sender_role
+            data["recipient_roles"] = list(self.recipient_roles)
+        return data
 
 
 @dataclass
@@ -138,6 +153,7 @@ class MessageLog:
 
     def post(self, sender: int, outgoing: Outgoing, phase: str, round_: int) -> Message:
         """Delivers a message that passed :meth:`check`."""
-        message = Message(sender, tuple(sorted(set(outgoing.to))), outgoing.text.strip(), phase, round_)
+        message = Message(sender, tuple(sorted(set(outgoing.to))), outgoing.text.strip(), phase, round_,
+                          outgoing.sender_role, tuple(outgoing.to_roles))
         self.messages.append(message)
         return message

@@ -94,6 +94,8 @@ class MatchSpec:
         variant: The game variant, or None.
         skip: Why this match cannot run here, or None.
         protocol: The protocol it is played in.
+        seating: The suite seating's token per side (``"subject"`` or an
+            agent name), for suites with seatings; empty otherwise.
     """
 
     game: str
@@ -104,6 +106,7 @@ class MatchSpec:
     variant: str | None = None
     skip: str | None = None
     protocol: str = "default"
+    seating: tuple[str, ...] = ()
 
     @property
     def uses_llm(self) -> bool:
@@ -220,7 +223,8 @@ def _expand(
                         seed = base_seed + i
                         specs.append(
                             MatchSpec(suite.game, sides, seating.index("subject"), seed,
-                                      _id(f"{subject.label}-{name}", variant, seed), variant, skip)
+                                      _id(f"{subject.label}-{name}", variant, seed), variant, skip,
+                                      seating=tuple(seating))
                         )
         return sorted(specs, key=_order)
     if num_sides != 2:

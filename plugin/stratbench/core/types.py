@@ -115,6 +115,11 @@ class Observation:
         messages: The messages this player sent or received so far, as dicts
             (``sender``, ``recipients``, ``text``, ``phase``, ``round``).
         negotiation: Set when the player is asked to talk, not to act.
+        conversation: A key naming the conversation this request belongs to:
+            a request with the key of the agent's previous request continues
+            that conversation with ``prompt`` as a new user turn (SPIN-Bench's
+            Diplomacy keeps a phase's negotiation rounds and orders in one
+            conversation); empty: each decision opens its own.
     """
 
     game: str
@@ -138,6 +143,7 @@ class Observation:
     system_prompt: str | None = None
     messages: tuple[dict[str, Any], ...] = ()
     negotiation: NegotiationTurn | None = None
+    conversation: str = ""
 
     def with_feedback(self, feedback: str, attempt: int) -> Observation:
         """Returns a copy carrying the rejection reason for a retry."""

@@ -19,6 +19,13 @@ A side's score is the number of supply centers its power owns at the end
 (0-34). The variant ``to<YEAR>[-r<ROUNDS>]`` sets the last year and the
 negotiation rounds; the variants a suite runs default to
 ``$STRATBENCH_DIPLOMACY_END_YEAR`` and ``$STRATBENCH_DIPLOMACY_ROUNDS``.
+
+``protocol="paper"`` plays SPIN-Bench's released code (see
+:mod:`stratbench.paper_protocols.diplomacy`): the seating's groups
+(:func:`paper_groups`) make one agent per group, which acts and negotiates
+for all its powers through the group's first player with SPIN-Bench's
+multi-power prompts; the game runs to 1920 and ends when a group's summed
+supply centres reach 25 (2 agents), 20 (3) or 18. Scores stay per power.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import json
 import os
 import random
 import re
+from dataclasses import replace
 from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
@@ -38,8 +46,9 @@ from stratbench.registry import Variant
 
 __all__ = [
     "ANSWER_FORMAT", "DROPPED_ORDER_SET", "Diplomacy", "DiplomacyNoPress", "DiplomacyState", "INSTALL_HINT", "ORDERS_PROMPT", "POWERS", "RULES",
-    "engine_available", "extract_orders", "parse_variant", "random_orders", "validate_orders", "variant_name",
-    "variants",
+    "PAPER", "PAPER_ANSWER_FORMAT", "PAPER_END_YEAR", "PAPER_OPPONENTS", "PAPER_THRESHOLDS",
+    "engine_available", "extract_orders", "groups_from_history", "paper_groups", "parse_variant", "random_orders",
+    "validate_orders", "variant_name", "variants",
 ]
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -61,6 +70,23 @@ ANSWER_FORMAT = (
 )
 """The answer format a retry repeats: the first prompt's JSON, whose ``orders`` the game reads."""
 DROPPED_ORDER_SET = "the whole order set (no readable answer): the units hold"
+PAPER = "paper"
+PAPER_END_YEAR = 1920
+PAPER_OPPONENTS = ("diplomacy-opponent-1", "diplomacy-opponent-2", "diplomacy-opponent-3", "diplomacy-opponent-4")
+"""Seat names of the paper protocol's LLM opponents: seats with the same name are one agent (Table 6)."""
+NEUTRAL_SEAT = "hold"
+"""The seat name of SPIN-Bench's neutral powers (the basic-skill game)."""
+PAPER_THRESHOLDS = {2: 25, 3: 20}
+"""Supply centres an agent needs, summed over its powers, by the number of agents (SPIN-Bench's scripts); else 18."""
+SOLO_CENTERS = 18
+PAPER_MAX_MESSAGES = 64
+PAPER_MAX_CHARS = 10_000
+PAPER_ANSWER_FORMAT = (
+    'Reply with the JSON object in the format given above, with "orders" keyed by each power you play: '
+    '{"orders": {"<POWER>": ["A PAR - BUR", ...], ...}}, one order per orderable location, each chosen from the '
+    "possible orders."
+)
+"""The answer format a paper-protocol retry repeats."""
 RULES = Rules(title="Diplomacy", summary=text.RULES_SUMMARY)
 _ROLES = dict(enumerate(POWERS))
 
@@ -70,14 +96,14 @@ def variant_name(end_year: int = DEFAULT_END_YEAR, rounds: int = DEFAULT_ROUNDS)
     return f"to{end_year}" if rounds == DEFAULT_ROUNDS else f"to{end_year}-r{rounds}"
 
 
-def parse_variant(variant: str | None) -> tuple[int, int]:
+def parse_variant(variant: str | None, default_end_year: int = DEFAULT_END_YEAR) -> tuple[int, int]:
     """Returns ``(end_year, rounds)`` for a variant name (None: the defaults).
 
     Raises:
         ValueError: for a malformed name, a year before 1901 or zero rounds.
     """
     if variant is None:
-        return DEFAULT_END_YEAR, DEFAULT_ROUNDS
+        return default_end_year, DEFAULT_ROUNDS
     match = _VARIANT.match(variant)
     if match is None:
         raise ValueError(f"unknown Diplomacy variant {variant!r}; expected to<YEAR>[-r<ROUNDS>], e.g. to1905")
@@ -101,7 +127,39 @@ class DiplomacyState(State):
         self.engine = _import_engine().Game()
         self.phase_log: list[dict[str, Any]] = []
         self._cache: dict[str, Any] = {}
+        self.groups: tuple[tuple[int, ...], ...] = tuple((i,) for i in range(len(POWERS)))
+        """The players one agent plays together (paper protocol); one power each otherwise."""
+        self.neutral: tuple[int, ...] = ()
+        """The neutral powers' players (paper protocol's basic-skill game), named in its prompts."""
 
+    def seat(self, seating: tuple[str, ...]) -> None:
+        """Groups the powers one agent plays (paper protocol only; see :func:`paper_groups`)."""
+        if self.game.paper:
+            self.set_groups(paper_groups(seating), tuple(i for i, t in enumerate(seating) if t == NEUTRAL_SEAT))
+
+    def set_groups(self, groups: tuple[tuple[int, ...], ...], neutral: tuple[int, ...] = ()) -> None:
+        """Sets the agents' power groups: each group acts, negotiates and wins as one."""
+        if sorted(p for g in groups for p in g) != list(range(len(POWERS))):
+            raise ValueError(f"power groups {groups} must hold every power once")
+        self.groups = tuple(sorted(tuple(sorted(g)) for g in groups))
+        self.neutral = tuple(neutral)
+        self.engine.victory = [max(self.threshold, SOLO_CENTERS)]
+
+    @property
+    def threshold(self) -> int:
+        """Returns the supply centres an agent needs to win (summed over its powers)."""
+        if not self.game.paper:
+            return SOLO_CENTERS
+        return PAPER_THRESHOLDS.get(len(self.groups), SOLO_CENTERS)
+
+    def group_of(self, player: int) -> tuple[int, ...]:
+        """Returns the players of ``player``'s group (its agent's powers)."""
+        return next(g for g in self.groups if player in g)
+
+    def group_centers(self) -> dict[tuple[int, ...], int]:
+        """Returns each group's supply centres, summed over its powers."""
+        centers = self.supply_centers()
+        return {g: sum(centers[POWERS[p]] for p in g) for g in self.groups}
     @property
     def phase(self) -> str:
         """Returns the engine's phase name (``S1901M``, ``F1901R``, ``W1901A``, ``COMPLETED``)."""
@@ -135,10 +193,18 @@ class DiplomacyState(State):
         return list(self.engine.outcome[1:]) if self.engine.is_game_done else []
 
     def negotiation(self) -> Negotiation | None:
-        """Returns the negotiation before a movement phase, when this game negotiates."""
+        """Returns the negotiation before a movement phase, when this game negotiates.
+
+        In the paper protocol each agent talks once per round for all its
+        powers (its group's first player), within generous limits.
+        """
         if not self.game.press or self.is_terminal() or self.engine.phase_type != "M":
             return None
         alive = self.alive()
+        if self.game.paper:
+            leads = tuple(g[0] for g in self.groups if any(p in alive for p in g))
+            return Negotiation(self.phase, leads, rounds=self.game.rounds, max_messages=PAPER_MAX_MESSAGES,
+                               max_chars=PAPER_MAX_CHARS)
         return Negotiation(self.phase, alive, rounds=self.game.rounds, max_messages=len(alive), max_chars=MAX_CHARS)
 
     def alive(self) -> tuple[int, ...]:
@@ -146,13 +212,22 @@ class DiplomacyState(State):
         return tuple(i for i, p in enumerate(POWERS) if not self.engine.powers[p].is_eliminated())
 
     def _current_players(self) -> list[int]:
+        if self.game.paper:
+            return [g[0] for g in self.groups if any(self.possible_orders(POWERS[p]) for p in g)]
         return [i for i, p in enumerate(POWERS) if self.possible_orders(p)]
 
     def fallback_action(self, player: int, rng: random.Random) -> Action:
         """Returns random possible orders: the ``random-orders`` baseline's choice, drawn with ``rng``."""
-        power = POWERS[player]
-        orders = random_orders(self.possible_orders(power), self.engine.phase_type, self.build_count(power), rng)
-        return Action("orders", json.dumps({"orders": {power: orders}}))
+        orders = {
+            POWERS[p]: random_orders(self.possible_orders(POWERS[p]), self.engine.phase_type,
+                                     self.build_count(POWERS[p]), rng)
+            for p in self._acting_for(player)
+        }
+        return Action("orders", json.dumps({"orders": orders}))
+
+    def _acting_for(self, player: int) -> tuple[int, ...]:
+        """Returns the players a decision of ``player`` orders for (its group in the paper protocol)."""
+        return self.group_of(player) if self.game.paper else (player,)
 
     def pass_action(self, player: int) -> Action:
         """Returns an empty order set, marked dropped: the power's units hold (the ``drop`` fallback).
@@ -161,6 +236,10 @@ class DiplomacyState(State):
         hold, a dislodged unit is disbanded, owed disbands are chosen by the
         engine's civil-disorder rule, builds are waived.
         """
+        if self.game.paper:
+            powers = [POWERS[p] for p in self.group_of(player)]
+            return Action("orders", json.dumps({"orders": {p: [] for p in powers},
+                                                "dropped": {p: [DROPPED_ORDER_SET] for p in powers}}))
         power = POWERS[player]
         return Action("orders", json.dumps({"orders": {power: []}, "dropped": [DROPPED_ORDER_SET]}))
 
@@ -171,7 +250,11 @@ class DiplomacyState(State):
         return {"orders": ORDERS_PROMPT.replace("<YOUR POWER>", POWERS[player])}
 
     def _apply(self, actions: dict[int, Action]) -> None:
-        decided = {POWERS[p]: self._decided(p, a.response or "") for p, a in sorted(actions.items())}
+        if self.game.paper:
+            decided = {POWERS[p]: kept for lead, a in sorted(actions.items())
+                       for p, kept in self._decided_group(lead, a.response or "").items()}
+        else:
+            decided = {POWERS[p]: self._decided(p, a.response or "") for p, a in sorted(actions.items())}
         entry: dict[str, Any] = {
             "phase": self.phase,
             "type": self.engine.phase_type,
@@ -188,6 +271,13 @@ class DiplomacyState(State):
         entry["centers"] = {p: sorted(self.engine.powers[p].centers) for p in POWERS}
         self.phase_log.append(entry)
 
+    def _decided_group(self, lead: int, reply: str) -> dict[int, tuple[list[str], list[str]]]:
+        """Returns each group power's valid and dropped orders; an unreadable set (without the runner) holds."""
+        try:
+            return self.game.normalise_group(self, lead, reply)
+        except (ActionParseError, IllegalActionError) as error:
+            return {p: ([], [f"unreadable order set ({error})"]) for p in self.group_of(lead)}
+
     def _decided(self, player: int, reply: str) -> tuple[list[str], list[str]]:
         """Returns the valid and dropped orders; an unreadable set (applied without the runner) holds."""
         try:
@@ -196,13 +286,24 @@ class DiplomacyState(State):
             return [], [f"unreadable order set ({error})"]
 
     def _is_terminal(self) -> bool:
+        if self.game.paper and self.winning_group() is not None:
+            return True
         return self.engine.is_game_done or _year(self.phase) > self.game.end_year
+
+    def winning_group(self) -> tuple[int, ...] | None:
+        """Returns the group whose summed supply centres reached the threshold (paper protocol), or None."""
+        reached = [g for g, n in self.group_centers().items() if n >= self.threshold]
+        return reached[0] if reached else None
 
     def _scores(self) -> list[float]:
         centers = self.supply_centers()
         return [float(centers[p]) for p in POWERS]
 
     def _terminal_reason(self) -> str:
+        group = self.winning_group() if self.game.paper else None
+        if group is not None:
+            names = "+".join(POWERS[p] for p in group)
+            return f"threshold reached: {names} hold {self.group_centers()[group]} supply centers (>= {self.threshold})"
         winners = self.winners()
         if winners:
             return f"solo victory: {', '.join(winners)}"
@@ -224,14 +325,22 @@ class Diplomacy(Game):
 
     Args:
         variant: ``to<YEAR>[-r<ROUNDS>]``: the last year played and the
-            negotiation rounds per movement phase (default ``to1905``, 3 rounds).
+            negotiation rounds per movement phase (default ``to1905``, 3 rounds;
+            ``to1920`` in the paper protocol).
+        protocol: ``"default"`` or ``"paper"``: SPIN-Bench's released wording,
+            one agent for several powers (the seating's groups), the paper's
+            negotiation JSON with ``GLOBAL``, and its win thresholds.
     """
 
     press = True
     rules = RULES
 
-    def __init__(self, variant: str | None = None) -> None:
-        self.end_year, self.rounds = parse_variant(variant)
+    def __init__(self, variant: str | None = None, protocol: str = "default") -> None:
+        if protocol not in ("default", PAPER):
+            raise ValueError(f"unknown Diplomacy protocol {protocol!r}; expected 'default' or 'paper'")
+        self.protocol = protocol
+        self.paper = protocol == PAPER
+        self.end_year, self.rounds = parse_variant(variant, PAPER_END_YEAR if self.paper else DEFAULT_END_YEAR)
         self.info = GameInfo(
             name="diplomacy" if self.press else "diplomacy-nopress",
             num_players=len(POWERS),
@@ -261,6 +370,8 @@ class Diplomacy(Game):
     def observe(self, state: State, player: int) -> Observation:
         """Returns the E.3 state description and SPIN-Bench's order prompt for this phase."""
         assert isinstance(state, DiplomacyState)
+        if self.paper:
+            return self._paper_observe(state, player)
         power = POWERS[player]
         state_text = text.state_description(state.engine_state(), state.phase, list(POWERS))
         possible = state.possible_orders(power) if not state.is_terminal() else {}
@@ -272,6 +383,8 @@ class Diplomacy(Game):
     def observe_negotiation(self, state: State, player: int, turn: NegotiationTurn) -> Observation:
         """Returns SPIN-Bench's negotiation prompt for ``turn``'s round (no action to take)."""
         assert isinstance(state, DiplomacyState)
+        if self.paper:
+            return self._paper_negotiation(state, player, turn)
         power = POWERS[player]
         state_text = text.state_description(state.engine_state(), state.phase, list(POWERS))
         possible = state.possible_orders(power) if not state.is_terminal() else {}
@@ -330,9 +443,122 @@ class Diplomacy(Game):
         builder = text.retreat_prompt if kind == "R" else text.winter_prompt
         return builder(power=power, state_text=state_text, possible=repr({power: possible}))
 
+    # -- the paper protocol's views ------------------------------------------------
+
+    def _paper_text(self, state: DiplomacyState) -> str:
+        return text.paper_state_description(state.engine_state(), state.phase, list(POWERS),
+                                            [POWERS[p] for p in state.neutral])
+
+    def _paper_possible(self, state: DiplomacyState, powers: list[str]) -> dict[str, dict[str, list[str]]]:
+        if state.is_terminal():
+            return {p: {} for p in powers}
+        return {p: state.possible_orders(p) for p in powers}
+
+    def _paper_last_round(self, state: DiplomacyState, player: int, phase: str, round_: int) -> str:
+        """Returns the lines of the messages sent to ``player``'s powers (or to all) in ``round_`` of ``phase``."""
+        heard = [m.to_dict() for m in state.messages.visible_to(player)
+                 if m.phase == phase and m.round == round_ and m.sender != player]
+        return text.paper_message_lines(heard)
+
+    def _paper_view(
+        self, state: DiplomacyState, player: int, state_text: str, prompt: str | None, *, negotiation: bool
+    ) -> Observation:
+        group = state.group_of(player)
+        powers = [POWERS[p] for p in group]
+        possible = self._paper_possible(state, powers)
+        observation = self._view(state, player, state_text, possible[POWERS[player]], prompt,
+                                 {} if negotiation else state.open_ended(player))
+        data = {
+            **observation.data,
+            "powers": powers,
+            "possible_orders_by_power": possible,
+            "build_counts": {p: state.build_count(p) for p in powers},
+            "leads": {POWERS[p]: g[0] for g in state.groups for p in g},
+        }
+        return replace(
+            observation, data=data, system_prompt=None, role="+".join(powers),
+            answer_parser="diplomacy-paper-messages" if negotiation else "diplomacy-paper-orders",
+            conversation=state.phase, answer_format=PAPER_ANSWER_FORMAT,
+        )
+
+    def _paper_observe(self, state: DiplomacyState, player: int) -> Observation:
+        powers = [POWERS[p] for p in state.group_of(player)]
+        state_text = self._paper_text(state)
+        possible = self._paper_possible(state, powers)
+        kind = state.engine.phase_type
+        prompt: str | None = None
+        if any(possible.values()):
+            if kind == "M":
+                units = [u.split(" ", 1)[1] for p in powers for u in sorted(state.engine.powers[p].units)]
+                adjacency = [{loc: sorted({a.upper() for a in state.engine.map.abut_list(loc)})} for loc in units]
+                held = state.phase in state.messages.held
+                last = self._paper_last_round(state, player, state.phase, self.rounds) if held else None
+                prompt = text.paper_movement_prompt(
+                    powers=powers, state_text=state_text, adjacency=repr(adjacency),
+                    possible=repr({p: [{loc: o} for loc, o in possible[p].items()] for p in powers}),
+                    last_round=last,
+                )
+            else:
+                prompt = text.paper_adjustment_prompt(kind=kind, powers=powers, state_text=state_text,
+                                                      possible=repr(possible))
+        return self._paper_view(state, player, state_text, prompt, negotiation=False)
+
+    def _paper_negotiation(self, state: DiplomacyState, player: int, turn: NegotiationTurn) -> Observation:
+        group = state.group_of(player)
+        powers = [POWERS[p] for p in group]
+        state_text = self._paper_text(state)
+        possible = self._paper_possible(state, powers)
+        others = [p for i, p in enumerate(POWERS) if i not in group and i not in state.neutral]
+        prompt = text.paper_negotiation_prompt(
+            powers=powers, others=others, round_=turn.round, rounds=turn.rounds, state_text=state_text,
+            possible=repr({p: [{loc: o} for loc, o in possible[p].items()] for p in powers}),
+            last_round=None if turn.round == 1 else self._paper_last_round(state, player, turn.phase, turn.round - 1),
+            neutral=[POWERS[p] for p in state.neutral],
+        )
+        return self._paper_view(state, player, state_text, prompt, negotiation=True)
+
+    def normalise_group(self, state: DiplomacyState, lead: int, reply: str) -> dict[int, tuple[list[str], list[str]]]:
+        """Returns the valid and dropped orders of each power of ``lead``'s group (paper protocol).
+
+        ``orders`` must be a JSON object keyed by power; a power it leaves
+        out orders nothing (its units hold).
+
+        Raises:
+            ActionParseError: when the reply has no JSON object whose ``orders`` is keyed by power.
+            IllegalActionError: when ``orders`` names a power the agent does not play.
+        """
+        group = state.group_of(lead)
+        powers = [POWERS[p] for p in group]
+        found, carried = _orders_object(reply)
+        if not isinstance(found, dict):
+            raise ActionParseError(
+                f'No JSON object whose "orders" is keyed by power was found. Reply with a JSON object such as '
+                f'{{"orders": {{"{powers[0]}": ["A PAR - BUR", "F BRE H"]}}}}, one list for each of {powers}.'
+            )
+        by_power = {str(k).strip().upper(): v for k, v in found.items()}
+        foreign = sorted(set(by_power) - set(powers))
+        if foreign:
+            raise IllegalActionError(f'"orders" names {foreign}, which you do not play; you play {powers}')
+        decided: dict[int, tuple[list[str], list[str]]] = {}
+        for player, power in zip(group, powers):
+            raw = by_power.get(power, [])
+            raw = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+            orders = [o for o in raw if isinstance(o, str)]
+            dropped = [d for d in carried.get(power, []) if isinstance(d, str)]
+            dropped += [f"{o!r} (not an order string)" for o in raw if not isinstance(o, str)]
+            kept, invalid = validate_orders(orders, state.possible_orders(power), state.engine.phase_type,
+                                            state.build_count(power))
+            decided[player] = (kept, dropped + invalid)
+        return decided
+
     def check_open_ended(self, state: State, player: int, action: Action) -> Action:
         """Reads an order set and keeps its valid orders (see :meth:`normalise`)."""
         assert isinstance(state, DiplomacyState)
+        if self.paper:
+            decided = self.normalise_group(state, player, action.response or "")
+            orders = {POWERS[p]: kept for p, (kept, _) in decided.items()}
+            dropped = {POWERS[p]: lost for p, (_, lost) in decided.items()}
+            return Action("orders", json.dumps({"orders": orders, "dropped": dropped}, separators=(",", ":")))
         kept, dropped = self.normalise(state, player, action.response or "")
         return Action("orders", json.dumps({"orders": kept, "dropped": dropped}, separators=(",", ":")))
 
@@ -396,6 +622,53 @@ def extract_orders(reply: str, power: str) -> tuple[list[str], list[str]]:
     orders = [o for o in found if isinstance(o, str)]
     dropped = carried + [f"{o!r} (not an order string)" for o in found if not isinstance(o, str)]
     return orders, dropped
+
+
+def _orders_object(reply: str) -> tuple[Any, dict[str, list[Any]]]:
+    """Returns the last ``orders`` value of a reply and its ``dropped`` map (a normalised answer's), by power."""
+    for candidate in reversed(_json_objects(reply)):
+        key = next((k for k in candidate if str(k).lower() == "orders"), None)
+        if key is not None:
+            carried = candidate.get("dropped")
+            return candidate[key], carried if isinstance(carried, dict) else {}
+    return _orders_value(reply), {}
+
+
+def paper_groups(seating: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    """Returns the powers each agent plays in a paper seating.
+
+    The ``"subject"`` seats are one agent, seats with the same opponent name
+    (:data:`PAPER_OPPONENTS`) are one agent, and every other seat (a neutral
+    or baseline power) is its own.
+
+    Raises:
+        ValueError: when the seating does not have one entry per power.
+    """
+    if len(seating) != len(POWERS):
+        raise ValueError(f"a Diplomacy seating needs {len(POWERS)} entries, got {len(seating)}")
+    shared: dict[str, list[int]] = {}
+    groups: list[tuple[int, ...]] = []
+    for player, token in enumerate(seating):
+        if token == "subject" or token in PAPER_OPPONENTS:
+            shared.setdefault(token, []).append(player)
+        else:
+            groups.append((player,))
+    groups += [tuple(players) for players in shared.values()]
+    return tuple(sorted(groups))
+
+
+def groups_from_history(history: list[dict[Any, str]]) -> tuple[tuple[int, ...], ...]:
+    """Recovers a paper match's power groups from its first joint action (every agent orders in S1901M)."""
+    if not history:
+        return tuple((i,) for i in range(len(POWERS)))
+    groups = []
+    for player, text_ in sorted(history[0].items(), key=lambda item: int(item[0])):
+        orders = json.loads(Action.from_text(text_).response or "{}").get("orders")
+        powers = orders if isinstance(orders, dict) else {POWERS[int(player)]: orders}
+        groups.append(tuple(sorted(POWERS.index(p) for p in powers)))
+    listed = {p for g in groups for p in g}
+    groups += [(i,) for i in range(len(POWERS)) if i not in listed]
+    return tuple(sorted(groups))
 
 
 def random_orders(
@@ -504,11 +777,13 @@ def engine_available() -> bool:
 
 
 def variants(options: dict[str, Any]) -> list[Variant]:
-    """Lists the one variant a suite runs: ``to$STRATBENCH_DIPLOMACY_END_YEAR`` (default ``to1905``).
+    """Lists the one variant a suite runs: ``to$STRATBENCH_DIPLOMACY_END_YEAR`` (default ``to1905``;
+    ``to1920`` when ``options["protocol"]`` is ``paper``).
 
     It is skipped, with the install hint, when the engine is missing.
     """
-    end_year = int(os.environ.get(END_YEAR_ENV) or DEFAULT_END_YEAR)
+    default = PAPER_END_YEAR if options.get("protocol") == PAPER else DEFAULT_END_YEAR
+    end_year = int(os.environ.get(END_YEAR_ENV) or default)
     rounds = int(os.environ.get(ROUNDS_ENV) or DEFAULT_ROUNDS)
     name = variant_name(end_year, rounds)
     parse_variant(name)

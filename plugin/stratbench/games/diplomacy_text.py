@@ -15,6 +15,11 @@ SPIN-Bench's wording; the places where this harness departs from it are:
   is kept: the alignment annotator reads it.
 * The line naming neutral powers is left out: the game does not know which
   seats are played by passive agents.
+
+The ``paper_*`` builders word the paper protocol: one agent for several
+powers (``['RUSSIA', 'TURKEY']``), §6.5's negotiation JSON keyed by sending
+power with ``GLOBAL`` verbatim, the neutral-powers line, and one conversation
+per phase (later rounds carry only the last round's messages).
 """
 
 from __future__ import annotations
@@ -308,4 +313,186 @@ def winter_prompt(*, power: str, state_text: str, possible: str) -> str:
         f"The possible orders you can issue are as follows:\n{possible}\n"
         "Remember, you need to reach the configured number of supply centers (build more and more supply "
         "centers) to win."
+    )
+
+
+# -- the paper protocol: SPIN-Bench's released wording, one agent for several powers ----------
+
+PAPER_NEGOTIATION_STEPS = """Now you must analyze the negotiation phase step by step, then provide your final messages in a JSON object.
+
+## Think step by step
+
+1. **Recap & Trust Analysis:**
+  1.1. Recap each message from the last round, identifying who said what.
+  1.2. Assess their intentions and whether they might be truthful or deceptive.
+  1.3. Discuss how much you trust each power's statements based on their track record or alignment with your interests.
+2. **Current State and Strategic Analysis:**
+  2.1. Summarize your current strategic position (units, supply centers, alliances, conflicts).
+  2.2. Summarize your opponents' positions (who seems strong, who seems weak, who might be desperate).
+  2.3. Identify any immediate threats or opportunities for alliances, betrayals, or beneficial deals.
+3. **Goal Setting:**
+  3.1. Reiterate your ultimate objective (gain more supply centers, dominate the map).
+  3.2. Decide how to approach each power: ally, remain neutral, or plan to attack soon.
+4. **Negotiation Strategy:**
+  4.1. Determine which powers you want to communicate with this round and why.
+  4.2. Decide whether to propose alliances, coordinate attacks, request/demand support, or spread disinformation.
+  4.3. Consider carefully any promises you might make (remember they are not binding).
+5. **Message Drafting:**
+  5.1. Outline the content of each message to each recipient.
+  5.2. Make sure your messages are concrete: specify regions, proposed moves, or conditions for cooperation.
+  5.3. Keep in mind the possibility of someone sharing your messages (lack of enforceability).
+6. **Review & Finalize:**
+  6.1. Verify if your negotiation plan is consistent with your overall strategy.
+  6.2. Finalize the messages you will send out.
+
+After you finish your step-by-step reasoning, provide the result as a JSON object with the following format:
+
+{
+  "phase": "negotiation_phase{index}",
+  "trust_analysis": [
+    {"power": "ENGLAND", "trust_level": "low/medium/high", "analysis": "explanation of why"},
+    ...
+  ],
+  "negotiation_strategy": "In-depth explanation of how you're approaching each power (alliance, deception, etc.)",
+  "messages": {
+    "FRANCE": {
+      "recipients": ["GERMANY", "GLOBAL"],
+      "messages": [
+        "Hello Germany, I'd like your support in Burgundy.",
+        "Greetings everyone, I propose a mutual ceasefire this turn."
+      ]
+    },
+    "TURKEY": {
+      "recipients": ["RUSSIA"],
+      "messages": ["I propose we coordinate against Austria in the Black Sea."]
+    },
+    ...
+  }
+}
+
+### Explanation of Fields:
+- **phase:** Always set this to "negotiation_phase{index}" for this round of negotiation phase.
+- **trust_analysis:**
+  - A list of dictionaries analyzing how much you trust each other power.
+  - For each entry, note the power, your trust level, and a brief explanation of why.
+- **negotiation_strategy:**
+  - Describe your overarching plan for dealing with the other powers, including proposals, alliances, or sabotage.
+- **messages:** A dictionary where each key is one of the powers that you control. You don't need to send a message to neutral countries or yourself.
+  - For each key (e.g. "FRANCE"), the value is another dictionary:
+    - "recipients":
+      - A list of strings representing who you are sending messages to.
+      - Valid recipients: {recipients}
+      - You can also include "GLOBAL" to broadcast a message to all powers simultaneously.
+    - "messages": a list of strings, each corresponding to a message directed to the recipients in the same order.
+      - If you list two recipients, the first message is intended for the first recipient, the second message for the second recipient, and so on.
+
+Use only standard double quotes in your JSON. Do not include Python-style triple-quoted strings or comments inside the JSON output.
+
+{neutral}
+
+Happy negotiating - analyze carefully and craft your messages with purpose!"""
+"""SPIN-Bench E.3's negotiation instructions, verbatim but for the round index, recipients and neutral line."""
+
+NO_NEUTRAL_POWERS = "There are no neutral powers in this game."
+
+
+def neutral_line(neutral: list[str]) -> str:
+    """Returns the state description's closing line about neutral powers (E.3 wording when there are none)."""
+    if not neutral:
+        return NO_NEUTRAL_POWERS
+    return f"The neutral powers in this game are: {', '.join(neutral)}. They hold and only disband when they must."
+
+
+def paper_state_description(state: dict[str, Any], phase: str, powers: list[str], neutral: list[str]) -> str:
+    """Returns the E.3 state description with its closing neutral-powers line."""
+    return state_description(state, phase, powers) + "\n" + neutral_line(neutral)
+
+
+def playing(powers: list[str]) -> str:
+    """Returns how the paper's prompts name an agent's powers: ``['RUSSIA', 'TURKEY']``."""
+    return repr(list(powers))
+
+
+def paper_negotiation_prompt(
+    *, powers: list[str], others: list[str], round_: int, rounds: int, state_text: str, possible: str,
+    last_round: str | None, neutral: list[str],
+) -> str:
+    """Builds one paper negotiation round (§6.5): the first carries the state, later ones the last round's messages.
+
+    ``round_`` counts from 1, as the prompt shows it; the JSON's ``phase`` is
+    ``negotiation_phase<round - 1>`` (the E.3 example: round 2, phase 1).
+    """
+    parts = [
+        f"It is now round {round_} of the negotiation phase.\nThere are {rounds} total negotiation rounds.\n"
+        "After these, you must decide your actions.",
+        f"You are playing as {playing(powers)}. The other powers are: {', '.join(others)}.",
+    ]
+    if last_round is None:
+        parts += [state_text,
+                  f"The possible orders of your units this phase are:\n<possible_orders>\n{possible}\n"
+                  "</possible_orders>"]
+    else:
+        parts.append("The last round's messages are:\n" + (last_round or "No messages were sent to you."))
+    steps = (
+        PAPER_NEGOTIATION_STEPS.replace("{index}", str(round_ - 1))
+        .replace("{recipients}", ", ".join(others))
+        .replace("{neutral}", neutral_line(neutral))
+    )
+    parts.append(steps)
+    parts.append(
+        'Ensure that in your JSON output, the value assigned to the "messages" key must strictly be options '
+        f"listed in {playing(powers)}."
+    )
+    return "\n\n".join(parts)
+
+
+def paper_message_lines(messages: list[dict[str, Any]]) -> str:
+    """Renders paper messages as ``FRANCE to all players: ...`` / ``GERMANY to RUSSIA: ...`` lines."""
+    lines = []
+    for message in messages:
+        to = message.get("recipient_roles") or []
+        target = "all players" if not message["recipients"] or to == ["GLOBAL"] else ", ".join(to)
+        lines.append(f"{message.get('sender_role', '')} to {target}: {message['text']}")
+    return "\n".join(lines)
+
+
+def paper_movement_prompt(*, powers: list[str], state_text: str, adjacency: str, possible: str,
+                          last_round: str | None) -> str:
+    """Builds the paper's movement prompt (§6.6); after a negotiation it opens with the final round's messages."""
+    parts = []
+    if last_round is not None:
+        parts.append("The negotiation phase is over. The last round's messages are:\n"
+                     + (last_round or "No messages were sent to you."))
+    parts += [
+        f"Now it's your turn to issue orders, and you are playing as {playing(powers)}.\n{state_text}",
+        f"The adjacent regions of your orderable regions are as follows:\n<adjacent_regions>\n{adjacency}\n"
+        "</adjacent_regions>",
+        _MOVEMENT_STEPS,
+        "### **Possible Orders:**\nThe key is the location, the value is the list of possible orders at that "
+        f"location.\n<possible_orders>\n{possible}\n</possible_orders>",
+        _OBJECTIVE,
+    ]
+    return "\n\n".join(parts)
+
+
+def paper_adjustment_prompt(*, kind: str, powers: list[str], state_text: str, possible: str) -> str:
+    """Builds the paper's retreat (``kind="R"``) or winter (``"A"``) prompt (§6.7) for several powers."""
+    example = '"FRANCE": ["A MAR R SPA", ...]' if kind == "R" else '"FRANCE": ["F BRE B", "A PAR B", ...]'
+    if kind == "R":
+        head = (f"Now it's the retreat phase, and you are playing {playing(powers)}. It is now your turn to play.\n"
+                f"{state_text}\nThis is the retreat phase. You must retreat your units that have been dislodged. "
+                "If you do not retreat a unit, it will be disbanded.\n")
+        tail = ""
+    else:
+        head = (f"Now it's winter adjustment phase, and you are playing {playing(powers)}. It is now your turn to "
+                f"play.\n{state_text}\nThis is the build/disband phase. You can build new units in your home "
+                "centers, or disband units if you have too many. Remember, you need to control enough supply "
+                "centers to win.\n")
+        tail = ("\nRemember, you need to reach the configured number of supply centers (build more and more supply "
+                "centers) to win.")
+    return (
+        f"{head}Please respond with a JSON object like:\n{{\n"
+        '  "reason": "Your strategic reasoning here",\n  "orders": {\n'
+        f"    {example},\n    ...\n  }}\n}}\n{_ORDERS_RULES}\n"
+        f"The possible orders you can issue are as follows:\n{possible}{tail}"
     )

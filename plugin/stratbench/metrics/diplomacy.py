@@ -42,8 +42,15 @@ ORDER_TYPES = ("move", "attack", "support_self", "support_others")
 
 
 def replay(game: Game, history: list[dict[Any, str]], seed: int = 0) -> Any:
-    """Replays a Diplomacy match from its history; returns the final state (with ``phase_log``)."""
+    """Replays a Diplomacy match from its history; returns the final state (with ``phase_log``).
+
+    A paper-protocol match's power groups are read back from its first joint action.
+    """
     state = game.new_initial_state(seed)
+    if getattr(game, "paper", False):
+        from stratbench.games.diplomacy import groups_from_history
+
+        state.set_groups(groups_from_history(history))
     for joint in history:
         state.apply({int(p): Action.from_text(a) for p, a in joint.items()})
     return state
@@ -99,6 +106,7 @@ def diplomacy_metrics(game: Game, outcome: MatchOutcome, seed: int) -> dict[int,
     influence = state.engine.get_state()["influence"]
     winners = state.winners()
     final_phase = state.phase_log[-1]["phase"] if state.phase_log else ""
+    group = state.winning_group() if getattr(game, "paper", False) else None
     metrics: dict[int, dict[str, Any]] = {}
     for player, power in enumerate(POWERS):
         totals = {kind: [0, 0] for kind in (*ORDER_TYPES, "hold", "convoy")}
@@ -112,7 +120,7 @@ def diplomacy_metrics(game: Game, outcome: MatchOutcome, seed: int) -> dict[int,
             for kind, (s, t) in order_outcomes(entry, power).items():
                 totals[kind][0] += s
                 totals[kind][1] += t
-        won = power in winners
+        won = power in winners or (group is not None and player in group)
         metrics[player] = {
             "supply_centers": len(state.engine.powers[power].centers),
             "controlled_regions": len(influence.get(power) or []),

@@ -16,6 +16,12 @@ accepted. Per sender:
   messages; Persp. and Cond. = share of messages with perspective taking /
   conditional plans.
 
+In the paper protocol (one agent for several powers) every message goes
+from one power to one power: each is annotated once per recipient power, as
+the released code does, under the sending and receiving powers' names, and
+the acceptance prompt shows the exchange between those two powers. Counts
+are per agent (the group's acting player).
+
 A ratio with a zero denominator is None (SPIN-Bench's code prints 0); the
 counts are reported beside every ratio so sums over matches stay exact.
 The declared strategy is read from the sender's negotiation replies in the
@@ -35,7 +41,7 @@ from stratbench.core.runner import MatchOutcome
 
 __all__ = [
     "ACCEPT_FOOTER", "ACCEPT_HEADER", "ANNOTATE_PROMPT", "COUNTS", "acceptance_prompt", "annotate_negotiation",
-    "declared_strategies", "ratios",
+    "declared_strategies", "paper_acceptance_prompt", "ratios",
 ]
 
 ANNOTATE_PROMPT = """You are an expert in the game of Diplomacy. You are asked to evaluate the negotiation messages and the orders issued by the players in the game. This is the message you have to annotate. Please provide your evaluation of the message. You have to tell me 1. whether the message aligns with the negotiation strategy provided. 2. Are there any proposals in this message? If there is, are those proposals for mutual_benefit or only for one_sided? 3. Is this message promoting peace or provoking conflict? 4. Whether this message explicitly acknowledges or summarizes another power's viewpoint/needs? (perspective taking) 5. Whether this message uses conditional thinking/planning (for example, it's using if-then format)?
@@ -99,7 +105,9 @@ def declared_strategies(events: list[dict[str, Any]]) -> dict[tuple[int, str, in
         if event.get("kind") != "llm_call" or event.get("purpose") != "negotiate":
             continue
         prompt = _content(event["messages"][-1]) if event.get("messages") else ""
-        round_, phase = _ROUND.search(prompt), _PHASE.search(prompt)
+        earlier = [_PHASE.search(_content(m)) for m in event.get("messages") or []]
+        phases = [m for m in earlier if m is not None]  # a continued conversation named its phase earlier
+        round_, phase = _ROUND.search(prompt), phases[-1] if phases else None
         if round_ is None or phase is None:
             continue
         reply = _last_json(str(event.get("response") or ""), "negotiation_strategy")
@@ -116,11 +124,13 @@ async def annotate_negotiation(game: Game, outcome: MatchOutcome, session: Any) 
     strategies = declared_strategies(session.transcript.events)
     orders = {e["phase"]: e["orders"] for e in replay(game, outcome.history).phase_log}
     private = [m for m in outcome.messages if m["recipients"]]
+    if getattr(game, "paper", False):  # one call per sending power and recipient power, as the released code
+        private = [{**m, "recipient_roles": [name]} for m in private for name in m.get("recipient_roles") or []]
 
     async def first(message: dict[str, Any]) -> dict[str, Any] | None:
         data = {
             "negotiation_strategy": strategies.get((message["sender"], message["phase"], message["round"]), ""),
-            "recipient": ", ".join(roles[p] for p in message["recipients"]),
+            "recipient": ", ".join(message.get("recipient_roles") or [roles[p] for p in message["recipients"]]),
             "message": message["text"],
         }
         reply = await session.complete([{"role": "user", "content": ANNOTATE_PROMPT.replace("{data}", repr(data))}],
@@ -131,6 +141,10 @@ async def annotate_negotiation(game: Game, outcome: MatchOutcome, session: Any) 
     jobs = []
     for message, label in zip(private, labels):
         proposals = [p for p in (label or {}).get("proposals") or [] if isinstance(p, dict)]
+        if proposals and message.get("recipient_roles"):
+            prompt = paper_acceptance_prompt(message, proposals, outcome.messages, orders)
+            jobs.append((message["sender"], len(proposals), prompt))
+            continue
         for recipient in message["recipients"] if proposals else []:
             prompt = acceptance_prompt(message, recipient, proposals, outcome.messages, orders, roles)
             jobs.append((message["sender"], len(proposals), prompt))
@@ -168,6 +182,41 @@ async def annotate_negotiation(game: Game, outcome: MatchOutcome, session: Any) 
     return {p: {"negotiation": {**c, **ratios(c)}} for p, c in counts.items()}
 
 
+def paper_acceptance_prompt(
+    message: dict[str, Any], proposals: list[dict[str, Any]], messages: list[dict[str, Any]],
+    orders: dict[str, dict[str, list[str]]],
+) -> str:
+    """Builds prompt #2 for a paper-protocol message: the exchange between its sending and receiving powers."""
+    a, b, phase = message["sender_role"], message["recipient_roles"][0], message["phase"]
+
+    def between(m: dict[str, Any]) -> bool:
+        to = m.get("recipient_roles") or []
+        return (m.get("sender_role") == a and b in to) or (m.get("sender_role") == b and a in to)
+
+    rounds = sorted({m["round"] for m in messages if m["phase"] == phase} | {message["round"]})
+    exchange = {r: [f"{m['sender_role']} to {b if m['sender_role'] == a else a}: {m['text']}"
+                    for m in messages if m["phase"] == phase and m["round"] == r and between(m)] for r in rounds}
+    return _acceptance_text(a, b, phase, message["round"], exchange, orders, proposals)
+
+
+def _acceptance_text(
+    a: str, b: str, phase: str, round_: int, exchange: dict[int, list[str]],
+    orders: dict[str, dict[str, list[str]]], proposals: list[dict[str, Any]],
+) -> str:
+    parts = [ACCEPT_HEADER, ""]
+    for r, lines in exchange.items():
+        parts += [f"The interaction between {a} and {b} in {phase} negotiation round {r}:", repr(lines)]
+    parts += [
+        f"The orders issued by {a} after the negotiation:", repr(orders.get(phase, {}).get(a, [])),
+        f"The orders issued by {b} after the negotiation:", repr(orders.get(phase, {}).get(b, [])),
+        "", ACCEPT_FOOTER, "",
+        f"Those are the proposals {a} is sending to {b} in {phase} negotiation round {round_}:",
+        repr([str(p.get("proposal_text", "")) for p in proposals]),
+        "Your answer must be of the same length as the number of proposals.",
+    ]
+    return "\n".join(parts)
+
+
 def acceptance_prompt(
     message: dict[str, Any],
     recipient: int,
@@ -183,20 +232,9 @@ def acceptance_prompt(
     between = [m for m in messages
                if m["phase"] == phase and m["sender"] in pair and pair - {m["sender"]} <= set(m["recipients"])]
     rounds = sorted({m["round"] for m in messages if m["phase"] == phase} | {message["round"]})
-    parts = [ACCEPT_HEADER, ""]
-    for round_ in rounds:
-        lines = [f"{roles[m['sender']]} to {roles[recipient] if m['sender'] == sender else a}: {m['text']}"
-                 for m in between if m["round"] == round_]
-        parts += [f"The interaction between {a} and {b} in {phase} negotiation round {round_}:", repr(lines)]
-    parts += [
-        f"The orders issued by {a} after the negotiation:", repr(orders.get(phase, {}).get(a, [])),
-        f"The orders issued by {b} after the negotiation:", repr(orders.get(phase, {}).get(b, [])),
-        "", ACCEPT_FOOTER, "",
-        f"Those are the proposals {a} is sending to {b} in {phase} negotiation round {message['round']}:",
-        repr([str(p.get("proposal_text", "")) for p in proposals]),
-        "Your answer must be of the same length as the number of proposals.",
-    ]
-    return "\n".join(parts)
+    exchange = {r: [f"{roles[m['sender']]} to {roles[recipient] if m['sender'] == sender else a}: {m['text']}"
+                    for m in between if m["round"] == r] for r in rounds}
+    return _acceptance_text(a, b, phase, message["round"], exchange, orders, proposals)
 
 
 def _flag(value: Any) -> int:

@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 from stratbench.core.messages import Outgoing
 from stratbench.core.types import Action, Observation
 from stratbench.llm.session import ModelSession
-from stratbench.scaffolds.parsing import parse_answer, parse_messages
+from stratbench.scaffolds.parsing import parse_answer, parse_messages, strict_parser
 from stratbench.scaffolds.prompt import (
     SYSTEM_PROMPT,
     game_prompt,
@@ -40,7 +40,10 @@ class ConversationScaffold:
 
     A new decision opens a conversation (:meth:`open`); a retry appends the
     rejection reason to it. A reply ``Explain(H2)`` is answered with that rule
-    topic's text, up to ``max_explains`` times per decision.
+    topic's text, up to ``max_explains`` times per decision. An observation
+    whose ``conversation`` key is the previous request's continues that
+    conversation (negotiation rounds and the decision after them) with its
+    prompt as a new user turn.
     """
 
     purpose = "act"
@@ -50,6 +53,7 @@ class ConversationScaffold:
         self.settings = settings
         self._turn: int | None = None
         self._messages: list[dict[str, Any]] = []
+        self._conversation = ""
 
     async def open(self, observation: Observation, session: ModelSession) -> list[dict[str, Any]]:
         """Returns the conversation that asks for this decision."""
@@ -73,7 +77,11 @@ class ConversationScaffold:
         """Asks the model and parses its action."""
         if observation.feedback is None or observation.turn != self._turn:
             self._turn = observation.turn
-            self._messages = await self.open(observation, session)
+            if self._continues(observation):
+                self._messages.append(user_message(observation.prompt or "", observation, vision=session.vision))
+            else:
+                self._messages = await self.open(observation, session)
+            self._conversation = observation.conversation
         else:
             retry = self.retry_message(observation)
             if retry is not None:
@@ -114,12 +122,32 @@ class ConversationScaffold:
         return parse_answer(reply, observation)
 
 
+    def _continues(self, observation: Observation) -> bool:
+        """Tells whether ``observation`` continues the conversation of the previous request."""
+        return bool(observation.conversation) and observation.conversation == self._conversation and bool(
+            self._messages
+        )
+
     async def negotiate(self, observation: Observation, session: ModelSession) -> list[Outgoing]:
-        """Asks the model for this negotiation round's messages (a fresh conversation)."""
-        messages = await ConversationScaffold.open(self, observation, session)
+        """Asks the model for this negotiation round's messages.
+
+        A fresh conversation, unless the observation continues the previous
+        one (its ``conversation`` key). A game's strict reader
+        (``answer_parser``) reads the messages when it names one.
+        """
+        if self._continues(observation):
+            messages = [*self._messages, user_message(observation.prompt or "", observation, vision=session.vision)]
+        else:
+            messages = await ConversationScaffold.open(self, observation, session)
         completion = await session.complete(messages, purpose="negotiate", **self.settings)
+        if observation.conversation:
+            self._messages = [*messages, {"role": "assistant", "content": completion.text}]
+            self._conversation = observation.conversation
+            self._turn = None
         turn = observation.negotiation
         assert turn is not None
+        if observation.answer_parser:
+            return list(strict_parser(observation.answer_parser)(completion.text, observation))
         return parse_messages(completion.text, turn.recipients)
 
 

@@ -29,7 +29,11 @@ from stratbench.core.types import Action, ActionParseError, Observation
 Parser = Callable[[str, Observation], Action]
 """A strict answer reader: ``parser(reply, observation) -> Action`` or :class:`ActionParseError`."""
 
-PARSERS: dict[str, str] = {"gamebench": "stratbench.paper_protocols.gamebench:read_answer"}
+PARSERS: dict[str, str] = {
+    "gamebench": "stratbench.paper_protocols.gamebench:read_answer",
+    "diplomacy-paper-orders": "stratbench.paper_protocols.diplomacy:read_orders",
+    "diplomacy-paper-messages": "stratbench.paper_protocols.diplomacy:read_messages",
+}
 """Strict readers for paper protocols (``Observation.answer_parser``): name -> ``"module:function"``.
 
 Resolved when first used, so no family's module loads before its game plays.

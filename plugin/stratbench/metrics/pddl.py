@@ -28,14 +28,18 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
     reference plan), ``task``, ``domain``, ``category``, ``tier``,
     ``normalised`` (the changes the reader made so unified-planning reads
     the task, one line each; empty for a task read as written).
-    A forfeit (no answer at all) is ``no_answer``, class Other.
+    A forfeit (no answer at all) is ``no_answer``, class Other; under the
+    paper protocol a forfeit means the released reader could not read the
+    answer: ``parse_error``, class Other too.
     """
     from stratbench.metrics.action_space import task_legal_actions
     from stratbench.planning.validation import PlanCheck
 
     instance = getattr(game, "instance", None)
     answer = _answer(outcome)
-    if answer is None:
+    if answer is None and getattr(game, "protocol", "default") == "paper" and outcome.forfeited_by == 0:
+        check = PlanCheck(False, "parse_error", f"no $$ ... $$ JSON plan the released reader can read ({outcome.terminal})")
+    elif answer is None:
         check = PlanCheck(False, "no_answer", f"no answer ({outcome.terminal})")
     else:
         check = game.check(answer)  # type: ignore[attr-defined]  # memoised: no second validation

@@ -92,11 +92,17 @@ def hanabi(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         rows.append([row["agent"], row["source"], *cells])
     low, high = HUMAN_REFERENCE["typical_range"]
     rows.append(["human", HUMAN_REFERENCE["source"], *([f"typically {low}–{high}"] * 4)])
+    note = "Score = sum of the fireworks at the end (SPIN-Bench's wording); the same agent plays every seat."
+    if any(r["game"] == "hanabi" and r.get("protocol") == "paper" for r in records):
+        left = sum(row.get("left_out", 0) for row in score_table(records) if row["source"] == "run")
+        note = ("Paper protocol: score = the fireworks before the game's last action, as SPIN-Bench's released "
+                f"code reads it; matches ended by a player's exhausted retries are left out of the mean ({left} "
+                "here), as the released runner saved no such game. The same agent plays every seat.")
     return {
         "title": "Hanabi (SPIN-Bench): mean score of 25 by player count",
         "columns": ["agent", "source", *counts],
         "rows": rows,
-        "note": "Score = sum of the fireworks at the end (SPIN-Bench's wording); the same agent plays every seat.",
+        "note": note,
     }
 
 

@@ -30,7 +30,10 @@ from stratbench.core.types import Action, ActionParseError, Observation
 Parser = Callable[[str, Observation], Action]
 """A strict answer reader: ``parser(reply, observation) -> Action`` or :class:`ActionParseError`."""
 
-PARSERS: dict[str, str] = {}
+PARSERS: dict[str, str] = {
+    "spin_pddl_plan": "stratbench.paper_protocols.planning:read_plan_answer",
+    "spin_hanabi_json": "stratbench.paper_protocols.hanabi:read_action_answer",
+}
 """Strict readers for paper protocols (``Observation.answer_parser``): name -> ``"module:function"``.
 
 Resolved when first used, so no family's module loads before its game plays.

@@ -27,7 +27,7 @@ __all__ = [
     "task_state_action_space",
 ]
 
-STATE_LIMIT = 500
+STATE_LIMIT = 200
 """Reachable states enumerated at most per task for Fig. 3b; a larger space is left out (None)."""
 
 

@@ -40,7 +40,8 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
     instance = getattr(game, "instance", None)
     answer = _answer(outcome)
     if answer is None and getattr(game, "protocol", "default") == "paper" and outcome.forfeited_by == 0:
-        check = PlanCheck(False, "parse_error", f"no $$ ... $$ JSON plan the released reader can read ({outcome.terminal})")
+        reason = f"no $$ ... $$ JSON plan the released reader can read ({outcome.terminal})"
+        check = PlanCheck(False, "parse_error", reason)
     elif answer is None:
         check = PlanCheck(False, "no_answer", f"no answer ({outcome.terminal})")
     else:

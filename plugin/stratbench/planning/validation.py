@@ -44,7 +44,8 @@ from stratbench.planning.plan_parsing import PlanParseError, extract_plan, parse
 from stratbench.planning.reading import ReadTask, up
 
 __all__ = [
-    "ERROR_CLASSES", "PlanCheck", "check_answer", "check_released_answer", "check_steps", "render_condition", "unsupported_features",
+    "ERROR_CLASSES", "PlanCheck", "check_answer", "check_released_answer", "check_steps", "render_condition",
+    "unsupported_features",
 ]
 
 ERROR_CLASSES: dict[str, str] = {

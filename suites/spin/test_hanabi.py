@@ -7,6 +7,13 @@ times (SPIN-Bench's Hanabi tolerance), then a random legal action is played
 and counted as a fallback. Baselines: uniformly random legal actions and the
 rule-based ``hanabi-rules`` agent. Needs ``pytest-stratbench[hanabi]``;
 without OpenSpiel the items are skipped with the install hint.
+
+``--protocol paper`` plays as SPIN-Bench's released runner: each seat first
+gets the rules primer and keeps its reply, then the released prompts; answers
+are read by its JSON reader, retried 5 times with "Illegal move, try again",
+after which the match ends (left out of the mean, as the released runner saved
+no such game); the score is the fireworks before the last action; temperature
+0.95 (docs/PROTOCOLS.md lists every difference).
 """
 
 import pytest

@@ -19,6 +19,11 @@ length drawn from 1..50; it never stops because the goal holds), and on a
 smoke subset: the first instance of each domain, so that ``pytest suites/`` stays
 fast. Any subject on the command line gets the whole dataset; the ceiling
 is ``--stratbench-agent planner`` (unified-planning's planners, 100%).
+
+``--protocol paper`` reads each answer as SPIN-Bench's released code does:
+only the ``$$ ... $$`` JSON's ``plan`` string; any other answer fails the task
+(class Other), unretried. The prompt stays E.1, with the released system
+prompt, at temperature 0 (docs/PROTOCOLS.md lists every difference).
 """
 
 import pytest

@@ -8,7 +8,8 @@ prompt. Variants ``l<moves>`` (1-50). Each item is generated from its seed
 (``--matches`` items per setting) and scored 1 if right, else 0, once.
 
 With no ``--model`` the floor (``random``, which cannot answer) and the
-ceiling (``probe_solver``) run.
+ceiling (``probe_solver``) run. ``--protocol paper`` plays them unchanged:
+SPIN-Bench's released code has no prompt or reader of its own for the probes.
 """
 
 import pytest

@@ -44,3 +44,21 @@ def test_play_stats_count_every_decision():
     assert stats[0]["score"] == outcome.scores[0] and stats[0]["hle_score"] == state.hle_score()
     assert sum(s["misplays"] for s in stats.values()) == 3 - stats[0]["life_tokens_left"]
     assert stats[0]["bombed_out"] == (stats[0]["life_tokens_left"] == 0)
+
+
+def test_the_paper_protocols_mean_leaves_out_matches_ended_by_exhausted_retries():
+    from stratbench.report.sections import hanabi
+
+    def paper(score, forfeited):
+        return {**_record("m", "2p", score), "protocol": "paper", "forfeited_by_side": 0 if forfeited else None}
+
+    rows = score_table([paper(10, False), paper(14, False), paper(0, True), paper(0, True)])
+    assert rows[0] == {"agent": "m", "source": "run", "left_out": 2, "2p": {"mean": 12, "sd": 2, "n": 2}}
+    # The default protocol's forfeits stay in its mean (its fallback plays on; a forfeit there scores 0).
+    default = [{**_record("m", "2p", 10), "protocol": "default"},
+               {**_record("m", "2p", 0), "protocol": "default", "forfeited_by_side": 0}]
+    assert score_table(default)[0] == {"agent": "m", "source": "run", "2p": {"mean": 5, "sd": 5, "n": 2}}
+    section = hanabi([paper(10, False), paper(0, True)])
+    assert "left out of the mean (1 here)" in section["note"] and section["rows"][0][2] == "10.0 ± 0.0 (n=1)"
+    # Only forfeits: the agent keeps a row, with no score.
+    assert score_table([paper(0, True)])[0] == {"agent": "m", "source": "run", "left_out": 1}

@@ -73,3 +73,24 @@ def test_action_space_by_domain_and_correlations_are_hand_computed():
     domains = by_domain(records)["a"]
     assert domains["d3"] == {"category": "c", "tasks": 2, "valid": 0, "plan_accuracy": 0.0, "n_step": 0.0,
                              "BC": 1.0, "GS": 0.0, "Other": 0.0}
+
+
+def test_state_action_space_counts_every_reachable_state_with_its_actions():
+    from stratbench.metrics.action_space import state_action_space, task_state_action_space
+
+    problem = read_problem(DOMAIN, PROBLEM)
+    # Three lights, each on or off: 8 reachable states, each with exactly 3 applicable actions.
+    assert state_action_space(problem) == 24
+    assert state_action_space(problem, limit=8) == 24
+    assert state_action_space(problem, limit=7) is None  # more states than the limit: not enumerated
+    assert task_state_action_space(None) is None
+
+
+def test_a_committed_tasks_state_action_space_is_enumerated_and_cached():
+    from stratbench.metrics.action_space import state_action_space, task_state_action_space
+
+    instance = resolve("blocksworld/p01")
+    problem = read_problem(*(p.read_text() for p in (instance.domain_path, instance.problem_path)))
+    pairs = state_action_space(problem)
+    assert pairs is not None and pairs >= len(reference_plan(instance))
+    assert task_state_action_space(instance) == pairs

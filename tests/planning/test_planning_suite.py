@@ -106,3 +106,33 @@ def test_tasks_in_constructs_unified_planning_refused_play_under_pddl_dir_and_ar
     assert "| planner | run | 5 | 100.00 |" in report  # the planning section counts all five tasks
     summary = summaries_by_agent(played)["planner"]
     assert (summary["tasks"], summary["plan_accuracy"]) == (5, 1.0)
+
+
+def test_the_paper_protocol_reads_only_the_dollar_json_under_pddl_dir(pytester, fake_llm):
+    pytester.makepyfile(test_pddl=SUITE)
+    problems = {name: BLOCKS_P01.replace("toy-p01", f"toy-{name}") for name in ("p01", "p02", "p03")}
+    data = write_dataset(pytester.path / "data", {"blocksworld": (BLOCKS_DOMAIN, problems)})
+    answers = {"p01": "Reasoning: ...\n$$\n" + json.dumps({"plan": BLOCKS_P01_PLAN}) + "\n$$",
+               "p02": "Plan:\n```\n" + BLOCKS_P01_PLAN + "\n```",  # the default would read it
+               "p03": "$$ " + json.dumps({"plan": BLOCKS_P01_PLAN}) + " $$"}  # no newline after the first $$
+
+    def responder(body):
+        return answers[body["messages"][-1]["content"].split("(define (problem toy-")[1].split(")")[0]]
+
+    fake_llm.responder = responder
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-v", "--pddl-dir", str(data), "--model", "openai/m", "--api-base",
+        fake_llm.api_base, "--record-mode=once", "--stratbench-cassette-dir", str(pytester.path / "cassettes"),
+        "--report-dir", "reports", "-k", "openai", "--protocol", "paper",
+    )
+    assert result.ret == 0, result.stdout.str()
+    assert len(fake_llm.requests) == 3  # single-shot under the paper protocol too
+    assert {r.body["messages"][0]["content"] for r in fake_llm.requests} == {
+        "You are a helpful, creative, and smart assistant."}
+    by_task = {r["variant"]: r for r in records(pytester)}
+    assert {r["protocol"] for r in by_task.values()} == {"paper"}
+    assert by_task["blocksworld/p01"]["scores"] == [1.0] and by_task["blocksworld/p01"]["metrics"]["0"]["valid"]
+    for unreadable in ("blocksworld/p02", "blocksworld/p03"):
+        metrics = by_task[unreadable]["metrics"]["0"]
+        assert by_task[unreadable]["scores"] == [0.0]
+        assert (metrics["valid"], metrics["error"], metrics["error_class"]) == (False, "parse_error", "Other")

@@ -121,25 +121,25 @@ def test_scales_carried_by_records_decide_what_is_averaged():
 
 
 def _task(match_id: str, agent: str, domain: str, valid: bool, error_class: str | None, error: str | None,
-          reference: int | None, legal: float | None = None) -> dict:
+          reference: int | None, legal: float | None = None, pairs: int | None = None) -> dict:
     metrics = {"0": {"valid": valid, "error_class": error_class, "error": error, "reference_length": reference,
                      "domain": domain, "category": "spatial" if domain == "grid" else "sequential",
-                     "legal_actions_per_step": legal}}
+                     "legal_actions_per_step": legal, "state_action_pairs": pairs}}
     return record(match_id, (agent,), (1.0 if valid else 0.0,), game="pddl", metrics=metrics)
 
 
 PLANNING = [
-    _task("p1", A, "blocksworld", True, None, None, 10, 2.0),
-    _task("p2", A, "blocksworld", False, "GS", "goal_not_satisfied", 30, 4.0),
-    _task("p3", A, "grid", False, "BC", "inapplicable_action", 4, 10.0),
+    _task("p1", A, "blocksworld", True, None, None, 10, 2.0, 10),
+    _task("p2", A, "blocksworld", False, "GS", "goal_not_satisfied", 30, 4.0, 1000),
+    _task("p3", A, "grid", False, "BC", "inapplicable_action", 4, 10.0, 100000),
     _task("p4", A, "grid", False, "Other", "parse_error", None),
-    _task("p5", B, "grid", True, None, None, 6, 6.0),
+    _task("p5", B, "grid", True, None, None, 6, 6.0, 100),
 ]
 
 
 def test_planning_section_has_hand_computed_plan_accuracy_n_step_and_error_classes():
     section = planning(PLANNING)
-    overall, domains, failures, space, correlation = section["tables"]
+    overall, domains, failures, space, totals, correlation = section["tables"]
     assert overall["columns"] == ["agent", "source", "tasks", "Plan Acc (%)", "N-Step", "BC (%)", "GS (%)",
                                   "Other (%)", "tasks with S_i"]
     # A: 1 valid of 4; N-Step = 10 / 3 (p4 has no reference length); each error class 1 of 4.
@@ -160,7 +160,16 @@ def test_planning_section_has_hand_computed_plan_accuracy_n_step_and_error_class
     assert failures["rows"] == [[A, "goal_not_satisfied", 1], [A, "inapplicable_action", 1], [A, "parse_error", 1]]
     # Fig. 3a: p4 has no action-space size, so A's grid domain is p3 alone.
     assert space["rows"] == [[A, "blocksworld", 2, 50.0, 3.0], [A, "grid", 1, 0.0, 10.0], [B, "grid", 1, 100.0, 6.0]]
-    assert correlation["rows"] == [[A, 2, pytest.approx(-1.0), pytest.approx(-1.0)], [B, 1, None, None]]
+    # Fig. 3b: log10 pairs per domain (p4 has no count): A blocksworld (1 + 3) / 2 = 2, A grid 5, B grid 2.
+    assert totals["rows"] == [[A, "blocksworld", 2, 50.0, 2.0], [A, "grid", 1, 0.0, 5.0], [B, "grid", 1, 100.0, 2.0]]
+    assert totals["chart"]["series"] == [{"name": A, "points": [[2.0, 50.0], [5.0, 0.0]]},
+                                         {"name": B, "points": [[2.0, 100.0]]}]
+    assert correlation["rows"] == [
+        [A, "legal actions per step (3a)", 2, pytest.approx(-1.0), pytest.approx(-1.0)],
+        [B, "legal actions per step (3a)", 1, None, None],
+        [A, "log10 state–action pairs (3b)", 2, pytest.approx(-1.0), pytest.approx(-1.0)],
+        [B, "log10 state–action pairs (3b)", 1, None, None],
+    ]
     assert planning([record("t1")]) is None
 
 

@@ -112,6 +112,10 @@ class Observation:
             verbatim (SPIN-Bench's planning prompt); scaffolds then send it
             instead of building their own.
         system_prompt: The system prompt to use with ``prompt``, if any.
+        primer: A first user turn the player's conversation opens with, once
+            per player (SPIN-Bench Hanabi's rules primer): the scaffold sends
+            it before the first decision and keeps it and the model's reply
+            at the head of every later conversation. Empty: none.
         messages: The messages this player sent or received so far, as dicts
             (``sender``, ``recipients``, ``text``, ``phase``, ``round``).
         negotiation: Set when the player is asked to talk, not to act.
@@ -141,6 +145,7 @@ class Observation:
     data: dict[str, Any] = field(default_factory=dict)
     prompt: str | None = None
     system_prompt: str | None = None
+    primer: str = ""
     messages: tuple[dict[str, Any], ...] = ()
     negotiation: NegotiationTurn | None = None
     conversation: str = ""

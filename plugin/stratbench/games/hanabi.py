@@ -14,6 +14,14 @@ paper's wording, and what SPIN-Bench's released numbers count); the
 Learning Environment's own score, which is 0 after the third strike, is kept
 as the ``hle_score`` metric. Actions are the engine's integer action ids;
 observations and the prompt follow SPIN-Bench's Appendix E.2.
+
+Under the ``paper`` protocol (``protocol="paper"``) the game words every
+request as SPIN-Bench's released runner did (:mod:`stratbench.games.hanabi_paper`):
+the rules primer as each player's first turn (``Observation.primer``), the
+released state description and action prompt, its system prompt, its retry
+message and its JSON reader (``spin_hanabi_json``); and the score is read as
+the released code reads it: the fireworks before the game's last action
+(its returns are logged before each action is applied).
 """
 
 from __future__ import annotations
@@ -26,6 +34,10 @@ from typing import Any
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
 from stratbench.registry import Variant
+
+PROTOCOLS = ("default", "paper")
+PAPER_READER = "spin_hanabi_json"
+"""The strict reader of the paper protocol (:data:`stratbench.scaffolds.parsing.PARSERS`)."""
 
 __all__ = [
     "ANSWER_FORMAT", "Card", "Hanabi", "HanabiState", "HanabiView", "INSTALL_HINT", "RULES", "hand_size", "info_for",
@@ -124,6 +136,7 @@ class HanabiState(State):
         self._max_turns = game.max_turns
         self._engine = game.engine().new_initial_state()
         self._deck_rng = random.Random(f"{seed}:hanabi-deck")
+        self.score_before_last: int | None = None
         self._deal()
 
     def _deal(self) -> None:
@@ -141,6 +154,7 @@ class HanabiState(State):
 
     def _apply(self, actions: dict[int, Action]) -> None:
         ((_, action),) = actions.items()
+        self.score_before_last = self.view(0).score
         self._engine.apply_action(int(action.id))
         self._deal()
 
@@ -148,7 +162,18 @@ class HanabiState(State):
         return self._engine.is_terminal() or (self._max_turns is not None and self.turn >= self._max_turns)
 
     def _scores(self) -> list[float]:
+        if getattr(self.game, "protocol", "default") == "paper":
+            return [float(self.released_score())]
         return [float(self.view(0).score)]
+
+    def released_score(self) -> int:
+        """Returns the score as SPIN-Bench's released code reads it: the fireworks before the last action.
+
+        Its log stores the returns before each action is applied and its score
+        is the last entry's, so the game's final action (a last play, or the
+        third strike) is not counted; before any action, the fireworks now.
+        """
+        return self.view(0).score if self.score_before_last is None else self.score_before_last
 
     def _terminal_reason(self) -> str:
         view = self.view(0)
@@ -162,7 +187,11 @@ class HanabiState(State):
 
     def view(self, player: int) -> HanabiView:
         """Returns what ``player`` sees (parsed from the engine's observation string)."""
-        return parse_observation(self._engine.observation_string(player))
+        return parse_observation(self.observation_string(player))
+
+    def observation_string(self, player: int) -> str:
+        """Returns the engine's observation string for ``player`` (the Learning Environment's format)."""
+        return self._engine.observation_string(player)
 
     def hle_score(self) -> int:
         """Returns the Learning Environment's score: 0 once all life tokens are lost."""
@@ -195,11 +224,15 @@ class Hanabi(Game):
         variant: ``"2p"``, ``"3p"``, ``"4p"`` or ``"5p"`` (default ``"2p"``).
         max_turns: Ends the deal after this many turns, scored by the
             fireworks built so far (None: the full game).
+        protocol: ``default`` or ``paper`` (SPIN-Bench's released wording, reader and score).
     """
 
     rules = RULES
 
-    def __init__(self, variant: str | None = None, max_turns: int | None = None) -> None:
+    def __init__(self, variant: str | None = None, max_turns: int | None = None, *, protocol: str = "default") -> None:
+        if protocol not in PROTOCOLS:
+            raise ValueError(f"unknown hanabi protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
+        self.protocol = protocol
         name = variant or "2p"
         if name not in {f"{n}p" for n in PLAYER_COUNTS}:
             raise ValueError(f"unknown Hanabi variant {name!r}; known: 2p, 3p, 4p, 5p")
@@ -234,6 +267,8 @@ class Hanabi(Game):
         legal = tuple(state.legal_actions(player))
         descriptions = {int(a): state.describe(a) for a in legal}
         text = render_state(view, self.players)
+        if self.protocol == "paper":
+            return self._paper_observation(state, player, text, legal, descriptions, view)
         prompt = None
         if legal:
             prompt = (
@@ -255,6 +290,34 @@ class Hanabi(Game):
             data={**view.to_dict(), "legal": {str(a): d for a, d in descriptions.items()}},
             prompt=prompt,
             system_prompt=SYSTEM_PROMPT if prompt else None,
+        )
+
+    def _paper_observation(
+        self, state: HanabiState, player: int, text: str, legal: tuple[str, ...], descriptions: dict[int, str],
+        view: HanabiView,
+    ) -> Observation:
+        """Returns the observation worded as SPIN-Bench's released runner words it."""
+        from stratbench.games import hanabi_paper
+        from stratbench.planning.prompt import RELEASED_SYSTEM_PROMPT
+
+        prompt = hanabi_paper.decision_prompt(state.observation_string(player), descriptions) if legal else None
+        return Observation(
+            game=self.info.name,
+            player=player,
+            text=text,
+            legal_actions=legal,
+            rules=RULES,
+            instructions="Answer with the integer id of one legal action: "
+            + ", ".join(f"{a} {d}" for a, d in descriptions.items()),
+            answer_format=ANSWER_FORMAT if prompt else "",
+            retry_prompt=hanabi_paper.RETRY_PROMPT,
+            answer_parser=PAPER_READER,
+            role=self.role(player),
+            turn=state.turn,
+            data={**view.to_dict(), "legal": {str(a): d for a, d in descriptions.items()}},
+            prompt=prompt,
+            system_prompt=RELEASED_SYSTEM_PROMPT if prompt else None,
+            primer=hanabi_paper.PRIMER,
         )
 
     def secrets(self, state: State, viewer: int) -> list[tuple[str, ...]]:

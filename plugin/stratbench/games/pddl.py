@@ -12,6 +12,13 @@ scoring 1 for a valid plan and 0 otherwise, and ``terminal_reason`` says why
 (``valid plan``, or the first failure: parse error, unknown action or object,
 the first inapplicable step with its unmet preconditions, unmet goals).
 SPIN-Bench is single-shot: a bad plan is scored, never retried.
+
+Under the ``paper`` protocol (``protocol="paper"``) the answer is read as
+SPIN-Bench's released code reads it: only the ``$$ ... $$`` JSON's ``plan``
+string (:func:`stratbench.planning.plan_parsing.released_plan`); an answer
+without one is unreadable (the reader ``spin_pddl_plan`` rejects it, and
+the task counts as failed, class Other). The request carries the released
+code's system prompt.
 """
 
 from __future__ import annotations
@@ -21,11 +28,14 @@ from typing import Any
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, HarnessError, Observation, Rules
 from stratbench.planning import dataset
-from stratbench.planning.prompt import planning_prompt
+from stratbench.planning.prompt import RELEASED_SYSTEM_PROMPT, planning_prompt
 
-__all__ = ["INFO", "PddlGame", "PddlState", "RULES", "pddl_game"]
+__all__ = ["INFO", "PROTOCOLS", "PddlGame", "PddlState", "RULES", "pddl_game"]
 
 PLAN_ACTION = "plan"
+PROTOCOLS = ("default", "paper")
+PAPER_READER = "spin_pddl_plan"
+"""The strict reader of the paper protocol (:data:`stratbench.scaffolds.parsing.PARSERS`)."""
 
 INFO = GameInfo(
     name="pddl",
@@ -97,14 +107,18 @@ class PddlGame(Game):
     Args:
         variant: ``<domain>/<instance>``, resolved by :func:`stratbench.planning.dataset.resolve`.
         prompt_style: ``e1`` (the paper's prompt) or ``code`` (the released code's).
+        protocol: ``default`` (the lenient plan reader) or ``paper`` (the released code's reader).
     """
 
     info = INFO
     rules = RULES
 
-    def __init__(self, variant: str | None = None, *, prompt_style: str = "e1") -> None:
+    def __init__(self, variant: str | None = None, *, prompt_style: str = "e1", protocol: str = "default") -> None:
+        if protocol not in PROTOCOLS:
+            raise ValueError(f"unknown pddl protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
         self.variant = variant
         self.prompt_style = prompt_style
+        self.protocol = protocol
         self.instance = None if variant is None else dataset.resolve(variant)
         self._texts: tuple[str, str] | None = None
         self._checks: dict[str, Any] = {}
@@ -142,11 +156,12 @@ class PddlGame(Game):
 
     def check(self, answer: str | None) -> Any:
         """Validates an answer in the task's original names (memoised per answer text); returns a ``PlanCheck``."""
-        from stratbench.planning.validation import check_answer
+        from stratbench.planning.validation import check_answer, check_released_answer
 
         key = answer or ""
         if key not in self._checks:
-            self._checks[key] = check_answer(self.task(), answer)
+            check = check_released_answer if self.protocol == "paper" else check_answer
+            self._checks[key] = check(self.task(), answer)
         return self._checks[key]
 
     def new_initial_state(self, seed: int) -> PddlState:
@@ -162,6 +177,7 @@ class PddlGame(Game):
         """Returns the E.1 prompt with both PDDL texts, and the texts as data for programmatic agents."""
         assert isinstance(state, PddlState)
         domain, problem = self.texts
+        paper = self.protocol == "paper"
         return Observation(
             game=INFO.name,
             player=player,
@@ -173,6 +189,8 @@ class PddlGame(Game):
             role="planner",
             turn=state.turn,
             prompt=planning_prompt(domain, problem, style=self.prompt_style),
+            system_prompt=RELEASED_SYSTEM_PROMPT if paper else None,
+            answer_parser=PAPER_READER if paper else "",
             data={
                 "task": self.variant,
                 "domain_pddl": domain,
@@ -183,6 +201,6 @@ class PddlGame(Game):
         )
 
 
-def pddl_game(variant: str | None = None) -> PddlGame:
+def pddl_game(variant: str | None = None, *, protocol: str = "default") -> PddlGame:
     """Builds the ``pddl`` game for one variant (the registered factory)."""
-    return PddlGame(variant)
+    return PddlGame(variant, protocol=protocol)

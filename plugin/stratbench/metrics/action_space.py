@@ -1,11 +1,18 @@
-"""A planning task's action-space size along its reference plan (SPIN-Bench §4.3.1, Fig. 3a).
+"""A planning task's action-space size (SPIN-Bench §4.3.1, Fig. 3a and 3b).
 
-SPIN-Bench relates plan accuracy to "the average number of legal actions per
+Fig. 3a relates plan accuracy to "the average number of legal actions per
 step". Here that is, for one task, the mean number of applicable ground
 actions in the states its reference plan passes through (the initial state
 and every state before the last step). The reference plan comes from the
 dataset's ``manifest.json`` (the committed set has one per task); a task
 without one gets None.
+
+Fig. 3b relates it to the total state–action space, "the complete set of
+possible state–action pairs given an initial state and action space": here
+every state reachable from the initial state, each counted with its
+applicable ground actions (:func:`state_action_space`). The count is exact;
+a task with more than :data:`STATE_LIMIT` reachable states gets None (its
+space is not enumerated, which bounds the cost to a few seconds a task).
 """
 
 from __future__ import annotations
@@ -15,7 +22,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["legal_actions_per_step", "reference_plan", "task_legal_actions"]
+__all__ = [
+    "STATE_LIMIT", "legal_actions_per_step", "reference_plan", "state_action_space", "task_legal_actions",
+    "task_state_action_space",
+]
+
+STATE_LIMIT = 200
+"""Reachable states enumerated at most per task for Fig. 3b; a larger space is left out (None)."""
 
 
 @lru_cache(maxsize=8)
@@ -83,3 +96,48 @@ def legal_actions_per_step(problem: Any, plan: list[str]) -> float | None:
             if state is None:
                 return None
     return sum(counts) / len(counts)
+
+
+def state_action_space(problem: Any, limit: int = STATE_LIMIT) -> int | None:
+    """Returns the number of state–action pairs reachable from the initial state, or None past ``limit`` states.
+
+    Every reachable state (breadth-first from the initial state) contributes
+    its applicable ground actions; an action whose effects cannot apply
+    leads nowhere new but still counts as a pair of its state.
+    """
+    from unified_planning.engines.sequential_simulator import UPSequentialSimulator
+
+    from stratbench.planning.planners import _Successors
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        simulator = UPSequentialSimulator(problem, error_on_failed_checks=False)
+        successors = _Successors(problem)
+        initial = simulator.get_initial_state()
+        seen, frontier, pairs = {initial}, [initial], 0
+        while frontier:
+            state = frontier.pop()
+            options = successors.applicable(state)
+            pairs += len(options)
+            for _, action, objects in options:
+                following = simulator.apply(state, action, objects)
+                if following is not None and following not in seen:
+                    if len(seen) == limit:
+                        return None
+                    seen.add(following)
+                    frontier.append(following)
+    return pairs
+
+
+@lru_cache(maxsize=1024)
+def _task_state_action_space(domain_path: Path, problem_path: Path) -> int | None:
+    from stratbench.planning.reading import read_problem_files
+
+    return state_action_space(read_problem_files(domain_path, problem_path))
+
+
+def task_state_action_space(instance: Any) -> int | None:
+    """Returns :func:`state_action_space` of an instance, once per task in a process; None without an instance."""
+    if getattr(instance, "problem_path", None) is None:
+        return None
+    return _task_state_action_space(Path(instance.domain_path), Path(instance.problem_path))

@@ -2,12 +2,18 @@
 
 :func:`play_stats` replays a match (the deck is fixed by the seed) and counts,
 per player, hints, plays, misplays (a play that cost a life token) and
-discards. Team values are stored with player 0: ``score`` (fireworks, the
-match score), ``hle_score`` (the Learning Environment's score, 0 when the
-last life token is lost), ``life_tokens_left`` and ``bombed_out``.
+discards. Team values are stored with player 0: ``score`` (fireworks at the
+end, the default protocol's match score), ``hle_score`` (the Learning
+Environment's score, 0 when the last life token is lost),
+``released_score`` (the fireworks before the last action, as SPIN-Bench's
+released code reads the score: the paper protocol's match score),
+``life_tokens_left`` and ``bombed_out``.
 
 :func:`score_table` averages scores per agent and player count and adds the
-human reference and SPIN-Bench's published LLM rows for comparison.
+human reference and SPIN-Bench's published LLM rows for comparison. A
+paper-protocol match that ended on a player's exhausted retries is left out
+of the mean (the released runner stopped there and saved no game) and
+counted as ``left_out``.
 """
 
 from __future__ import annotations
@@ -68,6 +74,7 @@ def play_stats(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict[s
     stats[0].update({
         "score": view.score,
         "hle_score": state.hle_score(),
+        "released_score": state.released_score(),
         "life_tokens_left": view.life_tokens,
         "bombed_out": view.life_tokens == 0,
     })
@@ -79,15 +86,24 @@ def score_table(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
     Each row: ``agent``, ``source`` (``"run"``, ``"SPIN-Bench Table 1"`` or
     ``"human"``) and per player count ``"2p"``..``"5p"`` a dict with ``mean``,
-    ``sd`` and ``n`` (``mean`` only for published rows).
+    ``sd`` and ``n`` (``mean`` only for published rows); a run row with
+    paper-protocol matches ended by exhausted retries counts them as ``left_out``.
     """
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    left_out: dict[str, int] = defaultdict(int)
     for record in records:
         if record.get("game") == "hanabi" and record.get("variant"):
-            scores[record["sides"][0]["agent"]][record["variant"]].append(float(record["scores"][0]))
+            agent = record["sides"][0]["agent"]
+            if record.get("protocol") == "paper" and record.get("forfeited_by_side") is not None:
+                left_out[agent] += 1
+                scores[agent]  # noqa: B018 - the agent keeps its row
+                continue
+            scores[agent][record["variant"]].append(float(record["scores"][0]))
     rows: list[dict[str, Any]] = []
     for agent in sorted(scores):
         row: dict[str, Any] = {"agent": agent, "source": "run"}
+        if left_out[agent]:
+            row["left_out"] = left_out[agent]
         for variant, values in sorted(scores[agent].items()):
             row[variant] = {"mean": mean(values), "sd": pstdev(values), "n": len(values)}
         rows.append(row)

@@ -25,17 +25,24 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
     ``plan_length``, ``failed_step``, ``unmet``, ``answer_form``,
     ``reference_length`` (S_i), ``legal_actions_per_step`` (mean applicable
     actions along the reference plan, SPIN-Bench Fig. 3a; None without a
-    reference plan), ``task``, ``domain``, ``category``, ``tier``,
+    reference plan), ``state_action_pairs`` (the reachable state–action
+    pairs, Fig. 3b; None past :data:`~stratbench.metrics.action_space.STATE_LIMIT`
+    states), ``task``, ``domain``, ``category``, ``tier``,
     ``normalised`` (the changes the reader made so unified-planning reads
     the task, one line each; empty for a task read as written).
-    A forfeit (no answer at all) is ``no_answer``, class Other.
+    A forfeit (no answer at all) is ``no_answer``, class Other; under the
+    paper protocol a forfeit means the released reader could not read the
+    answer: ``parse_error``, class Other too.
     """
-    from stratbench.metrics.action_space import task_legal_actions
+    from stratbench.metrics.action_space import task_legal_actions, task_state_action_space
     from stratbench.planning.validation import PlanCheck
 
     instance = getattr(game, "instance", None)
     answer = _answer(outcome)
-    if answer is None:
+    if answer is None and getattr(game, "protocol", "default") == "paper" and outcome.forfeited_by == 0:
+        reason = f"no $$ ... $$ JSON plan the released reader can read ({outcome.terminal})"
+        check = PlanCheck(False, "parse_error", reason)
+    elif answer is None:
         check = PlanCheck(False, "no_answer", f"no answer ({outcome.terminal})")
     else:
         check = game.check(answer)  # type: ignore[attr-defined]  # memoised: no second validation
@@ -51,6 +58,7 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
             "answer_form": check.form,
             "reference_length": getattr(instance, "reference_length", None),
             "legal_actions_per_step": task_legal_actions(instance),
+            "state_action_pairs": task_state_action_space(instance),
             "task": getattr(instance, "name", None),
             "domain": getattr(instance, "domain", None),
             "category": getattr(instance, "category", None),

@@ -37,6 +37,7 @@ __all__ = [
     "pearson",
     "planning_summary",
     "spearman",
+    "state_action_space_by_domain",
     "summaries_by_agent",
 ]
 
@@ -216,6 +217,35 @@ def action_space_by_domain(records: Iterable[dict[str, Any]]) -> dict[str, dict[
                 "tasks": len(rows),
                 "plan_accuracy": sum(1 for r in rows if r.get("valid")) / len(rows),
                 "legal_actions": sum(float(r["legal_actions_per_step"]) for r in rows) / len(rows),
+            }
+    return out
+
+
+def state_action_space_by_domain(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Returns, per agent and domain, ``tasks``, ``plan_accuracy`` and ``log10_pairs``, the mean log10 of the tasks'
+    reachable state–action pairs (SPIN-Bench Fig. 3b).
+
+    Only tasks with a ``state_action_pairs`` count (not too large to enumerate, at least one pair) count.
+
+    Examples:
+        >>> rows = [{"game": "pddl", "sides": [{"agent": "a"}], "metrics": {"0": {"domain": "d", "valid": v,
+        ...          "state_action_pairs": n}}} for v, n in ((True, 10), (False, 1000), (True, None))]
+        >>> state_action_space_by_domain(rows)
+        {'a': {'d': {'tasks': 2, 'plan_accuracy': 0.5, 'log10_pairs': 2.0}}}
+    """
+    import math
+
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for agent, group in _by_agent(records).items():
+        domains: dict[str, list[dict[str, Any]]] = {}
+        for row in planning_rows(group):
+            if row.get("state_action_pairs"):
+                domains.setdefault(str(row.get("domain") or "unknown"), []).append(row)
+        for domain, rows in sorted(domains.items()):
+            out.setdefault(agent, {})[domain] = {
+                "tasks": len(rows),
+                "plan_accuracy": sum(1 for r in rows if r.get("valid")) / len(rows),
+                "log10_pairs": sum(math.log10(r["state_action_pairs"]) for r in rows) / len(rows),
             }
     return out
 

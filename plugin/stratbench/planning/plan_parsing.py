@@ -9,6 +9,11 @@ SPIN-Bench asks for the plan as JSON between ``$$`` markers,
 3. the last fenced code block made only of actions;
 4. the last run of consecutive lines that are only actions.
 
+:func:`released_plan` is SPIN-Bench's released reader instead (the paper
+protocol): the text between the first ``$$`` + newline and the last newline +
+``$$`` (the whole answer when either is missing) must be a JSON object whose
+``plan`` is a string; nothing else is read.
+
 The plan itself is VAL's sequential plan format: one grounded action per
 line, ``(name arg1 arg2)``. Step numbers (``1.``, ``0.000:``), durations
 (``[1]``), ``;`` comments and blank lines are tolerated. A ``plan`` given as
@@ -24,7 +29,9 @@ from dataclasses import dataclass
 
 from stratbench.scaffolds.parsing import json_objects as _scan_json
 
-__all__ = ["ParsedPlan", "PlanParseError", "extract_plan", "json_objects", "parse_plan_text", "render_plan"]
+__all__ = [
+    "ParsedPlan", "PlanParseError", "extract_plan", "json_objects", "parse_plan_text", "released_plan", "render_plan",
+]
 
 _DOLLARS = re.compile(r"\$\$(.*?)\$\$", re.DOTALL)
 _FENCE = re.compile(r"```[\w-]*[ \t]*\n?(.*?)```", re.DOTALL)
@@ -99,6 +106,32 @@ def extract_plan(answer: str) -> ParsedPlan:
     if run:
         return ParsedPlan(parse_plan_text("\n".join(run)), "lines")
     raise PlanParseError('no plan found: give it as $$ {"plan": "(action1 arg)\\n(action2 arg)"} $$')
+
+
+def released_plan(answer: str) -> str:
+    """Returns the plan string of an answer as SPIN-Bench's released code reads it.
+
+    The JSON is read strictly (``json.loads``: no control characters inside
+    strings); the plan string is returned as written, for VAL's plan reader.
+
+    Raises:
+        PlanParseError: when the JSON does not parse or has no string ``plan``.
+
+    Examples:
+        >>> released_plan('Reason: ...\\n$$\\n{"plan": "(pick-up a)\\\\n(stack a b)"}\\n$$')
+        '(pick-up a)\\n(stack a b)'
+    """
+    start, end = answer.find("$$\n"), answer.rfind("\n$$")
+    text = answer[start + 3 : end].strip() if start != -1 and end != -1 else answer
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PlanParseError(f"the $$ ... $$ block is not JSON ({error.msg})") from None
+    if not isinstance(value, dict) or "plan" not in value:
+        raise PlanParseError('the $$ ... $$ JSON has no "plan" key')
+    if not isinstance(value["plan"], str):
+        raise PlanParseError(f'"plan" must be a string, not {type(value["plan"]).__name__}')
+    return value["plan"]
 
 
 def parse_plan_text(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:

@@ -9,7 +9,10 @@ answer format (:data:`CODE_TEMPLATE`, ``style="code"``).
 
 from __future__ import annotations
 
-__all__ = ["CODE_TEMPLATE", "E1_TEMPLATE", "STYLES", "planning_prompt"]
+__all__ = ["CODE_TEMPLATE", "E1_TEMPLATE", "RELEASED_SYSTEM_PROMPT", "STYLES", "planning_prompt"]
+
+RELEASED_SYSTEM_PROMPT = "You are a helpful, creative, and smart assistant."
+"""The system prompt SPIN-Bench's released model wrapper sends before every conversation (paper protocols)."""
 
 E1_TEMPLATE = """Solve this planning problem:
 

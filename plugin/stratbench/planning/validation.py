@@ -40,11 +40,12 @@ from typing import Any
 import re
 
 from stratbench.planning.normalise import NameMap
-from stratbench.planning.plan_parsing import PlanParseError, extract_plan, render_plan
+from stratbench.planning.plan_parsing import PlanParseError, extract_plan, parse_plan_text, released_plan, render_plan
 from stratbench.planning.reading import ReadTask, up
 
 __all__ = [
-    "ERROR_CLASSES", "PlanCheck", "check_answer", "check_steps", "render_condition", "unsupported_features",
+    "ERROR_CLASSES", "PlanCheck", "check_answer", "check_released_answer", "check_steps", "render_condition",
+    "unsupported_features",
 ]
 
 ERROR_CLASSES: dict[str, str] = {
@@ -125,6 +126,22 @@ def unsupported_features(problem: Any) -> list[str]:
 
     supported = SequentialPlanValidator.supported_kind().features | {_UNDEFINED}
     return sorted(f.lower() for f in problem.kind.features if f not in supported)
+
+
+def check_released_answer(task: Any, answer: str | None) -> PlanCheck:
+    """Validates an answer read as SPIN-Bench's released code reads it (the paper protocol).
+
+    Only the ``$$ ... $$`` JSON's ``plan`` string is read
+    (:func:`~stratbench.planning.plan_parsing.released_plan`), then taken
+    line by line as VAL's plan file; anything else is a ``parse_error``.
+    """
+    if answer is None or not answer.strip():
+        return PlanCheck(False, "no_answer", "no answer was given")
+    try:
+        steps = parse_plan_text(released_plan(answer))
+    except PlanParseError as error:
+        return PlanCheck(False, "parse_error", f"parse error: {error}")
+    return check_steps(task, steps, form="dollar-json")
 
 
 def check_steps(

@@ -95,11 +95,17 @@ def hanabi(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         rows.append([row["agent"], row["source"], *cells])
     low, high = HUMAN_REFERENCE["typical_range"]
     rows.append(["human", HUMAN_REFERENCE["source"], *([f"typically {low}–{high}"] * 4)])
+    note = "Score = sum of the fireworks at the end (SPIN-Bench's wording); the same agent plays every seat."
+    if any(r["game"] == "hanabi" and r.get("protocol") == "paper" for r in records):
+        left = sum(row.get("left_out", 0) for row in score_table(records) if row["source"] == "run")
+        note = ("Paper protocol: score = the fireworks before the game's last action, as SPIN-Bench's released "
+                f"code reads it; matches ended by a player's exhausted retries are left out of the mean ({left} "
+                "here), as the released runner saved no such game. The same agent plays every seat.")
     return {
         "title": "Hanabi (SPIN-Bench): mean score of 25 by player count",
         "columns": ["agent", "source", *counts],
         "rows": rows,
-        "note": "Score = sum of the fireworks at the end (SPIN-Bench's wording); the same agent plays every seat.",
+        "note": note,
     }
 
 
@@ -349,8 +355,10 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         detailed_errors,
         pearson,
         spearman,
+        state_action_space_by_domain,
         summaries_by_agent,
     )
+    from stratbench.metrics.action_space import STATE_LIMIT
 
     summaries = summaries_by_agent(records)
     if not summaries:
@@ -379,7 +387,16 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
                                                  for row in rows.values()]})
         xs = [row["legal_actions"] for row in rows.values()]
         ys = [row["plan_accuracy"] for row in rows.values()]
-        correlations.append([agent, len(rows), pearson(xs, ys), spearman(xs, ys)])
+        correlations.append([agent, "legal actions per step (3a)", len(rows), pearson(xs, ys), spearman(xs, ys)])
+    totals, total_points = [], []
+    for agent, rows in state_action_space_by_domain(records).items():
+        for domain, row in rows.items():
+            totals.append([agent, domain, row["tasks"], _pct(row["plan_accuracy"]), row["log10_pairs"]])
+        total_points.append({"name": agent, "points": [[row["log10_pairs"], _pct(row["plan_accuracy"])]
+                                                       for row in rows.values()]})
+        xs = [row["log10_pairs"] for row in rows.values()]
+        ys = [row["plan_accuracy"] for row in rows.values()]
+        correlations.append([agent, "log10 state–action pairs (3b)", len(rows), pearson(xs, ys), spearman(xs, ys)])
     return {
         "title": "Classical planning (SPIN-Bench Tables 1–2)",
         "note": "Plan Acc = valid plans / all tasks (micro-average, in %); N-Step = Σ C_i·S_i / N with S_i the "
@@ -402,14 +419,21 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
             {"title": "Accuracy and action space per domain (SPIN-Bench Fig. 3a)",
              "note": "Legal actions per step = applicable ground actions in the states the task's reference plan "
                      "passes through, averaged over its steps, then over the domain's tasks (tasks without a "
-                     "reference plan are left out). Fig. 3b's total state–action space needs every reachable "
-                     "state and is not computed.",
+                     "reference plan are left out).",
              "columns": ["agent", "domain", "tasks", "Plan Acc (%)", "legal actions per step"], "rows": space,
              "chart": {"x_label": "legal actions per step (domain mean)", "y_label": "Plan Acc (%)", "lines": False,
                        "series": points}},
-            {"title": "Correlation of domain accuracy with legal actions per step (Fig. 3a)",
+            {"title": "Accuracy and total state–action space per domain (SPIN-Bench Fig. 3b)",
+             "note": "State–action pairs = every state reachable from the task's initial state, counted with its "
+                     "applicable ground actions (exact); log10 averaged over the domain's tasks. Tasks with more "
+                     f"than {STATE_LIMIT} reachable states are not enumerated and are left out, with their domain "
+                     "when none is left.",
+             "columns": ["agent", "domain", "tasks", "Plan Acc (%)", "log10 state–action pairs"], "rows": totals,
+             **({"chart": {"x_label": "log10 state–action pairs (domain mean)", "y_label": "Plan Acc (%)",
+                           "lines": False, "series": total_points}} if totals else {})},
+            {"title": "Correlation of domain accuracy with the action space (Fig. 3a and 3b)",
              "note": "Across the agent's domains; – when fewer than two domains or a constant column.",
-             "columns": ["agent", "domains", "Pearson r", "Spearman ρ"], "rows": correlations},
+             "columns": ["agent", "measure", "domains", "Pearson r", "Spearman ρ"], "rows": correlations},
         ],
     }
 

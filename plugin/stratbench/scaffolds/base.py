@@ -43,7 +43,9 @@ class ConversationScaffold:
     topic's text, up to ``max_explains`` times per decision. An observation
     whose ``conversation`` key is the previous request's continues that
     conversation (negotiation rounds and the decision after them) with its
-    prompt as a new user turn.
+    prompt as a new user turn. An observation's ``primer`` is sent once per
+    player, as its own request, and that turn and the model's reply open
+    every later conversation of the player.
     """
 
     purpose = "act"
@@ -54,9 +56,10 @@ class ConversationScaffold:
         self._turn: int | None = None
         self._messages: list[dict[str, Any]] = []
         self._conversation = ""
+        self._primers: dict[tuple[int, str], list[dict[str, Any]]] = {}
 
     async def open(self, observation: Observation, session: ModelSession) -> list[dict[str, Any]]:
-        """Returns the conversation that asks for this decision."""
+        """Returns the conversation that asks for this decision (after the primer turn, if any)."""
         # A negotiation round keeps the project's talk prompt under every protocol.
         style = prompt_style(observation) if observation.negotiation is None else None
         if style is not None:
@@ -67,11 +70,24 @@ class ConversationScaffold:
             ]
         if observation.prompt is not None:
             system = [{"role": "system", "content": observation.system_prompt}] if observation.system_prompt else []
-            return [*system, user_message(observation.prompt, observation, vision=session.vision)]
-        return [
-            {"role": "system", "content": SYSTEM_PROMPT},
-            user_message(game_prompt(observation), observation, vision=session.vision),
-        ]
+            text = observation.prompt
+        else:
+            system, text = [{"role": "system", "content": SYSTEM_PROMPT}], game_prompt(observation)
+        primer = await self.primer_turn(observation, session, system)
+        return [*system, *primer, user_message(text, observation, vision=session.vision)]
+
+    async def primer_turn(
+        self, observation: Observation, session: ModelSession, system: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """Returns the player's primer turn and the model's reply, asking once per player; empty without a primer."""
+        if not observation.primer:
+            return []
+        key = (observation.player, observation.primer)
+        if key not in self._primers:
+            turn = {"role": "user", "content": observation.primer}
+            completion = await session.complete([*system, turn], purpose="primer", **self.settings)
+            self._primers[key] = [turn, {"role": "assistant", "content": completion.text}]
+        return [dict(message) for message in self._primers[key]]
 
     async def decide(self, observation: Observation, session: ModelSession) -> Action:
         """Asks the model and parses its action."""

@@ -33,6 +33,8 @@ PARSERS: dict[str, str] = {
     "gamebench": "stratbench.paper_protocols.gamebench:read_answer",
     "diplomacy-paper-orders": "stratbench.paper_protocols.diplomacy:read_orders",
     "diplomacy-paper-messages": "stratbench.paper_protocols.diplomacy:read_messages",
+    "spin_pddl_plan": "stratbench.paper_protocols.planning:read_plan_answer",
+    "spin_hanabi_json": "stratbench.paper_protocols.hanabi:read_action_answer",
 }
 """Strict readers for paper protocols (``Observation.answer_parser``): name -> ``"module:function"``.
 

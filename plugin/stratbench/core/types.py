@@ -109,6 +109,10 @@ class Observation:
             verbatim (SPIN-Bench's planning prompt); scaffolds then send it
             instead of building their own.
         system_prompt: The system prompt to use with ``prompt``, if any.
+        preamble: Fixed messages (``role``, ``content``) sent verbatim before
+            ``prompt``, after the system prompt: a released code's opening
+            exchange (SPIN-Bench's game intro and its canned reply). Only
+            used with ``prompt``.
         messages: The messages this player sent or received so far, as dicts
             (``sender``, ``recipients``, ``text``, ``phase``, ``round``).
         negotiation: Set when the player is asked to talk, not to act.
@@ -132,6 +136,7 @@ class Observation:
     data: dict[str, Any] = field(default_factory=dict)
     prompt: str | None = None
     system_prompt: str | None = None
+    preamble: tuple[dict[str, str], ...] = ()
     messages: tuple[dict[str, Any], ...] = ()
     negotiation: NegotiationTurn | None = None
 

@@ -54,7 +54,8 @@ class ConversationScaffold:
         """Returns the conversation that asks for this decision."""
         if observation.prompt is not None:
             system = [{"role": "system", "content": observation.system_prompt}] if observation.system_prompt else []
-            return [*system, user_message(observation.prompt, observation, vision=session.vision)]
+            preamble = [dict(message) for message in observation.preamble]
+            return [*system, *preamble, user_message(observation.prompt, observation, vision=session.vision)]
         return [
             {"role": "system", "content": SYSTEM_PROMPT},
             user_message(game_prompt(observation), observation, vision=session.vision),

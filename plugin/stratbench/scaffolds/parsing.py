@@ -30,7 +30,9 @@ from stratbench.core.types import Action, ActionParseError, Observation
 Parser = Callable[[str, Observation], Action]
 """A strict answer reader: ``parser(reply, observation) -> Action`` or :class:`ActionParseError`."""
 
-PARSERS: dict[str, str] = {}
+PARSERS: dict[str, str] = {
+    "spin-json": "stratbench.paper_protocols.solver_games:read_json_action",
+}
 """Strict readers for paper protocols (``Observation.answer_parser``): name -> ``"module:function"``.
 
 Resolved when first used, so no family's module loads before its game plays.

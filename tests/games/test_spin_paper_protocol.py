@@ -179,3 +179,18 @@ def test_default_protocol_observations_are_unchanged():
 def test_an_unknown_protocol_is_one_clear_error():
     with pytest.raises(ValueError, match="tictactoe: unknown protocol 'papr'; known: default, paper"):
         TicTacToe(protocol="papr")
+
+
+def test_the_constrained_scaffold_sends_the_papers_conversation_unconstrained():
+    from stratbench.scaffolds.constrained import constrained
+
+    observation = _first_observation(TicTacToe(protocol="paper"))
+    with FakeLLMServer(responder=lambda body: '{"reason": "centre", "action": 4}') as server:
+        client = LLMClient(api_base=server.api_base, max_attempts=1, allow_placeholder_key=True)
+        session = ModelSession(client, "openai/m", 0, Transcript())
+        action = asyncio.run(constrained(max_tokens=64).decide(observation, session))
+        (request,) = server.requests
+    assert action == Action("4")
+    assert "response_format" not in request.raw
+    assert request.body["messages"] == [{"role": "user", "content": TTT_INTRO_X}, OPENING,
+                                        {"role": "user", "content": TTT_TURN_X}]

@@ -194,3 +194,19 @@ def test_the_constrained_scaffold_sends_the_papers_conversation_unconstrained():
     assert "response_format" not in request.raw
     assert request.body["messages"] == [{"role": "user", "content": TTT_INTRO_X}, OPENING,
                                         {"role": "user", "content": TTT_TURN_X}]
+
+
+def test_the_cot_summary_asks_in_the_papers_action_prompt():
+    from stratbench.scaffolds.cot import cot
+
+    observation = _first_observation(TicTacToe(protocol="paper"))
+    replies = iter(["The centre is strongest.", '{"reason": "centre", "action": 4}'])
+    with FakeLLMServer(responder=lambda body: next(replies)) as server:
+        client = LLMClient(api_base=server.api_base, max_attempts=1, allow_placeholder_key=True)
+        session = ModelSession(client, "openai/m", 0, Transcript())
+        action = asyncio.run(cot(max_tokens=64).decide(observation, session))
+        summary = server.requests[-1].body["messages"][-1]["content"]
+    action_prompt = TTT_TURN_X.split("\n", 4)[-1]
+    assert action_prompt.startswith("The cells are numbered as follows:")
+    assert summary == "To summarize, give the one action you choose.\n" + action_prompt
+    assert action == Action("4")

@@ -6,7 +6,8 @@ Shared by Tic-Tac-Toe, Connect Four and chess under the ``paper`` protocol
 then one user turn with the state description and the action prompt joined by
 a newline; the answer is a JSON object ``{"reason", "action"}``; an illegal or
 unreadable answer gets exactly :data:`RETRY_PROMPT`. The games write their own
-intro, state and action prompt; this module assembles the observation fields.
+intro, state and action prompt; this module assembles the observation fields
+(the action prompt is also the answer format a ``cot`` summary asks in).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def paper_fields(intro: str, state: str, action_prompt: str) -> dict[str, Any]:
     """Returns the Observation fields that make a scaffold send the paper's conversation."""
     return {
         "prompt": f"{state}\n{action_prompt}",
+        "answer_format": action_prompt,
         "preamble": (
             {"role": "user", "content": intro},
             {"role": "assistant", "content": OPENING_REPLY},

@@ -75,3 +75,24 @@ def test_paper_protocol_loses_after_the_first_answer_and_ten_retries(tmp_path):
     assert record["forfeited_by_side"] == record["subject"]
     assert record["illegal"][record["subject"]] == 11
     assert record["result"] == "lost"
+
+
+def _collected(*args):
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "suites/spin/test_chess.py", "--collect-only", "-q", "-p", "no:cacheprovider",
+         "-p", "no:randomly", "--matches", "1", *args],
+        cwd=ROOT, env={k: v for k, v in os.environ.items() if k != "STRATBENCH_CHESS_LEVEL"},
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    return sorted(line.split("[", 1)[1].rstrip("]") for line in result.stdout.splitlines() if "::test_chess[" in line)
+
+
+def test_paper_chess_plays_every_stockfish_level_in_one_run_and_names_it_in_the_id():
+    assert _collected("--protocol", "paper") == [
+        f"paper-random-vs-stockfish{level}-s0" for level in (0, 10, 15, 20, 5)
+    ]
+    default = _collected()  # the default also schedules the committed reference subjects
+    assert [test_id for test_id in default if "stockfish" in test_id and test_id.startswith("random")] == [
+        "random-vs-stockfish20-s0"]
+    assert all(test_id.endswith("-vs-stockfish20-s0") for test_id in default)

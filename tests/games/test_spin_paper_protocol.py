@@ -165,7 +165,8 @@ def test_chess_answers_are_uci_mapped_to_san_and_the_released_last_four_characte
     observation = _first_observation(ChessGame(protocol="paper"))
     assert parse_answer('{"reason": "", "action": "g1f3"}', observation) == Action("Nf3")
     assert parse_answer('{"reason": "", "action": "Move e2e4"}', observation) == Action("e4")
-    assert parse_answer('{"reason": "", "action": "e2e5"}', observation) == Action("e2e5")  # illegal: the runner rejects
+    # Not a legal move: returned as answered, for the runner to reject.
+    assert parse_answer('{"reason": "", "action": "e2e5"}', observation) == Action("e2e5")
 
 
 def test_default_protocol_observations_are_unchanged():

@@ -255,7 +255,8 @@ def _paper_intro(player: int) -> str:
 
 def _paper_fields(board: chess.Board, player: int) -> dict[str, Any]:
     """The paper protocol's conversation for one decision (legal moves in UCI)."""
-    state = f"The current state of the game is:\n<FEN>{board.fen()}</FEN>\n<board_state>\n{_ascii_board(board)}\n</board_state>"
+    state = (f"The current state of the game is:\n<FEN>{board.fen()}</FEN>\n"
+             f"<board_state>\n{_ascii_board(board)}\n</board_state>")
     moves = " ".join(sorted(move.uci() for move in board.legal_moves))
     action_prompt = (
         f"{spin_paper.answer_format('string')}\n"

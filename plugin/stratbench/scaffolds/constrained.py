@@ -5,8 +5,9 @@ field is an enum of the legal actions; OpenAI's structured outputs and
 llama.cpp's grammar-constrained decoding both honour it, so the model cannot
 answer outside the list. Decisions without a finite list (open-ended
 actions, SPIN-Bench's planning prompt, negotiation, a paper protocol's
-prescribed answer format) fall back to free text exactly as ``direct`` asks. Which scaffold played is recorded with every
-side of a match, so reports can separate format-following from strategy.
+prescribed answer format) fall back to free text exactly as ``direct`` asks.
+Which scaffold played is recorded with every side of a match, so reports can
+separate format-following from strategy.
 """
 
 from __future__ import annotations

@@ -30,8 +30,6 @@ ATTEMPTS = 11
 """The first answer plus the released code's ``illegal_tolerance=10`` retries."""
 STOCKFISH_LEVELS = (0, 5, 10, 15, 20)
 """The paper's Stockfish skill levels (§4.2); Table 1's chess draw rate is against level 20."""
-T3_LEVEL = 0
-"""The level whose games CH_T3 is computed on (Appendix B.3: games against Stockfish level 0)."""
 
 _COMMON = {"seats": "half", "illegal_tolerance": ATTEMPTS, "fallback": "forfeit"}
 _SUITES = {

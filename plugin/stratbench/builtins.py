@@ -194,8 +194,10 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
         probes,
         solver_games,
     )
+    from stratbench.report.spin_table1 import spin_table1
 
     registry.add_report_section("solver_games", solver_games)
+    registry.add_report_section("spin_table1", spin_table1)
     registry.add_report_section("hanabi", hanabi)
     registry.add_report_section("diplomacy", diplomacy)
     registry.add_report_section("negotiation", negotiation)

@@ -11,6 +11,15 @@ Per match: the result, the rank of every non-engine move among Stockfish's
 top 10 lines (``STRATBENCH_CHESS_ANNOTATION_DEPTH``, default 12), and the
 final FEN and PGN. Matches with a Stockfish side are skipped when the binary
 is missing.
+
+Paper protocol (``--protocol paper``): SPIN-Bench's released conversation
+(FEN and board in tags, UCI moves, a JSON ``{"reason", "action"}`` answer,
+``Illegal move, try again``, 11 attempts, temperature 0.95) against Stockfish
+at levels 0, 5, 10, 15 and 20 in one run (``stockfish<level>`` in each match
+id; ``STRATBENCH_CHESS_LEVEL`` is then not used), move quality at depth 15;
+see docs/PROTOCOLS.md::
+
+    pytest suites/spin/test_chess.py --protocol paper --model openai/gpt-4o
 """
 
 import os

@@ -4,6 +4,12 @@
 first half), 10 attempts per move before an illegal-move loss; LLM subjects
 also play each other in a round robin. Per match: the result against the
 solver (for the draw rate) and the share of moves minimax rates optimal.
+
+Paper protocol (``--protocol paper``): SPIN-Bench's released conversation
+(cells numbered by column, a JSON ``{"reason", "action"}`` answer, ``Illegal
+move, try again``, 11 attempts, temperature 0.95); see docs/PROTOCOLS.md::
+
+    pytest suites/spin/test_tictactoe.py --protocol paper --model openai/gpt-4o
 """
 
 import pytest

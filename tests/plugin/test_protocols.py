@@ -106,4 +106,4 @@ def test_protocol_from_the_command_line_and_unknown_protocols(pytester):
     assert "protocol: strict" in (pytester.path / "reports/latest/report.md").read_text()
     unknown = pytester.runpytest_subprocess(*QUICK, "--protocol", "papr")
     assert unknown.ret == 2
-    unknown.stdout.fnmatch_lines(["*game 'tictactoe' has no protocol 'papr'; its protocols: default, strict*"])
+    unknown.stdout.fnmatch_lines(["*game 'tictactoe' has no protocol 'papr'; its protocols: default, paper, strict*"])

@@ -116,6 +116,10 @@ class Observation:
             per player (SPIN-Bench Hanabi's rules primer): the scaffold sends
             it before the first decision and keeps it and the model's reply
             at the head of every later conversation. Empty: none.
+        preamble: Fixed messages (``role``, ``content``) sent verbatim before
+            ``prompt``, after the system prompt: a released code's opening
+            exchange (SPIN-Bench's game intro and its canned reply). Only
+            used with ``prompt``.
         messages: The messages this player sent or received so far, as dicts
             (``sender``, ``recipients``, ``text``, ``phase``, ``round``).
         negotiation: Set when the player is asked to talk, not to act.
@@ -146,6 +150,7 @@ class Observation:
     prompt: str | None = None
     system_prompt: str | None = None
     primer: str = ""
+    preamble: tuple[dict[str, str], ...] = ()
     messages: tuple[dict[str, Any], ...] = ()
     negotiation: NegotiationTurn | None = None
     conversation: str = ""

@@ -9,10 +9,16 @@ is over without a claim: checkmate, stalemate, insufficient material, the
 
 Agents get the FEN, the UCI move list and a copy of the board without its
 move stack (``board.copy(stack=False)``), never the live board.
+
+``ChessGame(protocol="paper")`` words each decision as SPIN-Bench's released
+code does (:mod:`stratbench.games.spin_paper`): FEN and board in tags, the
+legal moves in UCI, a JSON answer naming a UCI move; actions stay SAN. Its
+move-quality analysis runs at :data:`PAPER_ANNOTATION_DEPTH`.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import chess
@@ -21,12 +27,16 @@ import chess.svg
 
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games import spin_paper
 
 __all__ = ["ChessGame", "ChessState", "board_svg", "move_list_text", "pgn_of"]
 
 _COLORS = ("White", "Black")
 MAX_PLIES = 17_700
 """A safety net above the longest game the 75-move rule allows (8,848.5 moves)."""
+PAPER_ANNOTATION_DEPTH = int(os.environ.get("STRATBENCH_CHESS_ANNOTATION_DEPTH", "15"))
+"""Move-quality depth under the paper protocol: SPIN-Bench's rating engine (skill 20, MultiPV 10)
+searched at its wrapper's default depth, 15 (``STRATBENCH_CHESS_ANNOTATION_DEPTH`` overrides)."""
 
 INFO = GameInfo(
     name="chess",
@@ -113,12 +123,19 @@ class ChessGame(Game):
         engine_settings: Each engine player's settings, for the match record.
         stockfish_path: The Stockfish binary an engine agent of this match
             used, for the metric to reuse; None when no engine played.
+        annotation_depth: The move-quality analysis depth, or None for the
+            metric's own (``paper``: :data:`PAPER_ANNOTATION_DEPTH`).
+
+    Args:
+        protocol: ``"default"`` or ``"paper"`` (SPIN-Bench's released wording).
     """
 
     info = INFO
     rules = RULES
 
-    def __init__(self) -> None:
+    def __init__(self, protocol: str = "default") -> None:
+        self.protocol = spin_paper.check_protocol(INFO.name, protocol)
+        self.annotation_depth: int | None = PAPER_ANNOTATION_DEPTH if protocol == spin_paper.PAPER else None
         self.engine_players: set[int] = set()
         self.engine_settings: dict[int, dict[str, Any]] = {}
         self.stockfish_path: str | None = None
@@ -143,6 +160,8 @@ class ChessGame(Game):
         )
         if board.is_check():
             text += f"\n{_COLORS[player]} is in check."
+        paper = _paper_fields(board, player) if self.protocol == spin_paper.PAPER else {}
+        answer_ids = {move.uci(): san for san, move in state.legal_moves_by_san().items()} if paper else None
         return Observation(
             game=INFO.name,
             player=player,
@@ -156,7 +175,9 @@ class ChessGame(Game):
                 "fen": board.fen(),
                 "moves": [m.uci() for m in board.move_stack],
                 "board": board.copy(stack=False),
+                **({"answer_ids": answer_ids} if paper else {}),
             },
+            **paper,
         )
 
     def canonical_action(self, state: State, player: int, text: str) -> str | None:
@@ -218,6 +239,31 @@ def board_svg(fen: str, *, lastmove: str | None = None, size: int = 360) -> str:
     board = chess.Board(fen)
     move = chess.Move.from_uci(lastmove) if lastmove else None
     return chess.svg.board(board, lastmove=move, size=size)
+
+
+def _paper_intro(player: int) -> str:
+    color, other = _COLORS[player], _COLORS[1 - player]
+    mine, theirs = ("uppercase", "lowercase") if player == 0 else ("lowercase", "uppercase")
+    return (
+        f"You are playing a text game of Chess as {color} against an opponent playing {other}. "
+        f"In the board, your pieces are represented by {mine} letters (K Q R B N P) and your opponent's "
+        f"by {theirs} letters; '.' is an empty square. White moves first. Checkmate the opponent's king to win.\n"
+        "Your action is one legal move in UCI notation: the start square and the end square, plus the "
+        "promotion piece if any (for example e2e4, g1f3, e7e8q)."
+    )
+
+
+def _paper_fields(board: chess.Board, player: int) -> dict[str, Any]:
+    """The paper protocol's conversation for one decision (legal moves in UCI)."""
+    state = (f"The current state of the game is:\n<FEN>{board.fen()}</FEN>\n"
+             f"<board_state>\n{_ascii_board(board)}\n</board_state>")
+    moves = " ".join(sorted(move.uci() for move in board.legal_moves))
+    action_prompt = (
+        f"{spin_paper.answer_format('string')}\n"
+        f"<legal_moves>{moves}</legal_moves>\n"
+        "You must select one legal move from this list."
+    )
+    return spin_paper.paper_fields(_paper_intro(player), state, action_prompt)
 
 
 def _ascii_board(board: chess.Board) -> str:

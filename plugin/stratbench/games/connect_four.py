@@ -9,6 +9,9 @@ SPIN-Bench.
 Pascal Pons' notation writes a position as the sequence of 1-based columns
 played from the empty board (``"4455"``); :func:`from_pons` and
 :func:`to_pons` convert to and from 0-based column lists.
+
+``ConnectFour(protocol="paper")`` words each decision as SPIN-Bench's released
+code does (:mod:`stratbench.games.spin_paper`); the actions are the same.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games import spin_paper
 
 __all__ = [
     "COLUMNS",
@@ -119,12 +123,16 @@ class ConnectFour(Game):
             in this match; engine agents add themselves (the game object is
             built anew for every match).
         engine_settings: Each engine player's settings, for the match record.
+
+    Args:
+        protocol: ``"default"`` or ``"paper"`` (SPIN-Bench's released wording).
     """
 
     info = INFO
     rules = RULES
 
-    def __init__(self) -> None:
+    def __init__(self, protocol: str = "default") -> None:
+        self.protocol = spin_paper.check_protocol(INFO.name, protocol)
         self.engine_players: set[int] = set()
         self.engine_settings: dict[int, dict[str, Any]] = {}
 
@@ -154,6 +162,8 @@ class ConnectFour(Game):
         """Returns the grid, the moves so far and the columns that are not full."""
         assert isinstance(state, ConnectFourState)
         mark = _MARKS[player]
+        legal = tuple(state.legal_actions(player))
+        paper = _paper_fields(state.grid, player, legal) if self.protocol == spin_paper.PAPER else {}
         history = ", ".join(str(c) for c in state.moves) or "none"
         text = (
             f"You play {mark} ({'first' if player == 0 else 'second'}).\n"
@@ -164,12 +174,13 @@ class ConnectFour(Game):
             game=INFO.name,
             player=player,
             text=text,
-            legal_actions=tuple(state.legal_actions(player)),
+            legal_actions=legal,
             rules=RULES,
             instructions="Answer with the number (0-6) of the column you drop your disc into.",
             role=mark,
             turn=state.turn,
             data={"moves": list(state.moves), "board": [list(row) for row in state.grid], "mark": mark},
+            **paper,
         )
 
     def canonical_action(self, state: State, player: int, text: str) -> str | None:
@@ -180,6 +191,30 @@ class ConnectFour(Game):
                 cleaned = cleaned[len(prefix) :].strip()
                 break
         return super().canonical_action(state, player, cleaned)
+
+
+def _paper_intro(player: int) -> str:
+    mark, other = _MARKS[player], _MARKS[1 - player]
+    order = "first" if player == 0 else "second"
+    return (
+        "You are playing Connect Four. The board is a vertical grid of 6 rows and 7 columns. Two players "
+        "take turns dropping a disc into a column; the disc falls to the lowest empty cell of that column. "
+        "The first player to connect four of their discs in a row, horizontally, vertically or diagonally, "
+        "wins; if the grid fills up without four in a row, the game is a draw.\n"
+        f"You are '{mark}' and you move {order}; your opponent is '{other}'.\n"
+        "Your action is the number of a column, from 0 to 6, counted from left to right."
+    )
+
+
+def _paper_fields(grid: Sequence[Sequence[str]], player: int, legal: tuple[str, ...]) -> dict:
+    """The paper protocol's conversation for one decision."""
+    state = f"Your opponent has made the move, and now the state is:\n{render(grid)}"
+    action_prompt = (
+        f"{spin_paper.answer_format('int')}\n"
+        f"<legal_moves>{' '.join(legal)}</legal_moves>\n"
+        "You must select one legal move from this list."
+    )
+    return spin_paper.paper_fields(_paper_intro(player), state, action_prompt)
 
 
 def render(grid: Sequence[Sequence[str]]) -> str:

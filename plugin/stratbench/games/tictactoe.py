@@ -4,6 +4,12 @@ Cells are numbered 0–8 row by row (0 1 2 / 3 4 5 / 6 7 8). X (player 0)
 moves first. A win scores 1 and a loss 0; a draw scores 0.5 each. The module
 also holds the exact game-theoretic values of every move (:func:`move_values`),
 used by the minimax agent and the move-quality metric.
+
+``TicTacToe(protocol="paper")`` words each decision as SPIN-Bench's released
+code does (:mod:`stratbench.games.spin_paper`): cells numbered by column
+(0 3 6 / 1 4 7 / 2 5 8), a JSON answer, ``Illegal move, try again``. Only the
+wording changes: actions, records and metrics keep the row-by-row numbers
+(:func:`paper_cell` converts).
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from functools import lru_cache
 
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
+from stratbench.games import spin_paper
 
 _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 _MARKS = ("X", "O")
@@ -82,6 +89,16 @@ def move_values(board: str) -> dict[int, int]:
     }
 
 
+def paper_cell(cell: int) -> int:
+    """Converts between row-by-row and by-column cell numbers (the map is its own inverse).
+
+    Examples:
+        >>> [paper_cell(i) for i in range(9)]
+        [0, 3, 6, 1, 4, 7, 2, 5, 8]
+    """
+    return (cell % 3) * 3 + cell // 3
+
+
 def render(board: str) -> str:
     """Renders the board as three text rows."""
     rows = [" | ".join(board[r * 3 : r * 3 + 3]) for r in range(3)]
@@ -123,10 +140,17 @@ class TicTacToeState(State):
 
 
 class TicTacToe(Game):
-    """The Tic-Tac-Toe rules engine."""
+    """The Tic-Tac-Toe rules engine.
+
+    Args:
+        protocol: ``"default"`` or ``"paper"`` (SPIN-Bench's released wording).
+    """
 
     info = INFO
     rules = RULES
+
+    def __init__(self, protocol: str = "default") -> None:
+        self.protocol = spin_paper.check_protocol(INFO.name, protocol)
 
     def new_initial_state(self, seed: int) -> TicTacToeState:
         """Returns the empty board (the game has no chance)."""
@@ -140,6 +164,7 @@ class TicTacToe(Game):
         """Returns the board, whose turn it is and the empty cells."""
         assert isinstance(state, TicTacToeState)
         legal = tuple(state.legal_actions(player))
+        paper = _paper_fields(state.board, player, legal) if self.protocol == spin_paper.PAPER else {}
         text = (
             f"You play {_MARKS[player]}.\nCurrent board (. = empty):\n{render(state.board)}\n"
             f"Cell numbers:\n{render('012345678')}"
@@ -153,9 +178,42 @@ class TicTacToe(Game):
             instructions="Answer with the number of the cell you mark.",
             role=_MARKS[player],
             turn=state.turn,
-            data={"board": state.board},
+            data={"board": state.board, **({"answer_ids": _PAPER_IDS} if paper else {})},
+            **paper,
         )
 
     def canonical_action(self, state: State, player: int, text: str) -> str | None:
         """Accepts a cell number, tolerating surrounding spaces and a leading '#'."""
         return super().canonical_action(state, player, text.strip().lstrip("#"))
+
+
+_PAPER_IDS = {str(paper_cell(i)): str(i) for i in range(9)}
+"""A by-column cell number as answered -> the row-by-row action id."""
+_PAPER_GRID = "0|3|6\n1|4|7\n2|5|8"
+
+
+def _paper_intro(player: int) -> str:
+    mark, other = _MARKS[player], _MARKS[1 - player]
+    order = "first" if player == 0 else "second"
+    warning = " Taking an illegal move ends the game and you lose." if player == 0 else ""
+    return (
+        "You are playing Tic-Tac-Toe. Two players take turns placing their mark in an empty cell of a 3x3 "
+        "grid. The first player to get three of their marks in a row, a column or a diagonal wins; if all "
+        "cells are filled without such a line, the game is a draw.\n"
+        f"You are '{mark}' and you move {order}; your opponent is '{other}'.\n"
+        f"The cells are numbered by column:\n{_PAPER_GRID}\n"
+        f"Your action is the number of an empty cell.{warning}"
+    )
+
+
+def _paper_fields(board: str, player: int, legal: tuple[str, ...]) -> dict:
+    """The paper protocol's conversation for one decision (cells numbered by column)."""
+    rows = ["|".join(board[r * 3 + c] for c in range(3)) for r in range(3)]
+    state = "The current board is ('.' is empty):\n" + "\n".join(rows)
+    moves = sorted(paper_cell(int(cell)) for cell in legal)
+    action_prompt = (
+        f"The cells are numbered as follows:\n{_PAPER_GRID}\n"
+        f"{spin_paper.answer_format('int')}\n"
+        f"Legal moves: {moves} You must select one legal move from this list. You have to win."
+    )
+    return spin_paper.paper_fields(_paper_intro(player), state, action_prompt)

@@ -8,8 +8,9 @@ a move outside the lines has rank None and counts in the denominator of the
 top-k shares, never in the numerator. Moves of engine players are not
 annotated (engine agents register themselves on the game object), so the
 cost is one analysis per LLM, random or human move. SPIN-Bench ranks by the
-position in Stockfish's list; ranking by score differs only between lines of
-equal score.
+position in Stockfish's list (:func:`position_in_lines`, used under the
+``paper`` protocol, at the game's ``annotation_depth``); ranking by score
+differs only between lines of equal score.
 
 **Game record**: the final FEN and the PGN, so a report can draw the final
 position with :func:`stratbench.games.chess_game.board_svg` and replay the game.
@@ -42,6 +43,7 @@ __all__ = [
     "board_svg",
     "game_record",
     "move_quality",
+    "position_in_lines",
     "rank_in_lines",
     "replay",
 ]
@@ -64,6 +66,18 @@ def rank_in_lines(lines: Sequence[RankedMove], chosen_uci: str) -> int | None:
     if chosen_uci not in scores:
         return None
     return move_rank(scores, chosen_uci)
+
+
+def position_in_lines(lines: Sequence[RankedMove], chosen_uci: str) -> int | None:
+    """Returns the index of ``chosen_uci`` in Stockfish's list of lines, or None (SPIN-Bench's rank).
+
+    Examples:
+        >>> lines = [RankedMove("e2e4", 40), RankedMove("d2d4", 40)]
+        >>> position_in_lines(lines, "d2d4"), position_in_lines(lines, "h2h4")
+        (1, None)
+    """
+    order = [line.uci for line in lines]
+    return order.index(chosen_uci) if chosen_uci in order else None
 
 
 def replay(outcome: MatchOutcome) -> tuple[chess.Board, list[tuple[int, chess.Board, chess.Move]]]:
@@ -95,16 +109,21 @@ def move_quality(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict
     _, steps = replay(outcome)
     wanted = [(player, board, move) for player, board, move in steps if player in players]
     path = getattr(game, "stockfish_path", None) or find_stockfish(os.environ.get("STRATBENCH_STOCKFISH"))
-    annotation = {"engine": "stockfish", "depth": ANNOTATION_DEPTH, "multipv": ANNOTATION_MULTIPV}
+    depth = getattr(game, "annotation_depth", None) or ANNOTATION_DEPTH
+    annotation = {"engine": "stockfish", "depth": depth, "multipv": ANNOTATION_MULTIPV}
     if path is None:
         for player in players:
             result[player] = {"annotated": False, "annotation_skipped": STOCKFISH_MISSING}
         return _with_context(game, result, None)
     analyses = _run(analyse_positions(path, [b for _, b, _ in wanted], multipv=ANNOTATION_MULTIPV,
-                                      depth=ANNOTATION_DEPTH)) if wanted else []
+                                      depth=depth)) if wanted else []
     ranks: dict[int, list[int | None]] = {p: [] for p in players}
+    by_position = getattr(game, "protocol", "default") == "paper"
+    if by_position:
+        annotation["rank"] = "list position"
     for (player, _, move), lines in zip(wanted, analyses):
-        ranks[player].append(rank_in_lines(lines, move.uci()))
+        rank = position_in_lines if by_position else rank_in_lines
+        ranks[player].append(rank(lines, move.uci()))
     for player in players:
         player_ranks = ranks[player]
         result[player] = {

@@ -71,10 +71,12 @@ class ConversationScaffold:
         if observation.prompt is not None:
             system = [{"role": "system", "content": observation.system_prompt}] if observation.system_prompt else []
             text = observation.prompt
+            preamble = [dict(message) for message in observation.preamble]
         else:
             system, text = [{"role": "system", "content": SYSTEM_PROMPT}], game_prompt(observation)
+            preamble = []
         primer = await self.primer_turn(observation, session, system)
-        return [*system, *primer, user_message(text, observation, vision=session.vision)]
+        return [*system, *preamble, *primer, user_message(text, observation, vision=session.vision)]
 
     async def primer_turn(
         self, observation: Observation, session: ModelSession, system: list[dict[str, Any]]

@@ -4,9 +4,10 @@ The request carries ``response_format`` with a JSON schema whose ``action``
 field is an enum of the legal actions; OpenAI's structured outputs and
 llama.cpp's grammar-constrained decoding both honour it, so the model cannot
 answer outside the list. Decisions without a finite list (open-ended
-actions, SPIN-Bench's planning prompt, negotiation) fall back to free text
-exactly as ``direct`` asks. Which scaffold played is recorded with every
-side of a match, so reports can separate format-following from strategy.
+actions, SPIN-Bench's planning prompt, negotiation, a paper protocol's
+prescribed answer format) fall back to free text exactly as ``direct`` asks.
+Which scaffold played is recorded with every side of a match, so reports can
+separate format-following from strategy.
 """
 
 from __future__ import annotations
@@ -46,13 +47,14 @@ def action_schema(legal_actions: tuple[str, ...] | list[str]) -> dict[str, Any]:
 
 
 def is_constrainable(observation: Observation) -> bool:
-    """Tells whether a decision has a finite list of actions, nothing open-ended and no paper prompt style.
+    """Tells whether a decision has a finite list of actions, nothing open-ended and no paper answer format.
 
-    A paper protocol's prompt style (GameBench's released agent) asks as its
-    released code did, unconstrained.
+    A paper protocol's prompt style (GameBench's released agent) or prescribed
+    reader (a paper's answer format) is asked and read as the game words it,
+    unconstrained.
     """
     return (bool(observation.legal_actions) and not observation.open_ended and observation.negotiation is None
-            and not observation.prompt_style)
+            and not observation.prompt_style and not observation.answer_parser)
 
 
 class ConstrainedScaffold(ConversationScaffold):

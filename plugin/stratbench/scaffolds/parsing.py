@@ -35,6 +35,7 @@ PARSERS: dict[str, str] = {
     "diplomacy-paper-messages": "stratbench.paper_protocols.diplomacy:read_messages",
     "spin_pddl_plan": "stratbench.paper_protocols.planning:read_plan_answer",
     "spin_hanabi_json": "stratbench.paper_protocols.hanabi:read_action_answer",
+    "spin-json": "stratbench.paper_protocols.solver_games:read_json_action",
 }
 """Strict readers for paper protocols (``Observation.answer_parser``): name -> ``"module:function"``.
 

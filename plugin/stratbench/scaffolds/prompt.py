@@ -151,5 +151,11 @@ def retry_prompt(observation: Observation) -> str:
 
 
 def summarize_prompt(observation: Observation) -> str:
-    """Asks for the final action after free reasoning (CoT's second call)."""
+    """Asks for the final action after free reasoning (CoT's second call).
+
+    A game that prescribes its reader (a paper protocol) is asked in its own
+    answer format, which then carries its legal moves as the game numbers them.
+    """
+    if observation.answer_parser and observation.answer_format:
+        return "To summarize, give the one action you choose.\n" + observation.answer_format
     return "To summarize, give the one action you choose.\n" + action_lines(observation)

@@ -1,0 +1,155 @@
+"""SPIN-Bench Table 1's competitive-game columns from a run, beside the paper's published rows.
+
+Columns as in the paper (§8 Table 1): TTT_DR, C4_DR and CH_DR are the draw
+rates (%) against the solver (chess: Stockfish level 20); C4_T3 and CH_T3 the
+share (%) of the agent's moves the solver ranks among its 3 best, over its
+games against the solver (chess: against Stockfish level 0, Appendix B.3).
+A second table gives chess per Stockfish level (wins, draws, T3), which the
+paper states only in words (every LLM lost every game, even at level 0).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+__all__ = ["PAPER_TABLE1", "spin_table1"]
+
+PAPER_SOURCE = "SPIN-Bench Table 1"
+PAPER_TABLE1: dict[str, tuple[float, float, float, float, float]] = {
+    "o1": (70.0, 0.0, 0.0, 83.1, 45.9),
+    "o4-mini": (80.0, 0.0, 0.0, 81.1, 50.5),
+    "o1-mini": (50.0, 0.0, 0.0, 87.0, 36.5),
+    "o3-mini": (20.0, 0.0, 0.0, 74.2, 52.8),
+    "GPT-4o": (0.0, 0.0, 0.0, 84.1, 32.2),
+    "GPT-4-turbo": (60.0, 0.0, 0.0, 83.8, 38.7),
+    "Claude 3.5 Sonnet": (60.0, 0.0, 0.0, 78.9, 49.5),
+    "Claude 3.5 Haiku": (50.0, 0.0, 0.0, 69.6, 35.9),
+    "DeepSeek R1": (10.0, 0.0, 0.0, 78.9, 47.8),
+    "Llama4 Maverick": (0.0, 0.0, 0.0, 75.4, 51.3),
+    "Llama-3.3-70b": (0.0, 0.0, 0.0, 79.5, 25.4),
+}
+"""The paper's TTT_DR, C4_DR, CH_DR, C4_T3, CH_T3 (%), per model as the paper names it."""
+DR_LEVEL = 20
+"""Table 1's chess draw rate is against Stockfish level 20 ("for chess, we use stockfish-20")."""
+T3_LEVEL = 0
+"""CH_T3 is computed on the games against Stockfish level 0 (Appendix B.3)."""
+_SOLVERS = {"tictactoe": "minimax", "connect4": "c4solver"}
+
+
+def stockfish_level(agent: str) -> int | None:
+    """Returns the skill level of a ``stockfish<level>`` agent (``stockfish`` is level 20), else None.
+
+    Examples:
+        >>> stockfish_level("stockfish5"), stockfish_level("stockfish"), stockfish_level("random")
+        (5, 20, None)
+    """
+    if not agent.startswith("stockfish"):
+        return None
+    rest = agent[len("stockfish"):]
+    if rest == "":
+        return 20
+    return int(rest) if rest.isdigit() else None
+
+
+def _opponent(game: str, agent: str) -> str | None:
+    """The solver an agent stands for in Table 1 (``tictactoe``/``connect4``/``stockfish<level>``), else None."""
+    if game == "chess":
+        level = stockfish_level(agent)
+        return None if level is None else f"stockfish{level}"
+    return game if _SOLVERS.get(game) == agent else None
+
+
+class _Tally:
+    """Results and move ranks of one agent against one solver."""
+
+    def __init__(self) -> None:
+        self.games = self.won = self.drawn = 0
+        self.top3 = 0.0
+        self.moves = 0
+
+    def add(self, record: dict[str, Any], side: int) -> None:
+        mine, other = record["scores"][side], record["scores"][1 - side]
+        self.games += 1
+        self.won += mine > other
+        self.drawn += mine == other
+        for player in record["sides"][side]["players"]:
+            metric = record.get("metrics", {}).get(str(player), {})
+            if metric.get("top3_share") is None:
+                continue
+            moves = int(metric.get("moves", 0) or 0)
+            self.moves += moves
+            self.top3 += metric["top3_share"] * moves
+
+    def draw_pct(self) -> float | None:
+        return 100.0 * self.drawn / self.games if self.games else None
+
+    def win_pct(self) -> float | None:
+        return 100.0 * self.won / self.games if self.games else None
+
+    def top3_pct(self) -> float | None:
+        return 100.0 * self.top3 / self.moves if self.moves else None
+
+
+def _tallies(records: list[dict[str, Any]]) -> dict[str, dict[str, _Tally]]:
+    """Per agent, per solver (``tictactoe``, ``connect4``, ``stockfish<level>``): its tally."""
+    tallies: dict[str, dict[str, _Tally]] = defaultdict(lambda: defaultdict(_Tally))
+    for record in records:
+        if len(record.get("sides", [])) != 2:
+            continue
+        agents = [side["agent"] for side in record["sides"]]
+        for side, agent in enumerate(agents):
+            solver = _opponent(record["game"], agents[1 - side])
+            if solver is not None and _opponent(record["game"], agent) is None:
+                tallies[agent][solver].add(record, side)
+    return tallies
+
+
+def spin_table1(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """SPIN-Bench Table 1's competitive columns for the run's agents, with the paper's rows beside them."""
+    tallies = _tallies(records)
+    if not tallies:
+        return None
+    rows = []
+    levels: list[list[Any]] = []
+    for agent in sorted(tallies):
+        by_solver = tallies[agent]
+
+        def cell(solver: str, value: str) -> float | None:
+            tally = by_solver.get(solver)
+            return None if tally is None else getattr(tally, value)()
+
+        rows.append([
+            agent, "run", cell("tictactoe", "draw_pct"), cell("connect4", "draw_pct"),
+            cell(f"stockfish{DR_LEVEL}", "draw_pct"), cell("connect4", "top3_pct"),
+            cell(f"stockfish{T3_LEVEL}", "top3_pct"),
+        ])
+        for solver in sorted((s for s in by_solver if s.startswith("stockfish")), key=stockfish_level):
+            tally = by_solver[solver]
+            levels.append([agent, stockfish_level(solver), tally.games, tally.win_pct(), tally.draw_pct(),
+                           tally.top3_pct(), tally.moves])
+    rows += [[model, PAPER_SOURCE, *values] for model, values in PAPER_TABLE1.items()]
+    tables = [{
+        "title": "Competitive games (Table 1 columns)",
+        "note": f"Rows of source {PAPER_SOURCE} are the paper's published numbers, not this run's.",
+        "columns": ["agent", "source", "TTT_DR (%)", "C4_DR (%)", "CH_DR (%)", "C4_T3 (%)", "CH_T3 (%)"],
+        "rows": rows,
+    }]
+    if levels:
+        tables.append({
+            "title": "Chess against Stockfish by skill level",
+            "note": "The paper publishes no per-level numbers; it states that every LLM lost every game, "
+                    "even against level 0.",
+            "columns": ["agent", "Stockfish level", "games", "win (%)", "draw (%)", "T3 (%)", "moves ranked"],
+            "rows": levels,
+        })
+    return {
+        "title": "SPIN-Bench Table 1: competitive games",
+        "note": f"DR = draw rate against the solver (minimax, the Connect Four solver, Stockfish level {DR_LEVEL}); "
+                f"T3 = share of the agent's moves among the solver's 3 best (ties rank best; chess: over the games "
+                f"against Stockfish level {T3_LEVEL}, ranked by Stockfish at full strength with MultiPV 10, under "
+                "the paper protocol by position in its list). "
+                "– where the run has no such games. Table 1's Plan Acc and N-Step are in the planning section, its "
+                "Hanabi columns in the Hanabi section; Avg. Score is not computed here.",
+        "tables": tables,
+    }

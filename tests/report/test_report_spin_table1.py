@@ -40,7 +40,7 @@ def _records():
 
 def test_the_run_row_fills_every_column_it_has_games_for():
     section = spin_table1(_records())
-    main, levels = section["tables"]
+    main, levels, _ = section["tables"]
     assert main["columns"] == ["agent", "source", "TTT_DR (%)", "C4_DR (%)", "CH_DR (%)", "C4_T3 (%)", "CH_T3 (%)"]
     rows = {(row[0], row[1]): row[2:] for row in main["rows"]}
     ttt, c4, ch, c4_t3, ch_t3 = rows[(LLM, "run")]
@@ -79,3 +79,24 @@ def test_the_report_shows_the_section_per_protocol_with_dashes_where_no_data():
     markdown = render_markdown(data)
     assert "SPIN-Bench Table 1: competitive games · paper protocol" in markdown
     assert "| openai/m+direct | run | – | – | – | – | 20.00 |" in markdown
+
+
+def test_every_column_and_the_avg_score_as_the_paper_computes_it():
+    from stratbench.report.spin_table1 import avg_score
+
+    hanabi = [{**record(f"h{n}", (LLM,), (float(n * 2),), game="hanabi"), "variant": f"{n}p"} for n in (2, 3, 4, 5)]
+    section = spin_table1(_records() + hanabi)
+    full = section["tables"][-1]
+    assert full["columns"][2:4] == ["Plan Acc (%)", "N-Step"] and full["columns"][-1] == "Avg. Score"
+    rows = {(row[0], row[1]): row[2:] for row in full["rows"]}
+    mine = rows[(LLM, "run")]
+    assert mine[:2] == [None, None]  # no planning tasks in this run
+    assert mine[7:11] == [4.0, 6.0, 8.0, 10.0]
+    assert mine[11] is None  # Avg. Score needs all ten numbers
+    # The paper's printed Avg. Score is reproduced by the formula within its rounding, for every row.
+    paper = [row for key, row in rows.items() if key[1] == "SPIN-Bench Table 1"]
+    assert len(paper) == 11
+    for row in paper:
+        assert avg_score([row[0], *row[2:11]]) == pytest.approx(row[11], abs=0.11)
+    assert avg_score([50.0] * 6 + [12.5] * 4) == pytest.approx(50.0)
+    assert avg_score([50.0] * 6 + [None] * 4) is None

@@ -5,7 +5,11 @@ rates (%) against the solver (chess: Stockfish level 20); C4_T3 and CH_T3 the
 share (%) of the agent's moves the solver ranks among its 3 best, over its
 games against the solver (chess: against Stockfish level 0, Appendix B.3).
 A second table gives chess per Stockfish level (wins, draws, T3), which the
-paper states only in words (every LLM lost every game, even at level 0).
+paper states only in words (every LLM lost every game, even at level 0). A
+third has all of Table 1's columns: Plan Acc and N-Step (planning), the five
+above, Hanabi's mean score for 2 to 5 players, and Avg. Score, the mean of ten
+numbers (Plan Acc, the five, the four Hanabi means as percentages of 25; N-Step
+left out), as the digest verified against every published row.
 """
 
 from __future__ import annotations
@@ -34,6 +38,13 @@ DR_LEVEL = 20
 """Table 1's chess draw rate is against Stockfish level 20 ("for chess, we use stockfish-20")."""
 T3_LEVEL = 0
 """CH_T3 is computed on the games against Stockfish level 0 (Appendix B.3)."""
+PAPER_AVG_SCORE: dict[str, float] = {
+    "o1": 49.8, "o4-mini": 45.6, "o1-mini": 33.0, "o3-mini": 33.1, "GPT-4o": 20.8, "GPT-4-turbo": 27.5,
+    "Claude 3.5 Sonnet": 34.3, "Claude 3.5 Haiku": 20.8, "DeepSeek R1": 36.6, "Llama4 Maverick": 20.8,
+    "Llama-3.3-70b": 13.1,
+}
+"""Table 1's printed Avg. Score per model."""
+HANABI_COUNTS = ("2p", "3p", "4p", "5p")
 _SOLVERS = {"tictactoe": "minimax", "connect4": "c4solver"}
 
 
@@ -105,12 +116,55 @@ def _tallies(records: list[dict[str, Any]]) -> dict[str, dict[str, _Tally]]:
     return tallies
 
 
+def avg_score(values: list[float | None]) -> float | None:
+    """Table 1's Avg. Score: the mean of Plan Acc, the five game columns and the four Hanabi means ×4.
+
+    ``values`` is one Table 1 row without N-Step: Plan Acc, TTT_DR, C4_DR,
+    CH_DR, C4_T3, CH_T3 (%), then the Hanabi means for 2–5 players (of 25).
+    None unless all ten are known.
+
+    Examples:
+        >>> round(avg_score([58.59, 70.0, 0.0, 0.0, 83.1, 45.9, 16.4, 14.8, 14.8, 14.2]), 2)
+        49.84
+    """
+    if len(values) != 10 or any(v is None for v in values):
+        return None
+    known = [float(v) for v in values if v is not None]
+    return sum(known[:6] + [v * 4 for v in known[6:]]) / 10
+
+
+def _full_rows(records: list[dict[str, Any]], competitive: dict[str, list[float | None]]) -> list[list[Any]]:
+    """Table 1 with every column, per run agent that has any of them, then the paper's rows."""
+    from stratbench.metrics.hanabi import SPIN_BENCH_TABLE1, score_table
+    from stratbench.metrics.planning import PAPER_RESULTS, summaries_by_agent
+
+    planning = summaries_by_agent(records)
+    hanabi = {row["agent"]: row for row in score_table(records) if row.get("source") == "run"}
+    rows = []
+    for agent in sorted(set(planning) | set(hanabi) | set(competitive)):
+        plan = planning.get(agent)
+        plan_acc = None if plan is None or plan["plan_accuracy"] is None else 100.0 * plan["plan_accuracy"]
+        n_step = None if plan is None else plan["n_step"]
+        games = competitive.get(agent, [None] * 5)
+        means = [(hanabi.get(agent) or {}).get(count, {}).get("mean") for count in HANABI_COUNTS]
+        rows.append([agent, "run", plan_acc, n_step, *games, *means, avg_score([plan_acc, *games, *means])])
+    for model, games in PAPER_TABLE1.items():
+        plan_acc, n_step = PAPER_RESULTS[model][:2]
+        rows.append([model, PAPER_SOURCE, plan_acc, n_step, *games, *SPIN_BENCH_TABLE1[model],
+                     PAPER_AVG_SCORE[model]])
+    return rows
+
+
 def spin_table1(records: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """SPIN-Bench Table 1's competitive columns for the run's agents, with the paper's rows beside them."""
+    """SPIN-Bench Table 1 for the run's agents (competitive columns, then all columns), with the paper's rows."""
     tallies = _tallies(records)
     if not tallies:
-        return None
+        from stratbench.metrics.planning import summaries_by_agent
+
+        if not summaries_by_agent(records) and not any(r.get("game") == "hanabi" for r in records):
+            return None
     rows = []
+    competitive: dict[str, list[float | None]] = {}
     levels: list[list[Any]] = []
     for agent in sorted(tallies):
         by_solver = tallies[agent]
@@ -124,12 +178,13 @@ def spin_table1(records: list[dict[str, Any]]) -> dict[str, Any] | None:
             cell(f"stockfish{DR_LEVEL}", "draw_pct"), cell("connect4", "top3_pct"),
             cell(f"stockfish{T3_LEVEL}", "top3_pct"),
         ])
+        competitive[agent] = rows[-1][2:]
         for solver in sorted((s for s in by_solver if s.startswith("stockfish")), key=stockfish_level):
             tally = by_solver[solver]
             levels.append([agent, stockfish_level(solver), tally.games, tally.win_pct(), tally.draw_pct(),
                            tally.top3_pct(), tally.moves])
     rows += [[model, PAPER_SOURCE, *values] for model, values in PAPER_TABLE1.items()]
-    tables = [{
+    tables = [] if not tallies else [{
         "title": "Competitive games (Table 1 columns)",
         "note": f"Rows of source {PAPER_SOURCE} are the paper's published numbers, not this run's.",
         "columns": ["agent", "source", "TTT_DR (%)", "C4_DR (%)", "CH_DR (%)", "C4_T3 (%)", "CH_T3 (%)"],
@@ -143,6 +198,17 @@ def spin_table1(records: list[dict[str, Any]]) -> dict[str, Any] | None:
             "columns": ["agent", "Stockfish level", "games", "win (%)", "draw (%)", "T3 (%)", "moves ranked"],
             "rows": levels,
         })
+    tables.append({
+        "title": "Table 1, every column",
+        "note": "Plan Acc and N-Step over the run's planning tasks (the planning section has them per domain), "
+                "the competitive columns as above, Hanabi's mean score of 25 per player count (the Hanabi "
+                "section has their spread), Avg. Score = the mean of Plan Acc, the five game columns and the "
+                "four Hanabi means ×4 (N-Step left out), only where all ten are known. The paper's Avg. Score "
+                "is as printed.",
+        "columns": ["agent", "source", "Plan Acc (%)", "N-Step", "TTT_DR (%)", "C4_DR (%)", "CH_DR (%)",
+                    "C4_T3 (%)", "CH_T3 (%)", "Hanabi 2P", "3P", "4P", "5P", "Avg. Score"],
+        "rows": _full_rows(records, competitive),
+    })
     return {
         "title": "SPIN-Bench Table 1: competitive games",
         "note": f"DR = draw rate against the solver (minimax, the Connect Four solver, Stockfish level {DR_LEVEL}); "
@@ -150,6 +216,6 @@ def spin_table1(records: list[dict[str, Any]]) -> dict[str, Any] | None:
                 f"against Stockfish level {T3_LEVEL}, ranked by Stockfish at full strength with MultiPV 10, under "
                 "the paper protocol by position in its list). "
                 "– where the run has no such games. Table 1's Plan Acc and N-Step are in the planning section, its "
-                "Hanabi columns in the Hanabi section; Avg. Score is not computed here.",
+                "Hanabi columns in the Hanabi section; the last table has them all, with Avg. Score.",
         "tables": tables,
     }

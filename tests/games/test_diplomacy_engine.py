@@ -328,3 +328,14 @@ def test_the_random_fallback_plays_random_possible_orders_for_an_agent_that_answ
     assert all(len(e["orders"]["FRANCE"]) == 3 and not e["dropped"].get("FRANCE") for e in movement)
     assert any(not o.endswith(" H") for e in movement for o in e["orders"]["FRANCE"])  # not merely holds
     assert play()[1].history == outcome.history  # seeded by the match
+
+
+def test_end_year_shortens_a_game_within_its_variant():
+    game = DiplomacyNoPress("to1905", end_year=1901)
+    assert game.end_year == 1901 and game.info.max_turns == 10
+    state, outcome = _play(game, 3, lambda player, context: RandomOrdersAgent(context))
+    assert state.is_terminal() and state.phase.startswith(("S1902", "COMPLETED"))
+    assert all(0 <= score <= 34 for score in outcome.scores) and sum(outcome.scores) <= 34
+    for bad in (1900, 1906, "1901"):
+        with pytest.raises(ValueError, match="end_year must be a year from 1901 to 1905"):
+            DiplomacyNoPress("to1905", end_year=bad)

@@ -335,12 +335,24 @@ class Diplomacy(Game):
     press = True
     rules = RULES
 
-    def __init__(self, variant: str | None = None, protocol: str = "default") -> None:
+    def __init__(self, variant: str | None = None, protocol: str = "default", end_year: int | None = None) -> None:
+        """Builds the game.
+
+        Args:
+            variant: ``to<YEAR>[-r<ROUNDS>]``; None: the protocol's default.
+            protocol: ``default`` or ``paper``.
+            end_year: A last year earlier than the variant's, to shorten a game
+                (the reference recordings); recorded in the match's ``game_options``.
+        """
         if protocol not in ("default", PAPER):
             raise ValueError(f"unknown Diplomacy protocol {protocol!r}; expected 'default' or 'paper'")
         self.protocol = protocol
         self.paper = protocol == PAPER
         self.end_year, self.rounds = parse_variant(variant, PAPER_END_YEAR if self.paper else DEFAULT_END_YEAR)
+        if end_year is not None:
+            if not isinstance(end_year, int) or not FIRST_YEAR <= end_year <= self.end_year:
+                raise ValueError(f"end_year must be a year from {FIRST_YEAR} to {self.end_year}, got {end_year!r}")
+            self.end_year = end_year
         self.info = GameInfo(
             name="diplomacy" if self.press else "diplomacy-nopress",
             num_players=len(POWERS),

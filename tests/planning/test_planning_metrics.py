@@ -82,3 +82,16 @@ def test_summaries_by_agent_split_the_records():
     assert sorted(summaries) == ["m+direct", "planner"]
     assert summaries["planner"]["plan_accuracy"] == 1.0 and summaries["planner"]["n_step"] == 3.0
     assert summaries["m+direct"] == planning_summary(RECORDS)
+
+
+def test_a_task_whose_states_cannot_be_computed_is_left_out_of_the_state_action_space(tmp_path):
+    """An effect reading a numeric fluent the task never assigns (VAL allows it until read): not enumerated."""
+    from types import SimpleNamespace
+
+    from stratbench.metrics.action_space import task_state_action_space
+    from wild_toys import UNDEFINED_DOMAIN, UNDEFINED_PROBLEM
+
+    (tmp_path / "domain.pddl").write_text(UNDEFINED_DOMAIN)
+    (tmp_path / "p01.pddl").write_text(UNDEFINED_PROBLEM)
+    instance = SimpleNamespace(domain_path=str(tmp_path / "domain.pddl"), problem_path=str(tmp_path / "p01.pddl"))
+    assert task_state_action_space(instance) is None

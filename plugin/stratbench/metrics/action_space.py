@@ -103,8 +103,19 @@ def state_action_space(problem: Any, limit: int = STATE_LIMIT) -> int | None:
 
     Every reachable state (breadth-first from the initial state) contributes
     its applicable ground actions; an action whose effects cannot apply
-    leads nowhere new but still counts as a pair of its state.
+    leads nowhere new but still counts as a pair of its state. A task whose
+    states the simulator cannot compute (an effect reading a numeric fluent
+    never assigned, which VAL allows until read) is not enumerated: None.
     """
+    from unified_planning.exceptions import UPException
+
+    try:
+        return _state_action_space(problem, limit)
+    except UPException:
+        return None
+
+
+def _state_action_space(problem: Any, limit: int) -> int | None:
     from unified_planning.engines.sequential_simulator import UPSequentialSimulator
 
     from stratbench.planning.planners import _Successors

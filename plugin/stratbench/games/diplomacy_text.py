@@ -56,7 +56,7 @@ _ORDERS_RULES = (
     "Generate the text with standard straight double quotes. Do not add comments inside the output!"
 )
 
-_NEGOTIATION_STEPS = """Now you must analyze the negotiation phase step by step, then provide your final messages in a JSON object.
+NEGOTIATION_ANALYSIS = """Now you must analyze the negotiation phase step by step, then provide your final messages in a JSON object.
 
 ## Think step by step
 
@@ -85,7 +85,10 @@ _NEGOTIATION_STEPS = """Now you must analyze the negotiation phase step by step,
 
 After you finish your step-by-step reasoning, provide the result as a JSON object with the following format:
 
-{
+"""
+"""SPIN-Bench's step-by-step negotiation instructions (E.3), shared by both protocols' prompts."""
+
+_NEGOTIATION_STEPS = NEGOTIATION_ANALYSIS + """{
   "phase": "negotiation_phase{round}",
   "trust_analysis": [
     {"power": "ENGLAND", "trust_level": "low/medium/high", "analysis": "explanation of why"},
@@ -318,36 +321,7 @@ def winter_prompt(*, power: str, state_text: str, possible: str) -> str:
 
 # -- the paper protocol: SPIN-Bench's released wording, one agent for several powers ----------
 
-PAPER_NEGOTIATION_STEPS = """Now you must analyze the negotiation phase step by step, then provide your final messages in a JSON object.
-
-## Think step by step
-
-1. **Recap & Trust Analysis:**
-  1.1. Recap each message from the last round, identifying who said what.
-  1.2. Assess their intentions and whether they might be truthful or deceptive.
-  1.3. Discuss how much you trust each power's statements based on their track record or alignment with your interests.
-2. **Current State and Strategic Analysis:**
-  2.1. Summarize your current strategic position (units, supply centers, alliances, conflicts).
-  2.2. Summarize your opponents' positions (who seems strong, who seems weak, who might be desperate).
-  2.3. Identify any immediate threats or opportunities for alliances, betrayals, or beneficial deals.
-3. **Goal Setting:**
-  3.1. Reiterate your ultimate objective (gain more supply centers, dominate the map).
-  3.2. Decide how to approach each power: ally, remain neutral, or plan to attack soon.
-4. **Negotiation Strategy:**
-  4.1. Determine which powers you want to communicate with this round and why.
-  4.2. Decide whether to propose alliances, coordinate attacks, request/demand support, or spread disinformation.
-  4.3. Consider carefully any promises you might make (remember they are not binding).
-5. **Message Drafting:**
-  5.1. Outline the content of each message to each recipient.
-  5.2. Make sure your messages are concrete: specify regions, proposed moves, or conditions for cooperation.
-  5.3. Keep in mind the possibility of someone sharing your messages (lack of enforceability).
-6. **Review & Finalize:**
-  6.1. Verify if your negotiation plan is consistent with your overall strategy.
-  6.2. Finalize the messages you will send out.
-
-After you finish your step-by-step reasoning, provide the result as a JSON object with the following format:
-
-{
+PAPER_NEGOTIATION_STEPS = NEGOTIATION_ANALYSIS + """{
   "phase": "negotiation_phase{index}",
   "trust_analysis": [
     {"power": "ENGLAND", "trust_level": "low/medium/high", "analysis": "explanation of why"},

@@ -30,23 +30,18 @@ def build_game(
     from_protocol = dict(protocol_options or {})
     if not options and not from_protocol:
         return registry.game(name, variant), {}
-    from stratbench.reference import ReferenceError
-
-    try:
-        game = registry.game(name, variant, **options) if options else None
-    except (TypeError, ValueError) as error:
-        assert profile is not None
-        raise ReferenceError(f"{profile.path}: games.{name}.options: {error}") from None
-    if not from_protocol:
-        assert game is not None
-        return game, options
     merged = {**options, **from_protocol}
     try:
         return registry.game(name, variant, **merged), merged
     except (TypeError, ValueError) as error:
-        from stratbench.core.types import HarnessError
+        if from_protocol:
+            from stratbench.core.types import HarnessError
 
-        raise HarnessError(f"game {name!r} cannot take its protocol's options {from_protocol}: {error}") from None
+            raise HarnessError(f"game {name!r} cannot take its protocol's options {from_protocol}: {error}") from None
+        from stratbench.reference import ReferenceError
+
+        assert profile is not None
+        raise ReferenceError(f"{profile.path}: games.{name}.options: {error}") from None
 
 
 def build_agents(

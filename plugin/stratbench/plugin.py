@@ -43,8 +43,12 @@ _STATUS = {
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
-    """Adds stratbench's hook specifications."""
+    """Adds stratbench's hook specifications (and asks protobuf for the backend pysc2 needs)."""
     from stratbench import hookspecs
+    from stratbench.games.sc2.pysc2_compat import prepare_protobuf
+
+    # The earliest hook of the plugin: before any conftest or test module can load protobuf.
+    prepare_protobuf()
 
     pluginmanager.add_hookspecs(hookspecs)
 

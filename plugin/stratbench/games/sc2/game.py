@@ -244,25 +244,33 @@ def mock_multi_layout(variant: str) -> Layout:
                   task={"*": "Kill as much as enemy units as possible and avoid losing unit."})
 
 
-def mock_game(variant: str | None = None, *, protocol: str = "default", agents: str = "single",
-              max_steps: int = 60) -> SC2TextGame:
+MULTI_SUFFIX = "-2agents"
+"""A mock variant with this suffix plays one agent per own unit type, with messages on."""
+
+
+def mock_variant_names() -> list[str]:
+    """Lists the ``sc2_mock`` variants: each skirmish with one agent, then the first with two talking agents."""
+    names = list(MOCK_VARIANTS)
+    return [*names, names[0] + MULTI_SUFFIX]
+
+
+def mock_game(variant: str | None = None, *, protocol: str = "default", max_steps: int = 60) -> SC2TextGame:
     """Builds the ``sc2_mock`` game: a skirmish on pysc2's mock environment.
 
     Args:
-        variant: A name from :data:`MOCK_VARIANTS` (default: the first).
+        variant: A name from :func:`mock_variant_names` (default: the first): a skirmish of
+            :data:`MOCK_VARIANTS`, with ``-2agents`` for one talking agent per own unit type.
         protocol: ``"default"`` or ``"paper"``.
-        agents: ``"single"`` (one agent, LLM-SMAC style) or ``"multi"`` (one agent per unit type, talking).
         max_steps: Environment steps before the skirmish is a tie.
     """
     from stratbench.games.sc2.mock_battle import make_env_factory, skirmish
 
     variant = variant or next(iter(MOCK_VARIANTS))
-    if variant not in MOCK_VARIANTS:
-        raise ValueError(f"unknown sc2_mock variant {variant!r}; known: {sorted(MOCK_VARIANTS)}")
-    if agents not in ("single", "multi"):
-        raise ValueError(f"agents must be 'single' or 'multi', got {agents!r}")
-    own, enemy = MOCK_VARIANTS[variant]
-    layout = mock_layout(variant) if agents == "single" else mock_multi_layout(variant)
+    if variant not in mock_variant_names():
+        raise ValueError(f"unknown sc2_mock variant {variant!r}; known: {mock_variant_names()}")
+    skirmish_name = variant.removesuffix(MULTI_SUFFIX)
+    own, enemy = MOCK_VARIANTS[skirmish_name]
+    layout = mock_multi_layout(skirmish_name) if variant.endswith(MULTI_SUFFIX) else mock_layout(skirmish_name)
     return SC2TextGame("sc2_mock", make_env_factory(skirmish(own, enemy), max_steps=max_steps), layout,
                        protocol=protocol, max_decisions=max_steps)
 
@@ -272,4 +280,4 @@ def mock_variants(options: dict[str, Any]) -> list[Variant]:
     from stratbench.games.sc2.pysc2_compat import unavailable_reason
 
     skip = unavailable_reason()
-    return [Variant(name, skip) for name in MOCK_VARIANTS]
+    return [Variant(name, skip) for name in mock_variant_names()]

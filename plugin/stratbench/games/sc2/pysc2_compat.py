@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import warnings
 from types import SimpleNamespace
 from typing import Any
 
@@ -108,18 +109,21 @@ def import_pysc2() -> SimpleNamespace:
         import pysc2  # noqa: F401
     except ImportError:
         raise PySC2Unavailable(INSTALL_HINT) from None
-    if "pysc2.lib.colors" not in sys.modules:
-        random.shuffle = legacy_shuffle  # type: ignore[assignment]
-        try:
-            import pysc2.lib.colors as colors
-        finally:
-            random.shuffle = _STANDARD_SHUFFLE  # type: ignore[assignment]
-        colors.random = _RandomWithLegacyShuffle()  # type: ignore[attr-defined]
-    from pysc2.env import environment, mock_sc2_env, sc2_env
-    from pysc2.lib import actions, features, point, units
-    from pysc2.tests import dummy_observation
-    from s2clientprotocol import common_pb2, raw_pb2, score_pb2, ui_pb2
-    from s2clientprotocol import sc2api_pb2 as sc_pb
+    with warnings.catch_warnings():
+        # s2clientprotocol's old generated modules and sk-video warn at import; nothing a user can act on.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        if "pysc2.lib.colors" not in sys.modules:
+            random.shuffle = legacy_shuffle  # type: ignore[assignment]
+            try:
+                import pysc2.lib.colors as colors
+            finally:
+                random.shuffle = _STANDARD_SHUFFLE  # type: ignore[assignment]
+            colors.random = _RandomWithLegacyShuffle()  # type: ignore[attr-defined]
+        from pysc2.env import environment, mock_sc2_env, sc2_env
+        from pysc2.lib import actions, features, point, units
+        from pysc2.tests import dummy_observation
+        from s2clientprotocol import common_pb2, raw_pb2, score_pb2, ui_pb2
+        from s2clientprotocol import sc2api_pb2 as sc_pb
 
     _loaded = SimpleNamespace(
         actions=actions,

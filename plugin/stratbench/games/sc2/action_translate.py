@@ -351,7 +351,7 @@ def _clamp(value: float, size: int) -> int:
 
 
 def _no_op(actions: Any, raw: bool) -> Any:
-    return actions.RAW_FUNCTIONS.raw_no_op() if raw else actions.FUNCTIONS.no_op()
+    return actions.RAW_FUNCTIONS.no_op() if raw else actions.FUNCTIONS.no_op()
 
 
 def _sizes(observation: Any) -> tuple[int, int]:

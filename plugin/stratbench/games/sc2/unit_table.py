@@ -20,6 +20,24 @@ from typing import Any
 SELF, ALLY, NEUTRAL, ENEMY = 1, 2, 3, 4
 """pysc2's ``PlayerRelative`` values (``alliance`` column)."""
 
+MAX_VITALS: dict[str, tuple[int, int]] = {
+    "Protoss.Probe": (20, 20), "Protoss.Zealot": (100, 50), "Protoss.Stalker": (80, 80), "Protoss.Sentry": (40, 40),
+    "Protoss.Adept": (70, 70), "Protoss.HighTemplar": (40, 40), "Protoss.DarkTemplar": (40, 80),
+    "Protoss.Archon": (10, 350), "Protoss.Immortal": (200, 100), "Protoss.Colossus": (200, 150),
+    "Protoss.Disruptor": (100, 100), "Protoss.Observer": (40, 20), "Protoss.WarpPrism": (80, 100),
+    "Protoss.Phoenix": (120, 60), "Protoss.VoidRay": (150, 100), "Protoss.Oracle": (100, 60),
+    "Protoss.Carrier": (300, 150), "Protoss.Tempest": (200, 100), "Protoss.Mothership": (350, 350),
+    "Protoss.PhotonCannon": (150, 150), "Protoss.Pylon": (200, 200),
+    "Zerg.Drone": (40, 0), "Zerg.Zergling": (35, 0), "Zerg.Baneling": (30, 0), "Zerg.Roach": (145, 0),
+    "Zerg.Ravager": (120, 0), "Zerg.Hydralisk": (90, 0), "Zerg.Queen": (175, 0), "Zerg.Ultralisk": (500, 0),
+    "Zerg.Mutalisk": (120, 0), "Zerg.Corruptor": (200, 0), "Zerg.BroodLord": (225, 0), "Zerg.Viper": (150, 0),
+    "Zerg.Infestor": (90, 0), "Zerg.SwarmHostMP": (160, 0), "Zerg.Overlord": (200, 0), "Zerg.Overseer": (200, 0),
+    "Zerg.SpineCrawler": (300, 0), "Zerg.SporeCrawler": (400, 0), "Zerg.Hatchery": (1500, 0),
+}
+"""Maximum health and shields by ``Race.Type`` (StarCraft II 5.0 unit data, as the released knowledge base
+lists them): the denominator of a unit's health percentage. Other types fall back to pysc2's 0-255 ratios,
+which cannot tell a shield's maximum once it is empty."""
+
 
 @dataclass(frozen=True)
 class UnitInfo:
@@ -60,7 +78,10 @@ class UnitInfo:
 
     @property
     def vitality_percent(self) -> int:
-        """Health plus shields as a percentage of their maxima (from pysc2's ratios)."""
+        """Health plus shields as a percentage of their maxima (:data:`MAX_VITALS`, else pysc2's ratios)."""
+        known = MAX_VITALS.get(f"{self.race}.{self.type_name}")
+        if known is not None:
+            return round(100 * self.vitality / sum(known))
         maximum = 0.0
         if self.health_ratio:
             maximum += self.health * 255 / self.health_ratio

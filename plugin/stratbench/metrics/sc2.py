@@ -5,8 +5,8 @@ Per match (:func:`episode_metrics`, team values with player 0): ``outcome``
 ``killed_value`` and ``lost_value`` (minerals + 2 × vespene of units killed
 and lost, army + economy, from ``score_by_category``), ``kd`` (their ratio,
 ``"Inf"`` when nothing was lost), ``actions`` and ``invalid_actions`` (text
-actions written and refused) with ``invalid_rate``, ``decisions`` and the
-``backend`` that played. Each player also gets its agent's own counts.
+actions written and refused) with ``invalid_rate``, ``decisions``, the
+``backend`` that played and the ``messages`` the agents exchanged. Each player also gets its agent's own counts.
 
 Across matches (:func:`kd_wr`): KD is the ratio of the *sums* of killed and
 lost value over all episodes, as the released analyser computes it (not a
@@ -85,6 +85,7 @@ def episode_metrics(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, d
         "decisions": result.decisions,
         "game_loop": result.game_loop,
         "backend": getattr(game, "backend", ""),
+        "messages": list(result.messages),
     })
     for player, name in enumerate(getattr(game, "agent_names", ())):
         counts = result.agents.get(name, {})

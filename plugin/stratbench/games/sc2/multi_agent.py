@@ -94,6 +94,7 @@ class EpisodeResult:
         game_loop: The last observation's game loop.
         env_steps: Environment steps taken.
         agents: Per-agent counts.
+        messages: Every routed message: ``decision`` (from 1), ``sender``, ``recipients``, ``channel``, ``text``.
     """
 
     outcome: str
@@ -104,12 +105,13 @@ class EpisodeResult:
     game_loop: int
     env_steps: int
     agents: dict[str, dict[str, Any]]
+    messages: tuple[dict[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Returns the result as builtins."""
         return {"outcome": self.outcome, "reward": self.reward, "killed_value": self.killed_value,
                 "lost_value": self.lost_value, "decisions": self.decisions, "game_loop": self.game_loop,
-                "env_steps": self.env_steps, "agents": self.agents}
+                "env_steps": self.env_steps, "agents": self.agents, "messages": list(self.messages)}
 
 
 class LockStepEpisode:
@@ -248,8 +250,13 @@ class LockStepEpisode:
         else:
             outcome = "tie"
         killed, lost = value_killed_and_lost(observation)
+        messages = tuple(
+            {"decision": index, "sender": d.sender, "recipients": list(d.recipients), "channel": d.channel,
+             "text": d.text}
+            for index, deliveries in enumerate(self.deliveries, 1) for d in deliveries
+        )
         return EpisodeResult(outcome, reward, killed, lost, self.decisions, self._game_loop(), self.env_steps,
-                             {name: stats.to_dict() for name, stats in self.stats.items()})
+                             {name: stats.to_dict() for name, stats in self.stats.items()}, messages)
 
     # -- helpers --------------------------------------------------------------------------------------
 

@@ -98,3 +98,20 @@ def test_the_paper_wording_leaves_out_the_project_sections(pysc2):
     text = _text(_observation(pysc2), errors=(("<Stop()>", "x"),), paper=True)
     assert "Last Step Action Errors" not in text
     assert "Other Visible Enemy Units" not in text and "MinimapPos" not in text
+
+
+def test_the_image_shows_screen_and_minimap_with_units_and_is_stable(pysc2):
+    import io
+
+    from PIL import Image
+
+    from stratbench.games.sc2.images import render_png
+
+    observation = _observation(pysc2)
+    png = render_png(observation)
+    assert png == render_png(_observation(pysc2, order=[4, 3, 2, 1, 0]))
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    assert image.size == (128 * 4 + 8 + 64 * 4, 128 * 4)
+    assert image.getpixel((53 * 4 + 3, 64 * 4 + 3)) == (40, 200, 40)  # own Stalker at screen [53, 64]
+    assert image.getpixel((85 * 4 + 3, 64 * 4 + 3)) == (220, 40, 40)  # the Roach at [85, 64]
+    assert image.getpixel((128 * 4 + 8 + 56 * 4 + 3, 14 * 4 + 3)) == (220, 40, 40)  # the far Roach on the minimap

@@ -31,6 +31,7 @@ from typing import Any
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.messages import Outgoing
 from stratbench.core.types import Action, ActionParseError, Observation, Rules
+from stratbench.games.sc2.images import render_png
 from stratbench.games.sc2.config import DEFAULTS, Defaults, Layout, TeamConfig, smac_layout
 from stratbench.games.sc2.multi_agent import EnvFactory, EpisodeResult, LockStepEpisode
 from stratbench.games.sc2.prompts import example_exchange, paper_example_exchange, paper_system_prompt, system_prompt
@@ -130,6 +131,7 @@ class SC2TextGame(Game):
             role=name,
             turn=state.turn,
             prompt=text,
+            image_png=render_png(episode.timestep.observation),
             system_prompt=system,
             preamble=example,
             data={

@@ -32,6 +32,7 @@ from typing import Any, Callable
 
 from stratbench.games.sc2.config import interface_format
 from stratbench.games.sc2.pysc2_compat import import_pysc2
+from stratbench.games.sc2.unit_table import MAX_VITALS
 
 UNIT_STATS: dict[str, tuple[int, int, int]] = {
     "Protoss.Zealot": (100, 0, 8),
@@ -41,7 +42,9 @@ UNIT_STATS: dict[str, tuple[int, int, int]] = {
     "Zerg.Roach": (75, 25, 16),
     "Zerg.SpineCrawler": (100, 0, 25),
 }
-"""The mock's costs (minerals, vespene) and damage per step, by ``Race.Type``."""
+"""The mock's costs (minerals, vespene) and damage per step, by ``Race.Type``; other types: :data:`OTHER_STATS`."""
+
+OTHER_STATS = (100, 50, 10)
 
 _ABILITIES = ("Attack_screen", "Move_screen", "HoldPosition_quick", "Stop_quick")
 SELF, ENEMY = 1, 4
@@ -228,13 +231,13 @@ class MockBattleEnv:
             if target is None:
                 del self._orders[attacker.tag]
                 continue
-            self._damage(target, UNIT_STATS[attacker.kind][2], killer=SELF)
+            self._damage(target, UNIT_STATS.get(attacker.kind, OTHER_STATS)[2], killer=SELF)
 
     def _enemies_attack(self) -> None:
         for enemy in [u for u in self._units if u.alliance == ENEMY]:
             own = sorted((u for u in self._units if u.alliance == SELF), key=lambda u: u.tag)
             if own:
-                self._damage(own[0], UNIT_STATS[enemy.kind][2], killer=ENEMY)
+                self._damage(own[0], UNIT_STATS.get(enemy.kind, OTHER_STATS)[2], killer=ENEMY)
 
     def _damage(self, unit: MockUnit, amount: int, *, killer: int) -> None:
         shield = max(unit.shield - amount, 0)
@@ -246,7 +249,7 @@ class MockBattleEnv:
         del self._units[index]
         self._selected.discard(unit.tag)
         self._orders.pop(unit.tag, None)
-        minerals, vespene, _ = UNIT_STATS[unit.kind]
+        minerals, vespene, _ = UNIT_STATS.get(unit.kind, OTHER_STATS)
         if killer == SELF:
             self._killed = [self._killed[0] + minerals, self._killed[1] + vespene]
         else:
@@ -254,7 +257,7 @@ class MockBattleEnv:
 
 
 def skirmish(own: tuple[tuple[str, int], ...], enemy: tuple[tuple[str, int], ...]) -> tuple[MockUnit, ...]:
-    """Lines up a skirmish: own units left of the camera centre, enemies right, tags ``0x1000N0001``.
+    """Lines up a skirmish: own units left of the camera centre, enemies right, in columns of 8; tags ``0x1000N0001``.
 
     Args:
         own: ``(kind, count)`` per own unit type (``("Protoss.Stalker", 3)``).
@@ -265,11 +268,12 @@ def skirmish(own: tuple[tuple[str, int], ...], enemy: tuple[tuple[str, int], ...
     for alliance, groups, x in ((SELF, own, 26.0), (ENEMY, enemy, 38.0)):
         row = 0
         for kind, count in groups:
-            health = {"Protoss.Zealot": (100, 50), "Protoss.Stalker": (80, 80), "Protoss.Colossus": (200, 150),
-                      "Zerg.Zergling": (35, 0), "Zerg.Roach": (145, 0), "Zerg.SpineCrawler": (300, 0)}[kind]
+            health = MAX_VITALS.get(kind, (100, 0))
             for _ in range(count):
                 tag = 0x100000001 + (number << 16)
-                units.append(MockUnit(tag, kind, alliance, x, 26.0 + 2 * row, health[0], health[0], health[1], health[1]))
+                column = -(row // 8) if alliance == SELF else row // 8
+                units.append(MockUnit(tag, kind, alliance, x + 2 * column, 26.0 + 2 * (row % 8), health[0], health[0],
+                                      health[1], health[1]))
                 number += 1
                 row += 1
     return tuple(units)

@@ -148,6 +148,7 @@ def _settings(config: pytest.Config) -> RunSettings:
         run_id=run_id,
         stockfish=config.getoption("stockfish"),
         pddl_dir=Path(config.getoption("pddl_dir")).resolve() if config.getoption("pddl_dir") else None,
+        sc2_maps=Path(config.getoption("sc2_maps")).resolve() if config.getoption("sc2_maps") else None,
         annotator_model=config.getoption("annotator_model"),
         vision=config.getoption("stratbench_vision"),
         local_models=local_models,

@@ -65,6 +65,8 @@ class RunSettings:
     run_id: str = ""
     stockfish: str | None = None
     pddl_dir: Path | None = None
+    sc2_maps: Path | None = None
+    """``--sc2-maps``: the StarCraft II maps folder for live play (None: not given)."""
     annotator_model: str | None = None
     vision: str = "auto"
     local_models: dict[str, Path] = field(default_factory=dict)

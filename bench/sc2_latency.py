@@ -15,7 +15,7 @@ Observation-to-text: the time to build one agent's text observation from a
 pysc2 observation (unit table, teams, sections), per agent and per decision.
 
 Usage:
-    python bench/sc2_latency.py [--latency 0.2] [--decisions 5] [--agents 1,4,16]
+    python bench/sc2_latency.py [--latency 0.2] [--decisions 5] [--agents 1,4,16] [--caps 32,8]
 """
 
 from __future__ import annotations
@@ -96,20 +96,22 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.2, help="The loopback model's fixed delay per answer (s)")
     parser.add_argument("--decisions", type=int, default=5)
     parser.add_argument("--agents", default="1,4,16")
+    parser.add_argument("--caps", default="32,8", help="The LLM client's per-model concurrency caps to measure")
     args = parser.parse_args()
     counts = [int(n) for n in args.agents.split(",")]
     print(f"loopback model delay {args.latency:.3f} s; {args.decisions} decisions per row; median over decisions")
     print(f"{'agents':>6} {'cap':>4} {'decision latency s':>19} {'overhead s':>11} {'text ms/agent':>14} "
           f"{'text ms/decision':>17}")
-    with FakeLLMServer(responder=responder, delay_s=args.latency) as server:
-        asyncio.run(measure(1, 1, server.api_base, 32))  # warm litellm and the connection pool
-        for concurrency in (32, 8):
-            for agents in counts:
+    for concurrency in [int(c) for c in args.caps.split(",")]:
+        for agents in counts:
+            # A fresh server per row: connections kept alive by an earlier row must not slow this one.
+            with FakeLLMServer(responder=responder, delay_s=args.latency) as server:
+                asyncio.run(measure(1, 1, server.api_base, concurrency))  # warm litellm's import and client
                 row = asyncio.run(measure(agents, args.decisions, server.api_base, concurrency))
-                latency = statistics.median(row["latency"])
-                text_ms = 1000 * statistics.median(row["text"])
-                print(f"{agents:>6} {concurrency:>4} {latency:>19.3f} {latency - args.latency:>11.3f} "
-                      f"{text_ms:>14.2f} {text_ms * agents:>17.2f}")
+            latency = statistics.median(row["latency"])
+            text_ms = 1000 * statistics.median(row["text"])
+            print(f"{agents:>6} {concurrency:>4} {latency:>19.3f} {latency - args.latency:>11.3f} "
+                  f"{text_ms:>14.2f} {text_ms * agents:>17.2f}")
 
 
 if __name__ == "__main__":

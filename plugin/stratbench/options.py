@@ -135,6 +135,9 @@ def add_options(parser: Any) -> None:
                          "unusable reply (default 4)")
     group.addoption("--report-dir", default=None, metavar="DIR",
                     help="Where results.jsonl and reports go (default reports/latest)")
+    group.addoption("--max-concurrency", type=positive_int, default=8, metavar="N",
+                    help="Model requests in flight at once per model (default 8); raise it for games with more "
+                         "agents deciding together (LLM-PySC2)")
     group.addoption("--match-timeout", type=non_negative_float, default=3600.0, metavar="S",
                     help="Record a match that runs longer than S seconds as errored (timeout); 0: no limit "
                          "(default 3600)")

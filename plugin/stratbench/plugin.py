@@ -156,6 +156,7 @@ def _settings(config: pytest.Config) -> RunSettings:
         reference_mode="record" if reference_mode == "record" else "replay",
         request_timeout=config.getoption("request_timeout"),
         retries=config.getoption("retries"),
+        max_concurrency=config.getoption("max_concurrency"),
         prices={model: (inp / 1e6, out / 1e6) for model, inp, out in config.getoption("price")},
         match_timeout=config.getoption("match_timeout") or None,
         resume=config.getoption("stratbench_resume"),

@@ -5,8 +5,8 @@ Differences from the default (``docs/PROTOCOLS.md``, "LLM-PySC2"): the released
 the generic output format as the example answer); the text observation
 without the project's ``Last Step Action Errors`` and off-screen sections;
 actions read only after an ``Actions:`` line and team blocks only under a
-``Team <name>:`` header; temperature 0.1. An empty reply is asked again up to
-5 times (the released 5 query attempts), then the decision plays no action.
+``Team <name>:`` header; temperature 0.1. An empty reply is asked up to
+5 times in all (the released 5 query attempts), then the decision plays no action.
 """
 
 from __future__ import annotations

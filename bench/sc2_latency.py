@@ -29,12 +29,12 @@ import time
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("DISABLE_AIOHTTP_TRANSPORT", "True")
 
-from stratbench.games.sc2.config import AgentConfig, Layout, TeamConfig  # noqa: E402
-from stratbench.games.sc2.mock_battle import make_env_factory, skirmish  # noqa: E402
-from stratbench.games.sc2.multi_agent import LockStepEpisode  # noqa: E402
-from stratbench.games.sc2.prompts import system_prompt  # noqa: E402
-from stratbench.llm.client import LLMClient  # noqa: E402
-from stratbench.testing.fake_llm import FakeLLMServer  # noqa: E402
+from stratbench.games.sc2.config import AgentConfig, Layout, TeamConfig
+from stratbench.games.sc2.mock_battle import make_env_factory, skirmish
+from stratbench.games.sc2.multi_agent import LockStepEpisode
+from stratbench.games.sc2.prompts import system_prompt
+from stratbench.llm.client import LLMClient
+from stratbench.testing.fake_llm import FakeLLMServer
 
 UNIT_TYPES = ("Zealot", "Stalker", "Sentry", "Adept", "HighTemplar", "DarkTemplar", "Archon", "Immortal", "Colossus",
               "Disruptor", "Observer", "WarpPrism", "Phoenix", "VoidRay", "Oracle", "Carrier")
@@ -73,15 +73,15 @@ async def measure(agents: int, decisions: int, api_base: str, concurrency: int) 
             texts = {name: episode.text(name) for name in names}
             text_times.append((time.perf_counter() - started) / len(names))
 
-            async def ask(name: str) -> str:
+            async def ask(name: str, text: str) -> str:
                 agent = episode.layout.agent(name)
                 messages = [{"role": "system", "content": system_prompt(agent.describe, communication=False)},
-                            {"role": "user", "content": texts[name]}]
+                            {"role": "user", "content": text}]
                 completion = await client.complete("openai/m", messages, temperature=0.1)
                 return completion.text
 
             queried = time.perf_counter()
-            replies = await asyncio.gather(*(ask(name) for name in names))
+            replies = await asyncio.gather(*(ask(name, texts[name]) for name in names))
             latencies.append(time.perf_counter() - queried)
             episode.submit(dict(zip(names, replies)))
             if episode.finished:

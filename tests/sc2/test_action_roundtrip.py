@@ -9,8 +9,14 @@ function's ability id.
 from __future__ import annotations
 
 import pytest
-
-from stratbench.games.sc2.action_grammar import Point, Tag, TagList, Word, Number, parse_actions
+from stratbench.games.sc2.action_grammar import (
+    Number,
+    Point,
+    Tag,
+    TagList,
+    Word,
+    parse_actions,
+)
 from stratbench.games.sc2.action_translate import function_form, plan, resolve
 from stratbench.games.sc2.config import TeamConfig, TeamView, interface_format
 from stratbench.games.sc2.unit_table import UnitTable
@@ -81,7 +87,7 @@ def test_every_feature_function_round_trips(pysc2):
     functions = list(pysc2.actions.FUNCTIONS)
     assert len(functions) == 573
     for function in functions:
-        function, call, action = _roundtrip(pysc2, function, raw=False)
+        function, _, action = _roundtrip(pysc2, function, raw=False)
         if function.ability_id:
             assert function.ability_id in _ability_ids(action), function
         elif function.name != "no_op":
@@ -92,7 +98,7 @@ def test_every_raw_function_round_trips(pysc2):
     functions = list(pysc2.actions.RAW_FUNCTIONS)
     assert len(functions) == 564
     for function in functions:
-        function, call, action = _roundtrip(pysc2, function, raw=True)
+        function, _, action = _roundtrip(pysc2, function, raw=True)
         if function.ability_id:
             assert function.ability_id in _ability_ids(action), function
             assert f"unit_tags: {OWN}" in str(action), function

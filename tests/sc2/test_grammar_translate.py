@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from stratbench.games.sc2.action_grammar import OutgoingMessage, ParsedAction, Point, Tag, parse_actions
+from stratbench.games.sc2.action_grammar import (
+    OutgoingMessage,
+    ParsedAction,
+    Point,
+    Tag,
+    parse_actions,
+)
 from stratbench.games.sc2.action_translate import plan, resolve, translate
 from stratbench.games.sc2.config import TeamConfig, TeamView, assign_teams
 from stratbench.games.sc2.unit_table import UnitTable
@@ -61,7 +67,7 @@ def _teams(observation):
 
 def test_a_team_is_selected_before_its_actions_and_the_first_call_is_now(pysc2):
     observation = _mock_observation(pysc2)
-    table, teams = _teams(observation)
+    _, teams = _teams(observation)
     reply = parse_actions("Actions:\nTeam Stalker-1:\n<Move_Screen([70, 60])>\n<Attack_Unit(0x100040001)>\n")
     result = translate(reply, teams, observation, check_available=False)
     assert result.rejected == []
@@ -76,7 +82,7 @@ def test_a_team_is_selected_before_its_actions_and_the_first_call_is_now(pysc2):
 
 def test_refusals_carry_the_released_reasons(pysc2):
     observation = _mock_observation(pysc2)
-    table, teams = _teams(observation)
+    _, teams = _teams(observation)
     reply = parse_actions(
         "Actions:\nTeam Stalker-1:\n<Attack_Unit(0x100030001)>\n<Attack_Unit(0x1000f0001)>\n<Ability_Blink_Screen([1, 2])>\n"
         "<Move_Screen(0x100040001)>\n<Move_Screen([1, 1])>\nTeam Ghosts:\n<Stop()>\n"

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 from pathlib import Path
 
 import pytest
-
 from stratbench.games.sc2.live import live_env_factory, live_problem, map_file
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,6 @@ import asyncio
 import re
 
 import pytest
-
 from stratbench.games.sc2.game import mock_game, mock_multi_layout
 from stratbench.games.sc2.mock_battle import make_env_factory, skirmish
 from stratbench.games.sc2.multi_agent import LockStepEpisode, play_episode
@@ -73,7 +72,7 @@ def test_agents_decide_concurrently_and_the_result_ignores_their_latency(pysc2):
     fast, peak = run((0.0, 0.02))
     slow, _ = run((0.03, 0.0))
     assert peak == 2
-    strip = lambda r: {**r.to_dict(), "agents": {k: {**v, "latency_s": None} for k, v in r.agents.items()}}  # noqa: E731
+    strip = lambda r: {**r.to_dict(), "agents": {k: {**v, "latency_s": None} for k, v in r.agents.items()}}
     assert strip(fast) == strip(slow)
     assert fast.outcome == "win" and fast.killed_value == 100 and fast.lost_value == 225
 

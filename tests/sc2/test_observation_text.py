@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import random
 
-from stratbench.games.sc2.config import Layout, AgentConfig, TeamConfig, assign_teams, interface_format
-from stratbench.games.sc2.observation_text import Received, TextContext, observation_text
+from stratbench.games.sc2.config import (
+    AgentConfig,
+    Layout,
+    TeamConfig,
+    assign_teams,
+    interface_format,
+)
+from stratbench.games.sc2.observation_text import (
+    Received,
+    TextContext,
+    observation_text,
+)
 from stratbench.games.sc2.unit_table import UnitTable
 
 STALKER_A, STALKER_B, ZEALOT, ROACH, FAR_ROACH = 0x100010001, 0x100020001, 0x100030001, 0x100040001, 0x100050001
@@ -104,7 +114,6 @@ def test_the_image_shows_screen_and_minimap_with_units_and_is_stable(pysc2):
     import io
 
     from PIL import Image
-
     from stratbench.games.sc2.images import render_png
 
     observation = _observation(pysc2)

@@ -13,7 +13,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from stratbench.metrics.sc2 import PAPER_TABLE2, PAPER_TABLE3, PAPER_TABLE4, SMAC_MAPS, TASKS, format_kd_wr, kd_wr
+from stratbench.metrics.sc2 import (
+    PAPER_TABLE2,
+    PAPER_TABLE3,
+    PAPER_TABLE4,
+    SMAC_MAPS,
+    TASKS,
+    format_kd_wr,
+    kd_wr,
+)
 
 _TASK = re.compile(r"^(task\d)[-_]level(\d)$")
 

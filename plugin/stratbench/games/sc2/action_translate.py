@@ -33,7 +33,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from stratbench.games.sc2.action_grammar import Number, ParsedAction, ParsedReply, Point, Tag, TagList, Word
+from stratbench.games.sc2.action_grammar import (
+    Number,
+    ParsedAction,
+    ParsedReply,
+    Point,
+    Tag,
+    TagList,
+    Word,
+)
 from stratbench.games.sc2.action_space import ACTIONS
 from stratbench.games.sc2.config import DEFAULTS, TeamView
 from stratbench.games.sc2.unit_table import ALLY, SELF, UnitTable
@@ -304,7 +312,7 @@ def _bind(template: Any, step: Step, table: UnitTable, screen_size: int,
             size = minimap_size if kind == "minimap" else screen_size
             return [_clamp(value[0], size), _clamp(value[1], size)], None
         if kind == "world":
-            return [int(round(value[0])), int(round(value[1]))], None
+            return [round(value[0]), round(value[1])], None
         return value, None
     if template in ("now", "queued", "select", "add", "toggle"):
         return template, None

@@ -31,10 +31,21 @@ from typing import Any
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.messages import Outgoing
 from stratbench.core.types import Action, ActionParseError, Observation, Rules
+from stratbench.games.sc2.config import (
+    DEFAULTS,
+    Defaults,
+    Layout,
+    TeamConfig,
+    smac_layout,
+)
 from stratbench.games.sc2.images import render_png
-from stratbench.games.sc2.config import DEFAULTS, Defaults, Layout, TeamConfig, smac_layout
 from stratbench.games.sc2.multi_agent import EnvFactory, EpisodeResult, LockStepEpisode
-from stratbench.games.sc2.prompts import example_exchange, paper_example_exchange, paper_system_prompt, system_prompt
+from stratbench.games.sc2.prompts import (
+    example_exchange,
+    paper_example_exchange,
+    paper_system_prompt,
+    system_prompt,
+)
 from stratbench.registry import Variant
 
 REPLY = "reply"

@@ -36,9 +36,8 @@ def render_png(observation: Any) -> bytes:
 
 
 def _panel(observation: Any, key: str, table: UnitTable, position: Any, scale: int) -> Any:
-    from PIL import Image, ImageDraw
-
     import numpy as np
+    from PIL import Image, ImageDraw
 
     layer = observation[key].player_relative if key in observation else np.zeros((64, 64), dtype=np.int32)
     size = int(layer.shape[-1])

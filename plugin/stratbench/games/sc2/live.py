@@ -14,8 +14,9 @@ Entry points: :func:`live_problem`, :func:`live_env_factory`.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from stratbench.games.sc2.config import interface_format
 from stratbench.games.sc2.pysc2_compat import import_pysc2, unavailable_reason

@@ -27,8 +27,9 @@ Entry points: :class:`MockUnit`, :func:`make_env_factory`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any
 
 from stratbench.games.sc2.config import interface_format
 from stratbench.games.sc2.pysc2_compat import import_pysc2

@@ -34,9 +34,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stratbench.games.sc2.action_grammar import ParsedReply, parse_actions
-from stratbench.games.sc2.action_translate import Rejected, Step, plan, resolve
-from stratbench.games.sc2.config import DEFAULTS, Defaults, Layout, TeamView, assign_teams
-from stratbench.games.sc2.observation_text import Received, TextContext, observation_text
+from stratbench.games.sc2.action_translate import Step, plan, resolve
+from stratbench.games.sc2.config import (
+    DEFAULTS,
+    Defaults,
+    Layout,
+    TeamView,
+    assign_teams,
+)
+from stratbench.games.sc2.observation_text import (
+    Received,
+    TextContext,
+    observation_text,
+)
 from stratbench.games.sc2.pysc2_compat import import_pysc2
 from stratbench.games.sc2.unit_table import UnitTable
 
@@ -339,17 +349,17 @@ async def play_episode(episode: LockStepEpisode, deciders: dict[str, Decider], *
             names = episode.acting()
             texts = {name: episode.text(name) for name in names}
 
-            async def decide(name: str) -> str:
+            async def decide(name: str, text: str) -> str:
                 started = time.perf_counter()
                 try:
-                    return await asyncio.wait_for(deciders[name](texts[name]), timeout_s)
-                except asyncio.TimeoutError:
+                    return await asyncio.wait_for(deciders[name](text), timeout_s)
+                except TimeoutError:
                     episode.stats[name].timeouts += 1
                     return ""
                 finally:
                     episode.stats[name].latency_s.append(time.perf_counter() - started)
 
-            replies = await asyncio.gather(*(decide(name) for name in names))
+            replies = await asyncio.gather(*(decide(name, texts[name]) for name in names))
             episode.submit(dict(zip(names, replies)))
         return episode.result()
     finally:

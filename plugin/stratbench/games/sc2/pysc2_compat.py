@@ -115,7 +115,7 @@ def import_pysc2() -> SimpleNamespace:
         if "pysc2.lib.colors" not in sys.modules:
             random.shuffle = legacy_shuffle  # type: ignore[assignment]
             try:
-                import pysc2.lib.colors as colors
+                from pysc2.lib import colors
             finally:
                 random.shuffle = _STANDARD_SHUFFLE  # type: ignore[assignment]
             colors.random = _RandomWithLegacyShuffle()  # type: ignore[attr-defined]

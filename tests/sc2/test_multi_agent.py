@@ -74,7 +74,8 @@ def test_agents_decide_concurrently_and_the_result_ignores_their_latency(pysc2):
     assert peak == 2
     strip = lambda r: {**r.to_dict(), "agents": {k: {**v, "latency_s": None} for k, v in r.agents.items()}}
     assert strip(fast) == strip(slow)
-    assert fast.outcome == "win" and fast.killed_value == 100 and fast.lost_value == 225
+    # Four Zerglings killed (25 each); both Stalkers lost (125 + 2 × 50 each) while the teams were selected.
+    assert fast.outcome == "win" and fast.killed_value == 100 and fast.lost_value == 450
 
 
 def test_a_late_agent_counts_a_timeout_and_plays_nothing(pysc2):

@@ -124,3 +124,21 @@ def test_the_image_shows_screen_and_minimap_with_units_and_is_stable(pysc2):
     assert image.getpixel((53 * 4 + 3, 64 * 4 + 3)) == (40, 200, 40)  # own Stalker at screen [53, 64]
     assert image.getpixel((85 * 4 + 3, 64 * 4 + 3)) == (220, 40, 40)  # the Roach at [85, 64]
     assert image.getpixel((128 * 4 + 8 + 56 * 4 + 3, 14 * 4 + 3)) == (220, 40, 40)  # the far Roach on the minimap
+
+
+def test_valid_actions_are_those_pysc2_makes_available_to_the_selected_team(pysc2):
+    from stratbench.games.sc2.config import Layout as _Layout
+    from stratbench.games.sc2.mock_battle import make_env_factory, skirmish
+    from stratbench.games.sc2.multi_agent import LockStepEpisode
+
+    layout = _Layout((AgentConfig("CombatGroup1", "Stalkers.", (TeamConfig("Stalker-1", ("Stalker",)),)),))
+    episode = LockStepEpisode(make_env_factory(skirmish((("Protoss.Stalker", 2),), (("Zerg.Roach", 1),))), layout)
+    episode.start()
+    text = episode.text("CombatGroup1")
+    shown = text.split("Team Stalker-1 Valid Actions:\n", 1)[1].split("\n\n", 1)[0].split("\n")
+    # The mock grants Attack, Move, Hold Position and Stop to a selection; Blink (180) is not available,
+    # so both Blink actions are left out, as the released filter does.
+    assert shown == ["\t\t<Stop()>", "\t\t<No_Operation()>", "\t\t<Hold_Position()>",
+                     "\t\t<Move_Minimap(minimap)>", "\t\t<Move_Screen(screen)>", "\t\t<Attack_Unit(tag)>",
+                     "\t\t<Select_Unit_Move_Screen(tag, screen)>", "\t\t<Select_Unit_Attack_Unit(tag, tag)>"]
+    assert episode.env_steps == 2  # select the first Stalker, toggle the second

@@ -148,7 +148,7 @@ def plan(reply: ParsedReply, teams: tuple[TeamView, ...], *, max_actions: int = 
                 result.rejected.append(Rejected(team.name, action.to_text(), reason))
                 continue
             if not selected and any(not s.raw for s in steps):
-                result.steps.extend(_select_team(team))
+                result.steps.extend(select_team(team))
                 selected = True
             if not kept and steps:
                 steps[0] = _now(steps[0])
@@ -228,7 +228,8 @@ def _match_team(name: str, by_name: dict[str, TeamView]) -> str:
     return lowered.get(name.lower().removeprefix("team ").strip(), name)
 
 
-def _select_team(team: TeamView) -> list[Step]:
+def select_team(team: TeamView) -> list[Step]:
+    """Returns the steps that select exactly a team: camera to its first unit if needed, then point and toggles."""
     first, *others = team.tags
     steps = [Step(team.name, "", "move_camera", ("camera_tag",), tags=(first,)),
              Step(team.name, "", "select_point", ("select", "unit_screen"), tags=(first,))]

@@ -35,6 +35,8 @@ class Defaults:
         decision_timeout_s: Wall seconds a decision may wait for all agents (``MAX_LLM_WAITING_TIME``).
         screen_size, minimap_size: Feature layer resolutions.
         game_loops_per_second: StarCraft II's loop rate on "faster".
+        select_to_observe: Select each team before its observation, so its valid actions are those pysc2
+            makes available for that selection (the released main loop's first stage).
     """
 
     temperature: float = 0.1
@@ -45,6 +47,7 @@ class Defaults:
     screen_size: int = 128
     minimap_size: int = 64
     game_loops_per_second: float = 22.4
+    select_to_observe: bool = True
 
 
 DEFAULTS = Defaults()

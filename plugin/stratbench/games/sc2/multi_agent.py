@@ -14,7 +14,10 @@ One *decision* (the released "loop step") goes:
    configuration order, one pysc2 call per environment step, each resolved
    against the observation of that moment (:mod:`~stratbench.games.sc2.action_translate`);
 4. the environment then idles (``no_op``) until one game second has passed
-   since the decision started (the released one decision per game second).
+   since the decision started (the released one decision per game second);
+5. the next decision starts by selecting each acting team in turn (one step
+   per selection call, as the released main loop does before it observes),
+   so each team's ``Valid Actions`` are those pysc2 makes available to it.
 
 A refused action becomes ``no_op``; its reason is shown to the agent in the
 next observation and counted. :func:`play_episode` is the loop without
@@ -34,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stratbench.games.sc2.action_grammar import ParsedReply, parse_actions
-from stratbench.games.sc2.action_translate import Step, plan, resolve
+from stratbench.games.sc2.action_translate import Step, plan, resolve, select_team
 from stratbench.games.sc2.config import (
     DEFAULTS,
     Defaults,
@@ -156,6 +159,8 @@ class LockStepEpisode:
         self._errors: dict[str, tuple[tuple[str, str], ...]] = {}
         self._inbox: dict[str, tuple[Received, ...]] = {}
         self._channels: dict[str, list[str]] = {}
+        self._available: dict[str, frozenset[int]] = {}
+        self._decision_loop = 0
 
     # -- lifecycle ----------------------------------------------------------------------------------
 
@@ -164,6 +169,8 @@ class LockStepEpisode:
         self.env = self.env_factory()
         self.timestep = self.env.reset()[0]
         self._refresh()
+        self._decision_loop = self._game_loop()
+        self._observe_teams()
 
     def close(self) -> None:
         """Closes the environment."""
@@ -197,6 +204,7 @@ class LockStepEpisode:
             received=self._inbox.get(agent, ()),
             max_actions=self.defaults.max_actions,
             paper=self.paper,
+            available=self._available,
         )
         return observation_text(self.timestep.observation, self.layout.agent(agent), context)
 
@@ -212,7 +220,6 @@ class LockStepEpisode:
         acting = self.acting()
         parsed = {name: parse_actions(replies.get(name, "") or "", strict=self.paper) for name in acting}
         deliveries = self._route(parsed) if self.layout.communication else []
-        start_loop = self._game_loop()
         errors: dict[str, list[tuple[str, str]]] = {name: [] for name in acting}
         for name in acting:
             stats = self.stats[name]
@@ -237,7 +244,7 @@ class LockStepEpisode:
             stats.invalid += len(failed)
         self._errors = {name: tuple(found) for name, found in errors.items()}
         loops = self.defaults.game_loops_per_second / self.defaults.decision_hz
-        while not self.timestep.last() and self._game_loop() - start_loop < loops:
+        while not self.timestep.last() and self._game_loop() - self._decision_loop < loops:
             self._step(import_pysc2().actions.FUNCTIONS.no_op())
         self.decisions += 1
         self.deliveries.append(deliveries)
@@ -247,6 +254,8 @@ class LockStepEpisode:
                 self._inbox.setdefault(recipient, ())
                 self._inbox[recipient] += (Received(delivery.sender, delivery.text, delivery.channel),)
         self._refresh()
+        self._decision_loop = self._game_loop()
+        self._observe_teams()
         return deliveries
 
     def result(self) -> EpisodeResult:
@@ -272,6 +281,25 @@ class LockStepEpisode:
 
     def _refresh(self) -> None:
         self._teams = assign_teams(self.layout, UnitTable.from_observation(self.timestep.observation))
+
+    def _observe_teams(self) -> None:
+        """Selects each acting team in turn and notes what pysc2 makes available to it (released stage 1).
+
+        One environment step per selection call; the teams are then re-read
+        from the last observation. Off with ``Defaults.select_to_observe``.
+        """
+        self._available = {}
+        if not self.defaults.select_to_observe:
+            return
+        for name in self.acting():
+            for team in self._teams.get(name, ()):
+                for step in select_team(team):
+                    if self.timestep.last():
+                        self._refresh()
+                        return
+                    self._execute(step)
+                self._available[team.name] = frozenset(int(a) for a in self.timestep.observation["available_actions"])
+        self._refresh()
 
     def _game_loop(self) -> int:
         return int(self.timestep.observation["game_loop"][0])

@@ -64,6 +64,9 @@ class TextContext:
         received: Messages delivered to the agent this decision.
         max_actions: Actions per team.
         paper: Word it exactly as the released v0.1 code (no error or off-screen sections).
+        available: pysc2's available function ids per team name, taken with the team selected; a team
+            listed here shows only the actions whose every function is available (the released filter);
+            a team not listed shows all its actions.
     """
 
     layout: Layout
@@ -73,6 +76,7 @@ class TextContext:
     received: tuple[Received, ...] = ()
     max_actions: int = DEFAULTS.max_actions
     paper: bool = False
+    available: dict[str, frozenset[int]] = field(default_factory=dict)
 
 
 def observation_text(observation: Any, agent: AgentConfig, context: TextContext) -> str:
@@ -91,7 +95,7 @@ def observation_text(observation: Any, agent: AgentConfig, context: TextContext)
     parts = [f"Game Info:\nTime: {seconds // 60}:{seconds % 60:02d}\n"]
     for team in teams:
         parts.append(_team_info(team, table, screen, context.paper))
-    parts.append(_valid_actions(teams))
+    parts.append(_valid_actions(teams, context.available))
     parts.append(_action_args(screen, minimap))
     parts.append(_last_actions(teams, context.last_actions))
     if context.errors and not context.paper:
@@ -154,12 +158,21 @@ def _unit_line(unit: UnitInfo, *, with_cooldown: bool = False, distance: int | N
     return "    ".join(parts)
 
 
-def _valid_actions(teams: tuple[TeamView, ...]) -> str:
+def _valid_actions(teams: tuple[TeamView, ...], available: dict[str, frozenset[int]]) -> str:
     lines = ["Valid Actions:"]
     for team in teams:
         lines.append(f"\tTeam {team.name} Valid Actions:")
-        lines.extend(f"\t\t{ACTIONS[name].signature()}" for name in team.config.action_names())
+        names = team.config.action_names()
+        if team.name in available:
+            names = tuple(name for name in names if _available(name, available[team.name]))
+        lines.extend(f"\t\t{ACTIONS[name].signature()}" for name in names)
     return "\n".join(lines) + "\n"
+
+
+def _available(name: str, ids: frozenset[int]) -> bool:
+    """Tells whether every function of a text action is available (selection steps always are)."""
+    return all(function_id in ids or function_name.startswith("select_")
+               for function_id, function_name, _ in ACTIONS[name].calls)
 
 
 def _action_args(screen: int, minimap: int) -> str:

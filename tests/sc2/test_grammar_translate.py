@@ -69,7 +69,7 @@ def test_a_team_is_selected_before_its_actions_and_the_first_call_is_now(pysc2):
     observation = _mock_observation(pysc2)
     _, teams = _teams(observation)
     reply = parse_actions("Actions:\nTeam Stalker-1:\n<Move_Screen([70, 60])>\n<Attack_Unit(0x100040001)>\n")
-    result = translate(reply, teams, observation, check_available=False)
+    result = translate(reply, observation, teams=teams, check_available=False)
     assert result.rejected == []
     assert [(int(c.function), [list(map(int, a)) for a in c.arguments]) for c in result.calls] == [
         (2, [[0], [32, 96]]),  # select_point select, first Stalker
@@ -87,7 +87,7 @@ def test_refusals_carry_the_released_reasons(pysc2):
         "Actions:\nTeam Stalker-1:\n<Attack_Unit(0x100030001)>\n<Attack_Unit(0x1000f0001)>\n<Ability_Blink_Screen([1, 2])>\n"
         "<Move_Screen(0x100040001)>\n<Move_Screen([1, 1])>\nTeam Ghosts:\n<Stop()>\n"
     )
-    result = translate(reply, teams, observation, max_actions=3, check_available=False)
+    result = translate(reply, observation, teams=teams, max_actions=3, check_available=False)
     reasons = [(r.action, r.reason) for r in result.rejected]
     assert ("<Ability_Blink_Screen([1, 2])>", "Ability_Blink_Screen is not a valid action for Team Stalker-1") in reasons
     assert ("<Move_Screen(0x100040001)>", "Move_Screen expects <Move_Screen(screen)>") in reasons
@@ -130,3 +130,11 @@ def test_teams_split_by_unit_type_in_configuration_order_and_select_teams_per_un
     assert [(t.name, [hex(x) for x in t.tags]) for t in teams["A"]] == [
         ("Stalker-1", ["0x100010001"]), ("Stalker-2", ["0x100020001"])]
     assert [(t.name, [hex(x) for x in t.tags]) for t in teams["B"]] == [("Melee", ["0x100030001"])]
+
+
+def test_without_teams_each_own_unit_type_is_a_team(pysc2):
+    observation = _mock_observation(pysc2)
+    result = translate(parse_actions("Actions:\nTeam Zealot-1:\n<Attack_Unit(0x100040001)>\n"), observation,
+                       check_available=False)
+    assert result.rejected == [] and result.accepted == {"Zealot-1": ["<Attack_Unit(0x100040001)>"]}
+    assert [int(c.function) for c in result.calls] == [2, 12]  # select the Zealot, attack

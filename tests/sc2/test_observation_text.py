@@ -82,6 +82,13 @@ def test_units_have_tags_screen_positions_and_vitals(pysc2):
     assert lines[-1] == "Now, start generating your analysis, actions and communication:"
 
 
+def test_agent_text_assigns_the_teams_itself(pysc2):
+    from stratbench.games.sc2.observation_text import agent_text
+
+    observation = _observation(pysc2)
+    assert agent_text(observation, LAYOUT, "CombatGroup1") == _text(observation)
+
+
 def test_the_text_never_depends_on_unit_order(pysc2):
     first = _text(_observation(pysc2))
     for seed in range(3):

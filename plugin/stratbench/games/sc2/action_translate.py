@@ -25,7 +25,8 @@ every raw function with the prefix ``Raw_`` (``<Raw_Attack_unit(now,
 interface reaches pysc2's complete action space.
 
 Entry points: :func:`translate` (plan and resolve against one observation),
-:func:`plan`, :func:`resolve`, :func:`function_form`.
+:func:`plan`, :func:`resolve`, :func:`select_team`, :func:`default_teams`,
+:func:`function_form`.
 """
 
 from __future__ import annotations
@@ -194,16 +195,26 @@ def resolve(step: Step, table: UnitTable, available: Any, *, screen_size: int = 
     return call, None
 
 
-def translate(reply: ParsedReply, teams: tuple[TeamView, ...], observation: Any, *,
+def translate(reply: ParsedReply, observation: Any, *, teams: tuple[TeamView, ...] | None = None,
               max_actions: int = DEFAULTS.max_actions, raw_space: bool = False,
               check_available: bool = True) -> Translation:
     """Plans a reply and resolves every step against one observation.
 
     The steps' calls are what an executor sends one per game step when the
     observation does not change in between (a mock environment, a test).
+
+    Args:
+        reply: The parsed reply.
+        observation: The pysc2 observation the reply answers.
+        teams: The agent's teams; None: :func:`default_teams` of the observation.
+        max_actions: Actions kept per team.
+        raw_space: Whether the environment takes raw actions.
+        check_available: Refuse functions missing from ``available_actions``.
     """
-    planned = plan(reply, teams, max_actions=max_actions, raw_space=raw_space)
     table = UnitTable.from_observation(observation)
+    if teams is None:
+        teams = default_teams(table)
+    planned = plan(reply, teams, max_actions=max_actions, raw_space=raw_space)
     screen, minimap = _sizes(observation)
     result = Translation(rejected=list(planned.rejected), accepted=planned.accepted)
     for step in planned.steps:
@@ -214,6 +225,16 @@ def translate(reply: ParsedReply, teams: tuple[TeamView, ...], observation: Any,
         if call is not None:
             result.calls.append(call)
     return result
+
+
+def default_teams(table: UnitTable) -> tuple[TeamView, ...]:
+    """Returns one team per own unit type, named ``<Type>-1`` (LLM-SMAC's names), with the default action space."""
+    from stratbench.games.sc2.config import TeamConfig
+
+    kinds: dict[str, list[Any]] = {}
+    for unit in table.of(SELF):
+        kinds.setdefault(unit.type_name, []).append(unit)
+    return tuple(TeamView(f"{kind}-1", TeamConfig(f"{kind}-1", (kind,)), tuple(units)) for kind, units in kinds.items())
 
 
 def function_form(name: str, args: tuple[Any, ...]) -> str:

@@ -15,7 +15,7 @@ Units are listed by tag, teams and agents in configuration order, messages in
 the order sent: nothing depends on set iteration or the clock, so prompts
 replay byte for byte.
 
-Entry point: :func:`observation_text`.
+Entry points: :func:`observation_text`, and :func:`agent_text` (teams assigned from the layout).
 """
 
 from __future__ import annotations
@@ -112,6 +112,21 @@ def observation_text(observation: Any, agent: AgentConfig, context: TextContext)
         f"usually before move and attack.\nNow, start generating your {ending}:"
     )
     return "\n".join(parts)
+
+
+def agent_text(observation: Any, layout: Layout, agent: str, **context: Any) -> str:
+    """Renders one agent's text from an observation and the side's layout, assigning the teams first.
+
+    Args:
+        observation: A pysc2 ``TimeStep.observation``.
+        layout: The side's agents and teams.
+        agent: The agent's name.
+        **context: Further :class:`TextContext` fields (``last_actions``, ``errors``, ``received``...).
+    """
+    from stratbench.games.sc2.config import assign_teams
+
+    teams = assign_teams(layout, UnitTable.from_observation(observation))
+    return observation_text(observation, layout.agent(agent), TextContext(layout, teams, **context))
 
 
 def _team_info(team: TeamView, table: UnitTable, screen: int, paper: bool) -> str:

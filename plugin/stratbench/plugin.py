@@ -34,6 +34,7 @@ RECORDED_KEY = pytest.StashKey[bool]()
 RECORD_PROPERTY = "stratbench_record"
 TRANSCRIPT_PROPERTY = "stratbench_transcript"
 RESULT_PROPERTY = "stratbench_result"
+ADAPTIVE_PLUGIN = "stratbench-adaptive"
 _STATUS = {
     "won": ("W", "WON", {"green": True}),
     "lost": ("L", "LOST", {"red": True}),
@@ -87,6 +88,10 @@ def pytest_configure(config: pytest.Config) -> None:
     _validate(config, settings, registry)
     session = StratbenchSession(settings, registry, is_controller=_is_controller(config))
     config.stash[SESSION_KEY] = session
+    if config.getoption("stratbench_schedule") == "adaptive":
+        from stratbench.scheduling import AdaptiveSchedule
+
+        config.pluginmanager.register(AdaptiveSchedule(config.getoption("stratbench_budget")), ADAPTIVE_PLUGIN)
     if session.is_controller:
         baseline = _load_baseline(config.getoption("baseline"))
         controller = ControllerPlugin(config, session, baseline)
@@ -179,6 +184,11 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
                 registry.check_scaffold(name)
         except ValueError as error:
             raise pytest.UsageError(f"stratbench: {settings.reference.path}: {error}") from None
+    from stratbench.scheduling import schedule_problem
+
+    problem = schedule_problem(config)
+    if problem is not None:
+        raise pytest.UsageError(f"stratbench: {problem}")
     if settings.api_base and settings.record_mode != "none" and settings.models and _is_controller(config):
         _check_reachable(settings.api_base)
     _check_directories(config, settings)
@@ -276,9 +286,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if session is not None:
         session.close()
         del config.stash[SESSION_KEY]
-    controller = config.pluginmanager.get_plugin("stratbench-controller")
-    if controller is not None:
-        config.pluginmanager.unregister(controller)
+    for name in ("stratbench-controller", ADAPTIVE_PLUGIN):
+        plugin = config.pluginmanager.get_plugin(name)
+        if plugin is not None:
+            config.pluginmanager.unregister(plugin)
 
 
 # -----------------------------------------------------------------------------
@@ -337,9 +348,29 @@ def _match_param(item: pytest.Item) -> tuple[MatchSpec, SuiteSpec] | None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With --resume, deselects the matches that already have a scored record for the same settings."""
+    """Selects the items this run plays: its shard, then (--resume) those without a scored record.
+
+    Under ``--schedule adaptive`` the adaptive scheduler then takes the
+    remaining items (it decides their order and which matches to skip).
+    """
     session = config.stash.get(SESSION_KEY, None)
-    if session is None or not session.finished:
+    if session is None:
+        return
+    shard = config.getoption("stratbench_shard", None)
+    if shard is not None:
+        kept, others = shard.split(items, lambda item: item.nodeid)
+        items[:] = kept
+        if others:
+            config.hook.pytest_deselected(items=others)
+    _deselect_finished(config, session, items)
+    adaptive = config.pluginmanager.get_plugin(ADAPTIVE_PLUGIN)
+    if adaptive is not None:
+        adaptive.take([(item, (_match_param(item) or (None,))[0]) for item in items], session.records)
+
+
+def _deselect_finished(config: pytest.Config, session: StratbenchSession, items: list[pytest.Item]) -> None:
+    """With --resume, deselects the matches that already have a scored record for the same settings."""
+    if not session.finished:
         return
     keep, done = [], []
     for item in items:

@@ -130,7 +130,7 @@ def test_merge_refuses_conflicting_shards_naming_the_match_and_both_files(tmp_pa
 def test_merge_prefer_chooses_the_side_of_a_conflict(tmp_path, prefer):
     records, first, second, changed = _shards_with_one_conflict(tmp_path)
     choice = {"shard1": str(first), "shard2": str(second), "shard2-file": str(second / "results.jsonl")}.get(prefer, prefer)
-    result = stratbench("merge", tmp_path / "merged", first, second, "--prefer", choice)
+    result = stratbench("merge", tmp_path / "merged", first, second, "--prefer", choice, "--no-report")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == (f"merged 12 matches from 2 shard(s) into {tmp_path / 'merged' / 'results.jsonl'}; "
                                      f"1 conflict(s) resolved by --prefer {choice}")
@@ -148,8 +148,9 @@ def test_merge_keeps_identical_duplicates_without_a_conflict(tmp_path):
     first = write_jsonl(tmp_path / "a" / "results.jsonl", records)
     second = write_jsonl(tmp_path / "b" / "results.jsonl", [{**r, "run_id": "other", "started_at": "later"}
                                                            for r in records])
-    result = stratbench("merge", tmp_path / "merged", first.parent, second)
+    result = stratbench("merge", tmp_path / "merged", first.parent, second, "--no-report")
     assert result.returncode == 0 and result.stderr == ""
+    assert not (tmp_path / "merged" / "results.json").exists()
     assert result.stdout.strip() == f"merged {len(records)} matches from 2 shard(s) into {tmp_path / 'merged' / 'results.jsonl'}"
     again = stratbench("merge", tmp_path / "merged", first)
     assert again.returncode == 2 and "exists; merge into a new directory" in again.stderr

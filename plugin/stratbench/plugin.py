@@ -24,6 +24,7 @@ from stratbench.core.types import HarnessError
 from stratbench.llm.budget import BudgetExceeded
 from stratbench.match_play import MatchFailure
 from stratbench.registry import Registry
+from stratbench.remote_results import CASSETTE_PROPERTY, cassette_property, controller_input, is_remote, store_cassette
 from stratbench.results import ERRORED, SKIPPED, is_scored
 from stratbench.session import PlayedMatch, RunSettings, StratbenchSession
 
@@ -31,6 +32,7 @@ SESSION_KEY = pytest.StashKey[StratbenchSession]()
 PLAYED_KEY = pytest.StashKey[PlayedMatch]()
 UNSCORED_KEY = pytest.StashKey[tuple[dict[str, Any], list[dict[str, Any]]]]()
 RECORDED_KEY = pytest.StashKey[bool]()
+REMOTE_KEY = pytest.StashKey[bool]()
 RECORD_PROPERTY = "stratbench_record"
 TRANSCRIPT_PROPERTY = "stratbench_transcript"
 RESULT_PROPERTY = "stratbench_result"
@@ -106,6 +108,7 @@ def pytest_configure(config: pytest.Config) -> None:
         workerinput = config.workerinput  # type: ignore[attr-defined]
         session.journal = WorkerJournal(settings.report_dir, settings.run_id, str(workerinput.get("workerid", "gw")))
         session.finished = json.loads(workerinput.get("stratbench_finished", "{}"))
+        config.stash[REMOTE_KEY] = is_remote(workerinput, settings.cassette_dir)
 
 
 def _settings(config: pytest.Config) -> RunSettings:
@@ -278,6 +281,7 @@ def pytest_configure_node(node: Any) -> None:
     session = node.config.stash[SESSION_KEY]
     node.workerinput["stratbench_run_id"] = session.settings.run_id
     node.workerinput["stratbench_finished"] = json.dumps(session.finished)
+    node.workerinput.update(controller_input(session.settings.cassette_dir))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -462,9 +466,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     record, transcript = found
     item.stash[RECORDED_KEY] = True
     session = item.config.stash[SESSION_KEY]
-    if session.journal is not None:
-        record, transcript = session.journal.finished(record, transcript), None
+    remote = item.config.stash.get(REMOTE_KEY, False)
+    if session.journal is not None:  # a worker on another machine also sends the transcript and cassette
+        journaled = session.journal.finished(record, transcript)
+        record, transcript = (journaled, transcript) if remote else (journaled, None)
     properties = [(RECORD_PROPERTY, json.dumps(record))]
+    if remote:
+        from stratbench.llm.cassettes import cassette_path
+
+        cassette_dir = session.settings.cassette_dir
+        returned = cassette_property(record, cassette_dir, cassette_path(cassette_dir, item.nodeid))
+        if returned is not None:
+            properties.append((CASSETTE_PROPERTY, returned))
     if transcript is not None:
         properties.append((TRANSCRIPT_PROPERTY, json.dumps(transcript)))
     if is_scored(record):
@@ -639,6 +652,8 @@ class ControllerPlugin:
         before dying, else an errored record (fault ``harness``).
         """
         properties = dict(report.user_properties)
+        if CASSETTE_PROPERTY in properties:  # recorded by a worker on another machine
+            store_cassette(properties[CASSETTE_PROPERTY], self.session.settings.cassette_dir)
         if RECORD_PROPERTY in properties:
             record = json.loads(properties[RECORD_PROPERTY])
             transcript = json.loads(properties[TRANSCRIPT_PROPERTY]) if TRANSCRIPT_PROPERTY in properties else None

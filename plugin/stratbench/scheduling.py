@@ -34,7 +34,9 @@ def schedule_problem(config: pytest.Config) -> str | None:
     schedule = config.getoption("stratbench_schedule")
     budget = config.getoption("stratbench_budget")
     if schedule != ADAPTIVE:
-        return None if budget is None else "--budget needs --schedule adaptive (it is how many matches that plays)"
+        if budget is None:
+            return None
+        return "--budget needs --schedule adaptive (it is the number of matches adaptive scheduling plays)"
     if budget is None:
         return "--schedule adaptive needs --budget N, the number of matches to play"
     if config.getoption("numprocesses", None) or config.getoption("tx", None):

@@ -97,7 +97,8 @@ def test_adaptive_plays_its_budget_and_skips_the_rest_with_the_reason(pytester):
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
-    (["--budget", "4"], "stratbench: --budget needs --schedule adaptive (it is how many matches that plays)"),
+    (["--budget", "4"],
+     "stratbench: --budget needs --schedule adaptive (it is the number of matches adaptive scheduling plays)"),
     (["--schedule", "adaptive"], "stratbench: --schedule adaptive needs --budget N, the number of matches to play"),
     (["--schedule", "adaptive", "--budget", "4", "-n", "2"],
      "stratbench: --schedule adaptive chooses each match from the results before it, so it runs in one process; "

@@ -143,8 +143,9 @@ class AdaptivePlanner:
             return None
         means = self.ratings()
         covariance = self.covariance(means)
-        before = interval_overlap(means, np.sqrt(np.diag(covariance)), self.z)
-        variance = float(np.trace(covariance))
+        centre = np.eye(len(self.agents)) - 1.0 / len(self.agents)
+        before = interval_overlap(means, _sds(centre @ covariance @ centre), self.z)
+        variance = float(np.trace(centre @ covariance @ centre))
         seatings = Counter([m.agents for m in self.played] + list(self.pending))
         gains: dict[frozenset[str], tuple[float, float]] = {}
         best: tuple[float, float, int, int] | None = None
@@ -154,14 +155,19 @@ class AdaptivePlanner:
             if pair not in gains:
                 after = _updated(covariance, self._index[a], self._index[b],
                                  _information(means[self._index[a]], means[self._index[b]]))
+                after = centre @ after @ centre
                 gains[pair] = (
-                    round(before - interval_overlap(means, np.sqrt(np.diag(after)), self.z), 12),
+                    round(before - interval_overlap(means, _sds(after), self.z), 12),
                     round(variance - float(np.trace(after)), 12),
                 )
             key = (gains[pair][0], gains[pair][1], -seatings[(a, b)], -position)
             if best is None or key > best:
                 best, chosen = key, position
         return chosen
+
+
+def _sds(covariance: np.ndarray) -> np.ndarray:
+    return np.sqrt(np.clip(np.diag(covariance), 0.0, None))
 
 
 def _information(rating_a: float, rating_b: float) -> float:

@@ -351,6 +351,7 @@ def _match_param(item: pytest.Item) -> tuple[MatchSpec, SuiteSpec] | None:
     return None
 
 
+@pytest.hookimpl(trylast=True)  # after -k, -m and other plugins' selections: shard what is left
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Selects the items this run plays: its shard, then (--resume) those without a scored record.
 

@@ -107,6 +107,9 @@ class AdaptiveSchedule:
             return None
         if session.testsfailed and not session.config.option.continue_on_collection_errors:
             raise session.Interrupted(f"{session.testsfailed} error(s) during collection")
+        live = set(session.items)  # a later plugin may have deselected some
+        self.others = [item for item in self.others if item in live]
+        self.candidates = [(item, spec) for item, spec in self.candidates if item in live]
         items = self.order()
         current = next(items, None)
         while current is not None:

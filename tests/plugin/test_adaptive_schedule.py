@@ -113,3 +113,15 @@ def test_scheduling_options_that_do_not_fit_are_refused(pytester, arguments, mes
     assert result.ret == 4
     assert message in result.stderr.str()
     assert not (pytester.path / "reports").exists()
+
+
+@pytest.mark.slow
+def test_adaptive_runs_only_what_k_selected(pytester):
+    pytester.makepyfile(test_ttt=SUITE)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--stratbench-bootstrap", "20",
+                                           "--schedule", "adaptive", "--budget", "10", "-k", "not s7 and not s6")
+    assert result.ret == 0, result.stdout.str()
+    records = _records(pytester.path / "reports" / "latest")
+    assert len(records) == 6 and all(r["status"] == "scored" for r in records)  # the budget exceeds the choice
+    assert not any(r["match_id"].endswith(("s6]", "s7]")) for r in records)
+    assert "2 deselected" in result.stdout.str() and "1 passed" in result.stdout.str()

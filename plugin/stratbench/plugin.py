@@ -654,7 +654,13 @@ class ControllerPlugin:
         """
         properties = dict(report.user_properties)
         if CASSETTE_PROPERTY in properties:  # recorded by a worker on another machine
-            store_cassette(properties[CASSETTE_PROPERTY], self.session.settings.cassette_dir)
+            try:
+                store_cassette(properties[CASSETTE_PROPERTY], self.session.settings.cassette_dir)
+            except (OSError, ValueError) as error:  # the record is still stored; say what is missing
+                terminal = self.config.pluginmanager.get_plugin("terminalreporter")
+                if terminal is not None:
+                    terminal.write_line(f"stratbench: warning: {report.nodeid}: cassette not kept: {error}",
+                                        yellow=True)
         if RECORD_PROPERTY in properties:
             record = json.loads(properties[RECORD_PROPERTY])
             transcript = json.loads(properties[TRANSCRIPT_PROPERTY]) if TRANSCRIPT_PROPERTY in properties else None

@@ -106,3 +106,27 @@ def test_two_socket_gateways_return_results_and_cassettes_to_the_controller(pyte
     assert replayed.ret == 0, replayed.stdout.str()
     again = {r["match_id"]: (r["scores"], r["turns"], r["tokens"]) for r in _records(controller / "reports" / "latest")}
     assert again == {r["match_id"]: (r["scores"], r["turns"], r["tokens"]) for r in records}
+
+
+def test_a_returned_cassette_is_written_under_the_cassette_directory_only(tmp_path):
+    from stratbench.remote_results import store_cassette
+
+    value = json.dumps({"path": "test_x/test_a[s0].yaml", "text": "interactions: []\n"})
+    written = store_cassette(value, tmp_path / "cassettes")
+    assert written == tmp_path / "cassettes" / "test_x" / "test_a[s0].yaml"
+    assert written.read_text() == "interactions: []\n"
+    assert store_cassette(value, tmp_path / "cassettes") == written  # the same text again: left as it is
+    for path in ("../outside.yaml", "/etc/outside.yaml"):
+        with pytest.raises(ValueError, match="outside the cassette directory"):
+            store_cassette(json.dumps({"path": path, "text": "x"}), tmp_path / "cassettes")
+    assert not (tmp_path / "outside.yaml").exists()
+
+
+def test_only_a_worker_apart_from_the_controller_returns_files(tmp_path):
+    from stratbench.remote_results import controller_input, is_remote
+
+    here = controller_input(tmp_path / "cassettes")
+    assert not is_remote(here, tmp_path / "cassettes")  # -n: same host, same directory
+    assert is_remote(here, tmp_path / "elsewhere" / "cassettes")
+    assert is_remote({**here, "stratbench_host": "another-host"}, tmp_path / "cassettes")
+    assert not is_remote({}, tmp_path / "cassettes")  # a controller of an older version says nothing

@@ -83,6 +83,15 @@ def _se(values: np.ndarray) -> float:
     return float(values.std(ddof=1) / np.sqrt(len(values)))
 
 
+def information(matches: list[MatchResult], strength: dict[str, float]) -> float:
+    """Returns the summed Fisher information p(1 - p) of matches at the true strengths."""
+    total = 0.0
+    for match in matches:
+        p = 1.0 / (1.0 + np.exp(strength[match.agents[1]] - strength[match.agents[0]]))
+        total += p * (1.0 - p)
+    return total
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agents", type=int, default=8)
@@ -98,29 +107,38 @@ def main(argv: list[str] | None = None) -> int:
     budget = int(args.share * len(seatings))
     rng = np.random.default_rng(args.seed)
     taus: dict[str, list[float]] = {"round robin": [], "adaptive": [], "random subset": []}
+    shares: dict[str, list[float]] = {"round robin": [], "adaptive": [], "random subset": []}
     started = time.perf_counter()
     for _ in range(args.repetitions):
         matches = play(seatings, strength, rng)
-        taus["round robin"].append(tau(matches, agents, strength))
-        taus["adaptive"].append(tau(adaptive(matches, agents, budget), agents, strength))
         subset = [matches[k] for k in sorted(rng.choice(len(matches), size=budget, replace=False))]
-        taus["random subset"].append(tau(subset, agents, strength))
+        full = information(matches, strength)
+        for name, played in (("round robin", matches), ("adaptive", adaptive(matches, agents, budget)),
+                             ("random subset", subset)):
+            taus[name].append(tau(played, agents, strength))
+            shares[name].append(information(played, strength) / full)
     elapsed = time.perf_counter() - started
     print(f"{args.agents} agents, strengths evenly spaced over {args.spread} (log scale), "
           f"{len(seatings)} round-robin matches ({args.per_seating} per seating), adaptive budget {budget} "
           f"({budget / len(seatings):.0%}), {args.repetitions} repetitions, seed {args.seed}; "
           f"{elapsed:.1f} s on {platform.python_implementation()} {platform.python_version()}")
     print()
+    best = sorted((information([MatchResult("sim", seating, (1.0, 0.0))], strength) for seating in seatings),
+                  reverse=True)
+    print(f"The {budget} most informative matches of the round robin carry "
+          f"{sum(best[:budget]) / sum(best):.1%} of its Fisher information (at the true strengths).")
+    print()
     print("| schedule | matches | Kendall τ (mean ± s.e.) | τ minus the round robin's, same outcomes "
-          "(mean ± s.e.) | exact order (share of runs) |")
-    print("|---|---:|---:|---:|---:|")
+          "(mean ± s.e.) | exact order (share of runs) | share of the round robin's information |")
+    print("|---|---:|---:|---:|---:|---:|")
     full = np.array(taus["round robin"])
     for name, values in taus.items():
         array = np.array(values)
         size = len(seatings) if name == "round robin" else budget
         paired = array - full
         print(f"| {name} | {size} | {array.mean():.3f} ± {_se(array):.3f} | "
-              f"{paired.mean():+.3f} ± {_se(paired):.3f} | {np.mean(np.isclose(array, 1.0)):.2f} |")
+              f"{paired.mean():+.3f} ± {_se(paired):.3f} | {np.mean(np.isclose(array, 1.0)):.2f} | "
+              f"{np.mean(shares[name]):.1%} |")
     return 0
 
 

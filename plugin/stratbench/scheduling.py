@@ -4,8 +4,9 @@ Out of the collected two-sided matches (the candidates), the run plays one at
 a time the one :class:`~stratbench.rating.adaptive.AdaptivePlanner` chooses
 from the results so far, until N have been played; every other candidate is
 still run, as a skipped item whose record says why. Items that are not
-matches run first, as collected; matches with another number of sides have no
-pairwise rating to sharpen and are skipped with their reason.
+matches run first, as collected; matches with another number of sides, or an
+agent against itself, have no pairwise rating to sharpen and are skipped with
+their reason.
 
 Adaptive scheduling runs in one process: the choice of each match needs the
 results of those before it, and xdist hands its workers their items ahead of
@@ -72,6 +73,11 @@ class AdaptiveSchedule:
                 item.add_marker(pytest.mark.skip(
                     reason=f"--schedule adaptive plays two-sided matches only (the ones Bradley–Terry rates); "
                            f"this one has {len(spec.sides)} sides"))
+                self.others.append(item)
+            elif spec.sides[0].label == spec.sides[1].label:
+                item.add_marker(pytest.mark.skip(
+                    reason=f"--schedule adaptive plays matches between two different agents only (the ones "
+                           f"Bradley–Terry rates); both sides are {spec.sides[0].label}"))
                 self.others.append(item)
             else:
                 self.candidates.append((item, spec))

@@ -65,6 +65,12 @@ def test_the_seating_played_least_comes_next_and_pending_matches_count():
     assert planner.pending == [("b", "a")] and len(planner.played) == 1
 
 
+def test_an_agent_against_itself_is_never_chosen():
+    planner = AdaptivePlanner(["a", "b"])
+    assert planner.choose([("a", "a"), ("b", "b")]) is None
+    assert planner.choose([("a", "a"), ("b", "a")]) == 1
+
+
 def test_results_that_are_not_win_shares_are_left_out():
     planner = AdaptivePlanner(["a", "b"])
     planner.add_result(MatchResult("diplomacy", ("a", "b"), (3.0, 0.0)))
@@ -125,3 +131,24 @@ def test_adaptive_runs_only_what_k_selected(pytester):
     assert len(records) == 6 and all(r["status"] == "scored" for r in records)  # the budget exceeds the choice
     assert not any(r["match_id"].endswith(("s6]", "s7]")) for r in records)
     assert "2 deselected" in result.stdout.str() and "1 passed" in result.stdout.str()
+
+
+@pytest.mark.slow
+def test_an_agent_against_itself_is_skipped_with_the_reason(pytester):
+    pytester.makepyfile(test_self="""
+import pytest
+
+@pytest.mark.stratbench(game="tictactoe", opponents=["minimax"], baselines=["random", "minimax"], matches=2)
+def test_t(match):
+    match.play()
+""")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--stratbench-bootstrap", "20",
+                                           "--schedule", "adaptive", "--budget", "5")
+    assert result.ret == 0, result.stdout.str()
+    records = {r["match_id"].split("[")[1]: r for r in _records(pytester.path / "reports" / "latest")}
+    assert {key: r["status"] for key, r in records.items()} == {
+        "minimax-vs-minimax-s0]": "skipped", "minimax-vs-minimax-s1]": "skipped",
+        "random-vs-minimax-s0]": "scored", "random-vs-minimax-s1]": "scored"}
+    assert records["minimax-vs-minimax-s0]"]["reason"] == (
+        "--schedule adaptive plays matches between two different agents only (the ones Bradley–Terry rates); "
+        "both sides are minimax")

@@ -136,6 +136,8 @@ class AdaptivePlanner:
     def choose(self, candidates: Sequence[tuple[str, str]]) -> int | None:
         """Returns the index of the candidate seating that most shrinks the overlap, or None if there is none.
 
+        A candidate of one agent against itself is never chosen.
+
         Args:
             candidates: Each candidate match as its (first seat, second seat) agents.
         """
@@ -151,6 +153,8 @@ class AdaptivePlanner:
         best: tuple[float, float, int, int] | None = None
         chosen = None
         for position, (a, b) in enumerate(candidates):
+            if a == b:
+                continue  # an agent against itself tells nothing about the ratings
             pair = frozenset((a, b))
             if pair not in gains:
                 after = _updated(covariance, self._index[a], self._index[b],

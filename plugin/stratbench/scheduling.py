@@ -72,7 +72,7 @@ class AdaptiveSchedule:
             elif len(spec.sides) != 2:
                 item.add_marker(pytest.mark.skip(
                     reason=f"--schedule adaptive plays two-sided matches only (the ones Bradley–Terry rates); "
-                           f"this one has {len(spec.sides)} sides"))
+                           f"this one has {len(spec.sides)} side{'' if len(spec.sides) == 1 else 's'}"))
                 self.others.append(item)
             elif spec.sides[0].label == spec.sides[1].label:
                 item.add_marker(pytest.mark.skip(

@@ -99,3 +99,36 @@ def test_the_readme_and_the_workflow_map_the_same_labels():
     assert '--stratbench-gate-map "$MODEL+direct=$BASELINE_AGENT"' in _run_text("gate against the baseline")
     readme = (ROOT / "README.md").read_text()
     assert "## Gate a model upgrade in CI" in readme and "docs/ci/" in readme
+
+
+SHARDS_WORKFLOW = ROOT / "docs" / "ci" / "stratbench-shards.yml"
+
+
+def _shard_steps(job: str) -> list[dict[str, Any]]:
+    return yaml.safe_load(SHARDS_WORKFLOW.read_text())["jobs"][job]["steps"]
+
+
+def test_the_shard_matrix_covers_every_shard_once_with_options_that_exist():
+    workflow = yaml.safe_load(SHARDS_WORKFLOW.read_text())
+    shards = workflow["jobs"]["play"]["strategy"]["matrix"]["shard"]
+    assert shards == list(range(1, int(workflow["env"]["SHARDS"]) + 1))
+    assert workflow["jobs"]["play"]["strategy"]["fail-fast"] is False
+    run = next(step["run"] for step in _shard_steps("play") if step.get("name") == "Play this shard")
+    words = _command(run, ["pytest"])
+    recorder = _OptionNames()
+    add_options(recorder)
+    assert {"--stratbench-shard", "--model", "--report-dir"} <= _flags(words) <= recorder.names
+    assert words[words.index("--stratbench-shard") + 1] == "${{ matrix.shard }}/$SHARDS"
+
+
+def test_the_merge_job_merges_every_shard_after_they_ran():
+    workflow = yaml.safe_load(SHARDS_WORKFLOW.read_text())
+    merge = workflow["jobs"]["merge"]
+    assert merge["needs"] == "play" and merge["if"] == "always()"
+    run = next(step["run"] for step in _shard_steps("merge") if step.get("name", "").startswith("Merge"))
+    args = build_parser().parse_args(_command(run, ["stratbench", "merge"])[1:])
+    assert args.command == "merge" and args.report and str(args.out) == "reports/merged"
+    upload = next(step for step in _shard_steps("play") if step.get("uses", "").startswith("actions/upload"))
+    download = next(step for step in _shard_steps("merge") if step.get("uses", "").startswith("actions/download"))
+    assert download["with"]["pattern"] == upload["with"]["name"].replace("${{ matrix.shard }}", "*")
+    assert [str(p) for p in args.dirs] == ["shards/stratbench-shard-*/reports/shard-*"]

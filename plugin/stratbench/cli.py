@@ -2,8 +2,9 @@
 
     stratbench rate FILE... [--compat gamebench]   ratings table from results.jsonl or GameBench matches.json
     stratbench report DIR... [--out DIR]           report.html, report.md, results.json from stored results
-    stratbench merge OUT DIR... [--prefer first|last|PATH]
-                                                   combine shards, deduplicated by match id
+    stratbench merge OUT DIR... [--prefer first|last|PATH] [--resamples B] [--no-report]
+                                                   combine shards, deduplicated by match id, into
+                                                   results.jsonl and the reports of one run
     stratbench gate CURRENT BASELINE               exit 1 when an agent regressed
 
 Exit status: 0 fine, 1 regression (gate), 2 bad input (a one-line message) or
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from stratbench.options import positive_int
-from stratbench.results import RESULTS_FILE, TRANSCRIPT_DIR, read_records
+from stratbench.results import RESULTS_FILE, read_records
 
 
 class InputError(Exception):
@@ -251,7 +252,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
             name = record.get("transcript")
             source_dir = sources[key] if sources[key].is_dir() else sources[key].parent
             if name and (source_dir / name).is_file():
-                (args.out / TRANSCRIPT_DIR).mkdir(exist_ok=True)
+                (args.out / name).parent.mkdir(parents=True, exist_ok=True)  # transcripts/<run id>/
                 shutil.copy2(source_dir / name, args.out / name)
     except FileExistsError:
         raise InputError(f"{target} exists; merge into a new directory") from None
@@ -262,7 +263,24 @@ def cmd_merge(args: argparse.Namespace) -> int:
     print(f"merged {len(merged)} matches from {len(args.dirs)} shard(s) into {target}; "
           f"{len(resolved)} conflict(s) resolved by --prefer {args.prefer}" if resolved else
           f"merged {len(merged)} matches from {len(args.dirs)} shard(s) into {target}")
+    if args.report:
+        _write_merged_reports(list(merged.values()), args.out, args.resamples)
     return 0
+
+
+def _write_merged_reports(records: list[dict[str, Any]], out: Path, resamples: int) -> None:
+    """Writes results.json, report.md and report.html of the merged records, as one run of them writes them."""
+    from stratbench.report.render import write_reports
+
+    data = _analyse(records, resamples)
+    try:
+        written = write_reports(data, out, transcripts_from=[out], boards=_boards())
+    except OSError as error:  # results.jsonl is written already; say why the reports are missing
+        raise InputError(f"OUT {out}: merged {RESULTS_FILE} written, but not the reports ({error})") from None
+    for note in data["notes"]:
+        print(f"note: {note}")
+    for path in written.values():
+        print(f"wrote {path}")
 
 
 def _report_data(path: Path, resamples: int) -> dict[str, Any]:
@@ -325,7 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
     merge = commands.add_parser(
         "merge", help="Combine result shards",
         description="Combine result shards (report directories or results.jsonl files) into OUT, a new "
-                    "directory, deduplicated by match id. A match stored twice with the same outcome is kept "
+                    "directory, deduplicated by match id, and write its results.json, report.md and report.html as "
+                    "one run of all the matches would. A match stored twice with the same outcome is kept "
                     "once; two records of one match id that differ in outcome (game, seed, variant, sides, "
                     "scores, result, terminal state, turns, illegal actions) are a conflict: each is printed "
                     "with the two files, nothing is written and the exit status is 2, unless --prefer "
@@ -335,6 +354,11 @@ def build_parser() -> argparse.ArgumentParser:
     merge.add_argument("--prefer", default=None, metavar="first|last|PATH",
                        help="On a conflict keep the record of the first input given, of the last, or of "
                             "input PATH (one of the DIRs; conflicts between other inputs stay errors)")
+    merge.add_argument("--resamples", type=positive_int, default=10_000, metavar="B",
+                       help="Bootstrap resamples of the merged report (default 10000, as pytest's "
+                            "--stratbench-bootstrap)")
+    merge.add_argument("--no-report", dest="report", action="store_false",
+                       help="Write only results.jsonl (and transcripts), not results.json and the reports")
     merge.set_defaults(run=cmd_merge)
     gate = commands.add_parser("gate", help="Fail when an agent regressed against a baseline")
     gate.add_argument("current", type=Path, metavar="CURRENT")

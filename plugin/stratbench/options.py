@@ -97,6 +97,12 @@ def agent_pair(text: str) -> str:
     return text
 
 
+def _shard(text: str) -> Any:
+    from stratbench.sharding import parse_shard
+
+    return parse_shard(text)
+
+
 def add_options(parser: Any) -> None:
     """Adds stratbench's options to pytest's parser (one ``stratbench`` group)."""
     group = parser.getgroup("stratbench", "strategic-reasoning benchmarks")
@@ -172,6 +178,15 @@ def add_options(parser: Any) -> None:
                     help="Rating points an interval may fall below the baseline's before the gate fails")
     group.addoption("--stratbench-gate-map", action="append", default=[], metavar="NEW=OLD",
                     type=agent_pair, help="Compare agent NEW with baseline agent OLD (repeatable)")
+    group.addoption("--stratbench-shard", type=_shard, default=None, metavar="I/N",
+                    help="Play only shard I of N of the collected matches (a fixed split by node id, the same "
+                         "under any collection order and -n); combine the shards with stratbench merge")
+    group.addoption("--schedule", "--stratbench-schedule", choices=("all", "adaptive"), default="all",
+                    dest="stratbench_schedule",
+                    help="all (default) plays every collected match; adaptive plays the --budget matches that "
+                         "most shrink the overlap of the rating intervals and skips the rest (one process)")
+    group.addoption("--budget", "--stratbench-budget", type=positive_int, default=None, metavar="N",
+                    dest="stratbench_budget", help="Matches --schedule adaptive plays")
     group.addoption("--stratbench-bootstrap", type=positive_int, default=10_000, metavar="B",
                     help="Bootstrap resamples for the session's ratings (default 10000)")
     parser.addini("stratbench_cassette_dir", "Cassette directory, relative to the rootdir", default="cassettes")

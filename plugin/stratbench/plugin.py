@@ -24,6 +24,7 @@ from stratbench.core.types import HarnessError
 from stratbench.llm.budget import BudgetExceeded
 from stratbench.match_play import MatchFailure
 from stratbench.registry import Registry
+from stratbench.remote_results import CASSETTE_PROPERTY, cassette_property, controller_input, is_remote, store_cassette
 from stratbench.results import ERRORED, SKIPPED, is_scored
 from stratbench.session import PlayedMatch, RunSettings, StratbenchSession
 
@@ -31,9 +32,11 @@ SESSION_KEY = pytest.StashKey[StratbenchSession]()
 PLAYED_KEY = pytest.StashKey[PlayedMatch]()
 UNSCORED_KEY = pytest.StashKey[tuple[dict[str, Any], list[dict[str, Any]]]]()
 RECORDED_KEY = pytest.StashKey[bool]()
+REMOTE_KEY = pytest.StashKey[bool]()
 RECORD_PROPERTY = "stratbench_record"
 TRANSCRIPT_PROPERTY = "stratbench_transcript"
 RESULT_PROPERTY = "stratbench_result"
+ADAPTIVE_PLUGIN = "stratbench-adaptive"
 _STATUS = {
     "won": ("W", "WON", {"green": True}),
     "lost": ("L", "LOST", {"red": True}),
@@ -91,6 +94,10 @@ def pytest_configure(config: pytest.Config) -> None:
     _validate(config, settings, registry)
     session = StratbenchSession(settings, registry, is_controller=_is_controller(config))
     config.stash[SESSION_KEY] = session
+    if config.getoption("stratbench_schedule") == "adaptive":
+        from stratbench.scheduling import AdaptiveSchedule
+
+        config.pluginmanager.register(AdaptiveSchedule(config.getoption("stratbench_budget")), ADAPTIVE_PLUGIN)
     if session.is_controller:
         baseline = _load_baseline(config.getoption("baseline"))
         controller = ControllerPlugin(config, session, baseline)
@@ -105,6 +112,7 @@ def pytest_configure(config: pytest.Config) -> None:
         workerinput = config.workerinput  # type: ignore[attr-defined]
         session.journal = WorkerJournal(settings.report_dir, settings.run_id, str(workerinput.get("workerid", "gw")))
         session.finished = json.loads(workerinput.get("stratbench_finished", "{}"))
+        config.stash[REMOTE_KEY] = is_remote(workerinput, settings.cassette_dir)
 
 
 def _settings(config: pytest.Config) -> RunSettings:
@@ -185,6 +193,11 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
                 registry.check_scaffold(name)
         except ValueError as error:
             raise pytest.UsageError(f"stratbench: {settings.reference.path}: {error}") from None
+    from stratbench.scheduling import schedule_problem
+
+    problem = schedule_problem(config)
+    if problem is not None:
+        raise pytest.UsageError(f"stratbench: {problem}")
     if settings.api_base and settings.record_mode != "none" and settings.models and _is_controller(config):
         _check_reachable(settings.api_base)
     _check_directories(config, settings)
@@ -274,6 +287,7 @@ def pytest_configure_node(node: Any) -> None:
     session = node.config.stash[SESSION_KEY]
     node.workerinput["stratbench_run_id"] = session.settings.run_id
     node.workerinput["stratbench_finished"] = json.dumps(session.finished)
+    node.workerinput.update(controller_input(session.settings.cassette_dir))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -282,9 +296,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if session is not None:
         session.close()
         del config.stash[SESSION_KEY]
-    controller = config.pluginmanager.get_plugin("stratbench-controller")
-    if controller is not None:
-        config.pluginmanager.unregister(controller)
+    for name in ("stratbench-controller", ADAPTIVE_PLUGIN):
+        plugin = config.pluginmanager.get_plugin(name)
+        if plugin is not None:
+            config.pluginmanager.unregister(plugin)
 
 
 # -----------------------------------------------------------------------------
@@ -342,10 +357,31 @@ def _match_param(item: pytest.Item) -> tuple[MatchSpec, SuiteSpec] | None:
     return None
 
 
+@pytest.hookimpl(trylast=True)  # after -k, -m and other plugins' selections: shard what is left
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With --resume, deselects the matches that already have a scored record for the same settings."""
+    """Selects the items this run plays: its shard, then (--resume) those without a scored record.
+
+    Under ``--schedule adaptive`` the adaptive scheduler then takes the
+    remaining items (it decides their order and which matches to skip).
+    """
     session = config.stash.get(SESSION_KEY, None)
-    if session is None or not session.finished:
+    if session is None:
+        return
+    shard = config.getoption("stratbench_shard", None)
+    if shard is not None:
+        kept, others = shard.split(items, lambda item: item.nodeid)
+        items[:] = kept
+        if others:
+            config.hook.pytest_deselected(items=others)
+    _deselect_finished(config, session, items)
+    adaptive = config.pluginmanager.get_plugin(ADAPTIVE_PLUGIN)
+    if adaptive is not None:
+        adaptive.take([(item, (_match_param(item) or (None,))[0]) for item in items], session.records)
+
+
+def _deselect_finished(config: pytest.Config, session: StratbenchSession, items: list[pytest.Item]) -> None:
+    """With --resume, deselects the matches that already have a scored record for the same settings."""
+    if not session.finished:
         return
     keep, done = [], []
     for item in items:
@@ -437,9 +473,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     record, transcript = found
     item.stash[RECORDED_KEY] = True
     session = item.config.stash[SESSION_KEY]
-    if session.journal is not None:
-        record, transcript = session.journal.finished(record, transcript), None
+    remote = item.config.stash.get(REMOTE_KEY, False)
+    if session.journal is not None:  # a worker on another machine also sends the transcript and cassette
+        journaled = session.journal.finished(record, transcript)
+        record, transcript = (journaled, transcript) if remote else (journaled, None)
     properties = [(RECORD_PROPERTY, json.dumps(record))]
+    if remote:
+        from stratbench.llm.cassettes import cassette_path
+
+        cassette_dir = session.settings.cassette_dir
+        returned = cassette_property(record, cassette_dir, cassette_path(cassette_dir, item.nodeid))
+        if returned is not None:
+            properties.append((CASSETTE_PROPERTY, returned))
     if transcript is not None:
         properties.append((TRANSCRIPT_PROPERTY, json.dumps(transcript)))
     if is_scored(record):
@@ -614,6 +659,14 @@ class ControllerPlugin:
         before dying, else an errored record (fault ``harness``).
         """
         properties = dict(report.user_properties)
+        if CASSETTE_PROPERTY in properties:  # recorded by a worker on another machine
+            try:
+                store_cassette(properties[CASSETTE_PROPERTY], self.session.settings.cassette_dir)
+            except (OSError, ValueError) as error:  # the record is still stored; say what is missing
+                terminal = self.config.pluginmanager.get_plugin("terminalreporter")
+                if terminal is not None:
+                    terminal.write_line(f"stratbench: warning: {report.nodeid}: cassette not kept: {error}",
+                                        yellow=True)
         if RECORD_PROPERTY in properties:
             record = json.loads(properties[RECORD_PROPERTY])
             transcript = json.loads(properties[TRANSCRIPT_PROPERTY]) if TRANSCRIPT_PROPERTY in properties else None

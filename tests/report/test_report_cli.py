@@ -130,7 +130,7 @@ def test_merge_refuses_conflicting_shards_naming_the_match_and_both_files(tmp_pa
 def test_merge_prefer_chooses_the_side_of_a_conflict(tmp_path, prefer):
     records, first, second, changed = _shards_with_one_conflict(tmp_path)
     choice = {"shard1": str(first), "shard2": str(second), "shard2-file": str(second / "results.jsonl")}.get(prefer, prefer)
-    result = stratbench("merge", tmp_path / "merged", first, second, "--prefer", choice)
+    result = stratbench("merge", tmp_path / "merged", first, second, "--prefer", choice, "--no-report")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == (f"merged 12 matches from 2 shard(s) into {tmp_path / 'merged' / 'results.jsonl'}; "
                                      f"1 conflict(s) resolved by --prefer {choice}")
@@ -148,8 +148,9 @@ def test_merge_keeps_identical_duplicates_without_a_conflict(tmp_path):
     first = write_jsonl(tmp_path / "a" / "results.jsonl", records)
     second = write_jsonl(tmp_path / "b" / "results.jsonl", [{**r, "run_id": "other", "started_at": "later"}
                                                            for r in records])
-    result = stratbench("merge", tmp_path / "merged", first.parent, second)
+    result = stratbench("merge", tmp_path / "merged", first.parent, second, "--no-report")
     assert result.returncode == 0 and result.stderr == ""
+    assert not (tmp_path / "merged" / "results.json").exists()
     assert result.stdout.strip() == f"merged {len(records)} matches from 2 shard(s) into {tmp_path / 'merged' / 'results.jsonl'}"
     again = stratbench("merge", tmp_path / "merged", first)
     assert again.returncode == 2 and "exists; merge into a new directory" in again.stderr
@@ -244,3 +245,28 @@ def test_bad_input_exits_2_with_one_line(tmp_path, case):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert re.fullmatch(re.escape(message).replace(r"\*", ".*"), lines[0]), lines[0]
+
+
+def test_merge_writes_the_reports_of_the_merged_records(tmp_path):
+    records = league(BASE, games=("tictactoe",), matches=2)
+    half = len(records) // 2
+    first = write_jsonl(tmp_path / "a" / "results.jsonl", records[:half])
+    second = write_jsonl(tmp_path / "b" / "results.jsonl", records[half:])
+    result = stratbench("merge", tmp_path / "merged", first, second, "--resamples", "30")
+    assert result.returncode == 0, result.stderr
+    data = json.loads((tmp_path / "merged" / "results.json").read_text())
+    expected = json.loads(json.dumps(analyse(records, resamples=30)))
+    assert data["ratings"] == expected["ratings"] and len(data["matches"]) == len(records)
+    assert data["manifest"]["run_ids"] == sorted({r["run_id"] for r in records})
+    assert (tmp_path / "merged" / "report.md").is_file() and (tmp_path / "merged" / "report.html").is_file()
+
+
+def test_merge_says_when_the_reports_cannot_be_written(tmp_path):
+    records = league(BASE, games=("tictactoe",), matches=1)
+    shard = write_jsonl(tmp_path / "a" / "results.jsonl", records)
+    (tmp_path / "merged" / "results.json").mkdir(parents=True)  # in the way of the report
+    result = stratbench("merge", tmp_path / "merged", shard, "--resamples", "30")
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"stratbench merge: OUT {tmp_path / 'merged'}: merged results.jsonl written, "
+                                    "but not the reports (")
+    assert len((tmp_path / "merged" / "results.jsonl").read_text().splitlines()) == len(records)  # kept

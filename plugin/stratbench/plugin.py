@@ -22,7 +22,9 @@ from stratbench import options as _options
 from stratbench.core.schedule import MatchSpec, SuiteSpec, build_schedule
 from stratbench.core.types import HarnessError
 from stratbench.llm.budget import BudgetExceeded
+from stratbench.llm.limits import LimitSettings
 from stratbench.match_play import MatchFailure
+from stratbench.match_pool import MatchPool, upcoming_items, worker_queue
 from stratbench.registry import Registry
 from stratbench.results import ERRORED, SKIPPED, is_scored
 from stratbench.session import PlayedMatch, RunSettings, StratbenchSession
@@ -31,6 +33,8 @@ SESSION_KEY = pytest.StashKey[StratbenchSession]()
 PLAYED_KEY = pytest.StashKey[PlayedMatch]()
 UNSCORED_KEY = pytest.StashKey[tuple[dict[str, Any], list[dict[str, Any]]]]()
 RECORDED_KEY = pytest.StashKey[bool]()
+POOL_KEY = pytest.StashKey[MatchPool]()
+POSITIONS_KEY = pytest.StashKey[dict[int, int]]()
 RECORD_PROPERTY = "stratbench_record"
 TRANSCRIPT_PROPERTY = "stratbench_transcript"
 RESULT_PROPERTY = "stratbench_result"
@@ -87,6 +91,8 @@ def pytest_configure(config: pytest.Config) -> None:
     _validate(config, settings, registry)
     session = StratbenchSession(settings, registry, is_controller=_is_controller(config))
     config.stash[SESSION_KEY] = session
+    if settings.concurrency > 1:
+        config.stash[POOL_KEY] = MatchPool(session, settings.concurrency)
     if session.is_controller:
         baseline = _load_baseline(config.getoption("baseline"))
         controller = ControllerPlugin(config, session, baseline)
@@ -156,7 +162,36 @@ def _settings(config: pytest.Config) -> RunSettings:
         resume=config.getoption("stratbench_resume"),
         advgame_rounds=config.getoption("advgame_rounds"),
         diplomacy_opponent=config.getoption("diplomacy_opponent"),
+        concurrency=default_concurrency(config.getoption("stratbench_concurrency"), models,
+                                        list(config.getoption("stratbench_agent")),
+                                        budgeted=config.getoption("max_cost") is not None),
+        limits=LimitSettings(
+            concurrency={model: int(n) for model, n in config.getoption("model_concurrency")},
+            rpm=dict(config.getoption("model_rpm")),
+            tpm=dict(config.getoption("model_tpm")),
+        ),
     )
+
+
+DEFAULT_CONCURRENCY_WITH_MODEL = 16
+"""Matches in flight per process when a model is under test and ``--stratbench-concurrency`` is not given."""
+
+
+def default_concurrency(given: int | None, models: list[str], agents: list[str], *, budgeted: bool = False) -> int:
+    """Returns the matches a process plays at once.
+
+    ``--stratbench-concurrency`` when given; else 16 with a ``--model`` (a
+    model call takes seconds, and the process would otherwise wait on one at
+    a time), else 1 (offline baselines and replays are CPU-bound: playing them
+    at once gains nothing). With ``--max-cost`` the default is 1: every match
+    in flight spends, so the budget would stop many half-played matches
+    instead of the next one. The human agent reads the terminal: always 1.
+    """
+    if "human" in agents:
+        return 1
+    if given is not None:
+        return given
+    return DEFAULT_CONCURRENCY_WITH_MODEL if models and not budgeted else 1
 
 
 def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) -> None:
@@ -351,6 +386,40 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = keep
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Notes each item's position, so the match pool finds the items that come next at once."""
+    if POOL_KEY in session.config.stash:
+        session.config.stash[POSITIONS_KEY] = {id(item): i for i, item in enumerate(session.items)}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """With ``--stratbench-concurrency`` above 1, starts the matches of the items that come next.
+
+    Up to N matches of this process's upcoming items (this one first) are in
+    flight on the session's loop; each item's ``match.play()`` waits for its
+    own (see :mod:`stratbench.match_pool`). Items marked skip or skipif are
+    left to pytest.
+    """
+    pool = item.config.stash.get(POOL_KEY, None)
+    if pool is None or _match_param(item) is None:
+        return
+    positions = item.config.stash.get(POSITIONS_KEY, {})
+    if id(item) not in positions:
+        return
+    read_queue = worker_queue(item.config)
+    upcoming = []
+    for candidate in upcoming_items(item.session.items, positions[id(item)], nextitem,
+                                    read_queue() if read_queue is not None else None):
+        param = _match_param(candidate)
+        if param is None or any(next(candidate.iter_markers(name), None) for name in ("skip", "skipif")):
+            continue
+        upcoming.append((candidate.nodeid, *param))
+        if len(upcoming) == pool.width:
+            break
+    pool.plan(upcoming)
+
+
 class Match:
     """The ``match`` fixture's value: one scheduled match, played by :meth:`play`."""
 
@@ -370,12 +439,19 @@ class Match:
             The played match: outcome, result record and transcript.
         """
         failure: MatchFailure | None = None
+        pool = self.item.config.stash.get(POOL_KEY, None)
+        nodeid = self.item.nodeid
         try:
-            played = self.session.play(self.spec, self.suite, self.item.nodeid, options=options)
+            if pool is not None and pool.has(nodeid) and not options:
+                played = pool.result(nodeid)
+            else:
+                if pool is not None:
+                    pool.discard(nodeid)  # started without the options this test passes: play it again
+                played = self.session.play(self.spec, self.suite, nodeid, options=options)
         except BudgetExceeded as error:
             pytest.skip(str(error))
         except Exception as error:
-            failure = self.session.last_failure
+            failure = self.session.failures.pop(nodeid, None)
             if failure is None or failure.error is not error:
                 raise
         if failure is not None:  # outside the except block: the failure line carries no exception chain

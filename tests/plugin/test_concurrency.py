@@ -86,7 +86,7 @@ def test_a_concurrent_run_equals_a_serial_run_and_so_do_their_replays(suite):
     # each match's requests went to its own cassette: the two runs wrote the same files
     serial_files = _cassettes(suite.path / "cassettes-serial")
     with_model = [r for r in serial[1] if any("openai/m" in side["agent"] for side in r["sides"])]
-    assert len(serial_files) == len(with_model) >= 8
+    assert len(serial_files) == len(with_model) >= 6
     assert _cassettes(suite.path / "cassettes-concurrent") == serial_files
     # a replay of the concurrent recording (played concurrently) equals a replay of the serial one (serially)
     replay_serial = _run(suite, "replay-serial", "--record-mode=none", "--stratbench-concurrency", "1",

@@ -23,7 +23,6 @@ planning tasks, which have no predefined legal actions.
 from __future__ import annotations
 
 import asyncio
-
 import json
 import random
 from typing import TYPE_CHECKING

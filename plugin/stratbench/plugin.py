@@ -204,10 +204,11 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
         raise pytest.UsageError(f"stratbench: {error}") from None
     if "human" in settings.agents and config.getoption("capture") != "no":
         raise pytest.UsageError("stratbench: the human agent reads your moves from the terminal; run pytest with -s")
-    if settings.models:
-        _validate_models(settings.models)
-    if settings.diplomacy_opponent:
-        _validate_models([settings.diplomacy_opponent], option="--diplomacy-opponent")
+    if _is_controller(config):  # litellm's import costs seconds: an xdist worker loads it at its first call
+        if settings.models:
+            _validate_models(settings.models)
+        if settings.diplomacy_opponent:
+            _validate_models([settings.diplomacy_opponent], option="--diplomacy-opponent")
     if settings.reference is not None:
         try:
             for name in settings.reference.scaffolds:
@@ -303,6 +304,32 @@ def pytest_configure_node(node: Any) -> None:
     session = node.config.stash[SESSION_KEY]
     node.workerinput["stratbench_run_id"] = session.settings.run_id
     node.workerinput["stratbench_finished"] = json.dumps(session.finished)
+
+
+def peak_rss_mb() -> float:
+    """Returns this process's peak resident memory in MB (0 where the platform does not say)."""
+    try:
+        import resource
+    except ImportError:  # not on POSIX
+        return 0.0
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)  # Linux reports KiB
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """Keeps each xdist worker's peak RSS for the summary."""
+    controller = node.config.pluginmanager.get_plugin("stratbench-controller")
+    output = getattr(node, "workeroutput", None) or {}
+    if controller is not None and "stratbench_peak_rss_mb" in output:
+        controller.peak_rss[str(output.get("workerid", node.gateway.id))] = output["stratbench_peak_rss_mb"]
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """An xdist worker hands its peak RSS to the controller."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["stratbench_peak_rss_mb"] = peak_rss_mb()
+        workeroutput["workerid"] = session.config.workerinput.get("workerid", "gw")  # type: ignore[attr-defined]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -583,6 +610,8 @@ class ControllerPlugin:
         self.recorded: set[str] = set()
         self.carried: set[str] = set()
         self.folded: list[dict[str, Any]] = []
+        self.peak_rss: dict[str, float] = {}
+        """Each xdist worker's peak RSS in MB, by worker id."""
         if baseline is None:
             for flag in ("--stratbench-gate-tolerance", "--stratbench-gate-map"):
                 if config.getoption(flag.lstrip("-").replace("-", "_")) not in (0.0, []):
@@ -737,6 +766,8 @@ class ControllerPlugin:
             terminalreporter.write_line(
                 f"recovered {len(self.folded)} record(s) an earlier, interrupted run had finished", yellow=True)
         terminalreporter.write_line(f"results: {session.store.path}")
+        processes = [("controller" if self.peak_rss else "process", peak_rss_mb()), *sorted(self.peak_rss.items())]
+        terminalreporter.write_line("peak RSS: " + ", ".join(f"{name} {mb:.0f} MB" for name, mb in processes))
         if self.report is not None:
             self._write_ratings(terminalreporter)
             for path in self.written.values():

@@ -521,6 +521,10 @@ def _short(error: BaseException) -> str:
     return text[:300]
 
 
+_UNPRICED: set[str] = set()
+"""Models litellm's price map could not price (the map does not change within a process)."""
+
+
 def _to_completion(
     model: str,
     response: Any,
@@ -540,11 +544,14 @@ def _to_completion(
         cost, known = prompt_tokens * price[0] + completion_tokens * price[1], True
     elif cost_value is not None:
         cost, known = float(cost_value), True
+    elif model in _UNPRICED:  # litellm already failed to price it: asking again costs milliseconds per call
+        cost, known = 0.0, False
     else:
         try:
             cost, known = float(litellm.completion_cost(completion_response=response, model=model)), True
         except Exception:  # models missing from the price map
             cost, known = 0.0, False
+            _UNPRICED.add(model)
     logprobs = None
     raw_logprobs = getattr(choice, "logprobs", None)
     if raw_logprobs is not None and getattr(raw_logprobs, "content", None):

@@ -84,11 +84,8 @@ def run(project: Path, suite: str, api_base: str, workers: int, concurrency: int
     end = max(r["started_at"] + r["duration_s"] for r in records)
     latencies = []
     for record in records:
-        path = report / record["transcript"]
-        for line in path.read_text().splitlines():
-            event = json.loads(line)
-            if event.get("kind") == "llm_call":
-                latencies.append(event["duration_s"])
+        transcript = json.loads((report / record["transcript"]).read_text())
+        latencies.extend(e["duration_s"] for e in transcript["events"] if e.get("kind") == "llm_call")
     rss = re.search(r"^peak RSS: (.+)$", done.stdout, re.M)
     return {"matches": len(records), "wall_s": wall, "play_s": end - begin, "latencies": latencies,
             "rss": rss.group(1) if rss else "?"}

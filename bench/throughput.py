@@ -74,6 +74,7 @@ def run(project: Path, suite: str, api_base: str, workers: int, concurrency: int
         "--stratbench-concurrency", str(concurrency), "--stratbench-bootstrap", "10", "-n", str(workers),
     ]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "plugin"), os.environ.get("PYTHONPATH", "")])}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as users run it: compiled (and assert-rewritten) modules are cached
     start = time.perf_counter()
     done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start

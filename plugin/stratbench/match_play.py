@@ -157,17 +157,3 @@ async def play_in_cassette(
             return await within(coroutine, timeout_s)
     finally:
         coroutine.close()
-
-
-def run_on_loop(
-    loop: asyncio.AbstractEventLoop,
-    coroutine: Coroutine[Any, Any, MatchOutcome],
-    cassette_path: Path | None,
-    mode: str,
-    *,
-    api_base: str | None,
-    timeout_s: float | None = None,
-) -> MatchOutcome:
-    """Runs :func:`play_in_cassette` to its end on ``loop`` (one match, nothing else in flight of it)."""
-    return loop.run_until_complete(
-        play_in_cassette(coroutine, cassette_path, mode, api_base=api_base, timeout_s=timeout_s))

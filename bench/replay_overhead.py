@@ -7,8 +7,10 @@ parser, client, litellm, vcrpy, cassette load) is compared with
 ``litellm.acompletion(..., mock_response=...)`` per call in the same process:
 the cheapest a litellm call can be.
 
+Replay and floor alternate repeat by repeat, and each figure is the median.
+
 Usage:
-    python bench/replay_overhead.py [--repeats 3] [--sizes 10,100,1000]
+    python bench/replay_overhead.py [--repeats 5] [--sizes 10,100,1000]
 """
 
 from __future__ import annotations
@@ -82,24 +84,29 @@ def spec(n: int) -> MatchSpec:
     return MatchSpec("count", (AgentSpec("llm", "openai/m", "direct"),), 0, 0, f"count-{n}", variant=str(n))
 
 
-def replay_per_call(root: Path, n: int, repeats: int) -> float:
+def record(root: Path, n: int) -> str:
+    """Records the n-call match once against the loopback server; returns its node id."""
     node = f"suites/bench/test_count.py::test_count[openai/m+direct-{n}-s0]"
     with FakeLLMServer() as server:
         recorder = make_session(root, "once", server.api_base)
         recorder.play(spec(n), SuiteSpec("count"), node)
         recorder.close()
-    timings = []
-    for _ in range(repeats):
-        session = make_session(root, "none", None)
-        start = time.perf_counter()
-        played = session.play(spec(n), SuiteSpec("count"), node)
-        timings.append((time.perf_counter() - start) / n)
-        session.close()
-        assert played.record["usage"][0]["calls"] == n
-    return statistics.median(timings)
+    return node
 
 
-def floor_per_call(n: int, repeats: int) -> float:
+def replay_once(root: Path, n: int, node: str) -> float:
+    """Replays the match in a fresh session; returns seconds per call."""
+    session = make_session(root, "none", None)
+    start = time.perf_counter()
+    played = session.play(spec(n), SuiteSpec("count"), node)
+    elapsed = (time.perf_counter() - start) / n
+    session.close()
+    assert played.record["usage"][0]["calls"] == n
+    return elapsed
+
+
+def floor_once(loop: asyncio.AbstractEventLoop, n: int) -> float:
+    """Makes n mocked litellm calls; returns seconds per call."""
     import litellm
 
     messages = [{"role": "system", "content": "You are an agent playing a game."},
@@ -109,28 +116,40 @@ def floor_per_call(n: int, repeats: int) -> float:
         for _ in range(n):
             await litellm.acompletion(model="openai/m", messages=messages, mock_response="Action: 1")
 
+    start = time.perf_counter()
+    loop.run_until_complete(calls())
+    return (time.perf_counter() - start) / n
+
+
+def measure(root: Path, n: int, repeats: int) -> tuple[float, float]:
+    """Returns the median replay and floor seconds per call, the two interleaved repeat by repeat.
+
+    Interleaving keeps a change in the machine's load from landing on one side only.
+    """
+    node = record(root, n)
     loop = asyncio.new_event_loop()
-    timings = []
+    replays, floors = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
-        loop.run_until_complete(calls())
-        timings.append((time.perf_counter() - start) / n)
+        replays.append(replay_once(root, n, node))
+        floors.append(floor_once(loop, n))
     loop.close()
-    return statistics.median(timings)
+    return statistics.median(replays), statistics.median(floors)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--sizes", default="10,100,1000")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    floor_per_call(10, 1)  # warm up imports and litellm's lazy setup
+    warm = asyncio.new_event_loop()
+    floor_once(warm, 10)  # warm up imports and litellm's lazy setup
+    warm.close()
+    print(f"load: {os.getloadavg()[0]:.2f} (1-min average, {os.cpu_count()} cores)")
     print(f"{'calls/match':>11} {'replay ms/call':>15} {'floor ms/call':>14} {'ratio':>6}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
-            replay = replay_per_call(Path(tmp), n, args.repeats)
-            floor = floor_per_call(n, args.repeats)
+            replay, floor = measure(Path(tmp), n, args.repeats)
             print(f"{n:>11} {replay * 1000:>15.2f} {floor * 1000:>14.2f} {replay / floor:>6.2f}")
 
 

@@ -40,7 +40,7 @@ def test_ci_installs_the_system_packages_the_main_job_installs():
 
 def test_the_readme_parallel_command_needs_only_core_dependencies():
     readme = (ROOT / "README.md").read_text()
-    assert "pytest suites/ --model gpt-4o -n 8" in readme
+    assert "pytest suites/ --model gpt-4o -n 2 --stratbench-concurrency 32" in readme
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     core = [re.split(r"[<>=!; ]", dep, maxsplit=1)[0] for dep in project["dependencies"]]
     assert "pytest-xdist" in core  # -n comes from pytest-xdist; '.[all]' must not need the test extra

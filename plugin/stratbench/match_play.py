@@ -22,6 +22,7 @@ from stratbench.core.agent import Agent
 from stratbench.core.runner import MatchOutcome
 from stratbench.core.types import HarnessError
 from stratbench.llm import cassettes
+from stratbench.llm.client import LLMError, MatchActivity, MatchCalls, current_activity, match_calls
 
 _CLIENT_FILE = os.path.join("stratbench", "llm", "client.py")
 _MODEL_LIMITS = ("ContextWindowExceededError", "ContentPolicyViolationError")
@@ -73,8 +74,6 @@ def fault_of(error: BaseException) -> str:
         current = current.__cause__ or current.__context__
     if any(type(e).__name__ in _MODEL_LIMITS for e in chain):
         return "model"
-    from stratbench.llm.client import LLMError
-
     return "provider" if isinstance(error, LLMError) else "harness"
 
 
@@ -91,15 +90,24 @@ def awaiting_model(tasks: set[asyncio.Task[Any]]) -> bool:
 
 
 async def within(coroutine: Coroutine[Any, Any, MatchOutcome], timeout_s: float | None) -> MatchOutcome:
-    """Awaits the match, cancelling it with :class:`MatchTimeout` after ``timeout_s`` seconds (None: no limit)."""
+    """Awaits the match, cancelling it with :class:`MatchTimeout` after ``timeout_s`` seconds (None: no limit).
+
+    Whether a model call was under way is read from the match's own
+    :class:`MatchActivity` when it has one (other matches in flight on the
+    same loop do not count), else from every other task of the loop.
+    """
     if not timeout_s:
         return await coroutine
     task = asyncio.ensure_future(coroutine)
     done, _ = await asyncio.wait({task}, timeout=timeout_s)
     if task in done:
         return task.result()
-    others = {t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()}
-    waiting = awaiting_model(others)
+    activity = current_activity.get()
+    if activity is not None:
+        waiting = activity.model_calls > 0
+    else:
+        others = {t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()}
+        waiting = awaiting_model(others)
     task.cancel()
     try:
         await task
@@ -119,9 +127,7 @@ async def play_and_close(agents: dict[int, Agent], coroutine: Any) -> MatchOutco
                 await closer()
 
 
-def run_on_loop(
-    loop: asyncio.AbstractEventLoop,
-    client: Any,
+async def play_in_cassette(
     coroutine: Coroutine[Any, Any, MatchOutcome],
     cassette_path: Path | None,
     mode: str,
@@ -131,16 +137,23 @@ def run_on_loop(
 ) -> MatchOutcome:
     """Runs a match coroutine to its end, inside the match's cassette when it has one.
 
+    Everything the match sets up here (its cassette, how its model calls are
+    sent, its activity) lives in the context of the task awaiting this, so
+    other matches in flight on the same loop keep their own.
+
     Raises:
         MatchTimeout: when the match runs past ``timeout_s`` seconds.
     """
+    current_activity.set(MatchActivity())
     if cassette_path is None:
-        return loop.run_until_complete(within(coroutine, timeout_s))
-    client.cassette = str(cassette_path)
-    client.recording = cassettes.will_record(cassette_path, mode)
-    client.allow_placeholder_key = bool(api_base) or not client.recording
+        try:
+            return await within(coroutine, timeout_s)
+        finally:
+            coroutine.close()
+    recording = cassettes.will_record(cassette_path, mode)
+    match_calls.set(MatchCalls(str(cassette_path), recording, bool(api_base) or not recording))
     try:
         with cassettes.use_cassette(cassette_path, mode):
-            return loop.run_until_complete(within(coroutine, timeout_s))
+            return await within(coroutine, timeout_s)
     finally:
         coroutine.close()

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from stratbench.llm.cassettes import RECORD_MODES
+from stratbench.llm.limits import DEFAULT_CONCURRENCY as DEFAULT_MODEL_CONCURRENCY
 
 
 def positive_int(text: str) -> int:
@@ -82,6 +83,21 @@ def model_price(text: str) -> tuple[str, float, float]:
     return model, values[0], values[1]
 
 
+def model_limit(option: str) -> Any:
+    """Returns the parser of a per-model limit flag: ``MODEL=N``, or ``N`` for every model."""
+
+    def parse(text: str) -> tuple[str, float]:
+        from stratbench.llm.limits import parse_limit
+
+        try:
+            return parse_limit(option, text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected MODEL=N or N with N a positive number, got {text!r}") from None
+
+    parse.__name__ = option.lstrip("-").replace("-", "_")
+    return parse
+
+
 def base_url(text: str) -> str:
     """Parses an http(s) base URL."""
     if not text.startswith(("http://", "https://")):
@@ -139,11 +155,24 @@ def add_options(parser: Any) -> None:
     group.addoption("--retries", type=non_negative_int, default=4, metavar="N",
                     help="Retries of a model request after a provider fault: 429, 5xx, timeout, connection, "
                          "unusable reply (default 4)")
+    group.addoption("--stratbench-concurrency", type=positive_int, default=None, metavar="N",
+                    help="Matches played at once in each process (and each xdist worker) while they wait on "
+                         "models (default 16 with --model, else 1; 1 plays one after another)")
+    group.addoption("--model-concurrency", type=model_limit("--model-concurrency"), action="append", default=[],
+                    metavar="[MODEL=]N", help="Model calls in flight at once per process for MODEL (or every "
+                                             "model; repeatable; default 64)")
+    group.addoption("--model-rpm", type=model_limit("--model-rpm"), action="append", default=[],
+                    metavar="[MODEL=]N", help="Requests per minute per process for MODEL (or every model; "
+                                             "repeatable; default litellm's model map, else none)")
+    group.addoption("--model-tpm", type=model_limit("--model-tpm"), action="append", default=[],
+                    metavar="[MODEL=]N", help="Tokens per minute per process for MODEL (or every model; "
+                                             "repeatable; default litellm's model map, else none)")
     group.addoption("--report-dir", default=None, metavar="DIR",
                     help="Where results.jsonl and reports go (default reports/latest)")
-    group.addoption("--max-concurrency", type=positive_int, default=8, metavar="N",
-                    help="Model requests in flight at once per model (default 8); raise it for games with more "
-                         "agents deciding together (LLM-PySC2)")
+    group.addoption("--max-concurrency", type=positive_int, default=DEFAULT_MODEL_CONCURRENCY, metavar="N",
+                    help="Model requests in flight at once per model that --model-concurrency does not name "
+                         f"(default {DEFAULT_MODEL_CONCURRENCY}); games with many agents deciding together (LLM-PySC2) "
+                         "need at least as many")
     group.addoption("--match-timeout", type=non_negative_float, default=3600.0, metavar="S",
                     help="Record a match that runs longer than S seconds as errored (timeout); 0: no limit "
                          "(default 3600)")

@@ -22,7 +22,9 @@ from stratbench import options as _options
 from stratbench.core.schedule import MatchSpec, SuiteSpec, build_schedule
 from stratbench.core.types import HarnessError
 from stratbench.llm.budget import BudgetExceeded
+from stratbench.llm.limits import LimitSettings
 from stratbench.match_play import MatchFailure
+from stratbench.match_pool import MatchPool, upcoming_items, worker_queue
 from stratbench.registry import Registry
 from stratbench.remote_results import CASSETTE_PROPERTY, cassette_property, controller_input, is_remote, store_cassette
 from stratbench.results import ERRORED, SKIPPED, is_scored
@@ -33,6 +35,8 @@ PLAYED_KEY = pytest.StashKey[PlayedMatch]()
 UNSCORED_KEY = pytest.StashKey[tuple[dict[str, Any], list[dict[str, Any]]]]()
 RECORDED_KEY = pytest.StashKey[bool]()
 REMOTE_KEY = pytest.StashKey[bool]()
+POOL_KEY = pytest.StashKey[MatchPool]()
+POSITIONS_KEY = pytest.StashKey[dict[int, int]]()
 RECORD_PROPERTY = "stratbench_record"
 TRANSCRIPT_PROPERTY = "stratbench_transcript"
 RESULT_PROPERTY = "stratbench_result"
@@ -97,7 +101,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("stratbench_schedule") == "adaptive":
         from stratbench.scheduling import AdaptiveSchedule
 
+        # Adaptive scheduling picks each match from the results before it: no matches are started ahead.
         config.pluginmanager.register(AdaptiveSchedule(config.getoption("stratbench_budget")), ADAPTIVE_PLUGIN)
+    elif settings.concurrency > 1:
+        config.stash[POOL_KEY] = MatchPool(session, settings.concurrency)
     if session.is_controller:
         baseline = _load_baseline(config.getoption("baseline"))
         controller = ControllerPlugin(config, session, baseline)
@@ -170,7 +177,36 @@ def _settings(config: pytest.Config) -> RunSettings:
         resume=config.getoption("stratbench_resume"),
         advgame_rounds=config.getoption("advgame_rounds"),
         diplomacy_opponent=config.getoption("diplomacy_opponent"),
+        concurrency=default_concurrency(config.getoption("stratbench_concurrency"), models,
+                                        list(config.getoption("stratbench_agent")),
+                                        budgeted=config.getoption("max_cost") is not None),
+        limits=LimitSettings(
+            concurrency={model: int(n) for model, n in config.getoption("model_concurrency")},
+            rpm=dict(config.getoption("model_rpm")),
+            tpm=dict(config.getoption("model_tpm")),
+        ),
     )
+
+
+DEFAULT_CONCURRENCY_WITH_MODEL = 16
+"""Matches in flight per process when a model is under test and ``--stratbench-concurrency`` is not given."""
+
+
+def default_concurrency(given: int | None, models: list[str], agents: list[str], *, budgeted: bool = False) -> int:
+    """Returns the matches a process plays at once.
+
+    ``--stratbench-concurrency`` when given; else 16 with a ``--model`` (a
+    model call takes seconds, and the process would otherwise wait on one at
+    a time), else 1 (offline baselines and replays are CPU-bound: playing them
+    at once gains nothing). With ``--max-cost`` the default is 1: every match
+    in flight spends, so the budget would stop many half-played matches
+    instead of the next one. The human agent reads the terminal: always 1.
+    """
+    if "human" in agents:
+        return 1
+    if given is not None:
+        return given
+    return DEFAULT_CONCURRENCY_WITH_MODEL if models and not budgeted else 1
 
 
 def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) -> None:
@@ -183,10 +219,11 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
         raise pytest.UsageError(f"stratbench: {error}") from None
     if "human" in settings.agents and config.getoption("capture") != "no":
         raise pytest.UsageError("stratbench: the human agent reads your moves from the terminal; run pytest with -s")
-    if settings.models:
-        _validate_models(settings.models)
-    if settings.diplomacy_opponent:
-        _validate_models([settings.diplomacy_opponent], option="--diplomacy-opponent")
+    if _is_controller(config):  # litellm's import costs seconds: an xdist worker loads it at its first call
+        if settings.models:
+            _validate_models(settings.models)
+        if settings.diplomacy_opponent:
+            _validate_models([settings.diplomacy_opponent], option="--diplomacy-opponent")
     if settings.reference is not None:
         try:
             for name in settings.reference.scaffolds:
@@ -288,6 +325,32 @@ def pytest_configure_node(node: Any) -> None:
     node.workerinput["stratbench_run_id"] = session.settings.run_id
     node.workerinput["stratbench_finished"] = json.dumps(session.finished)
     node.workerinput.update(controller_input(session.settings.cassette_dir))
+
+
+def peak_rss_mb() -> float:
+    """Returns this process's peak resident memory in MB (0 where the platform does not say)."""
+    try:
+        import resource
+    except ImportError:  # not on POSIX
+        return 0.0
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)  # Linux reports KiB
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """Keeps each xdist worker's peak RSS for the summary."""
+    controller = node.config.pluginmanager.get_plugin("stratbench-controller")
+    output = getattr(node, "workeroutput", None) or {}
+    if controller is not None and "stratbench_peak_rss_mb" in output:
+        controller.peak_rss[str(output.get("workerid", node.gateway.id))] = output["stratbench_peak_rss_mb"]
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """An xdist worker hands its peak RSS to the controller."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["stratbench_peak_rss_mb"] = peak_rss_mb()
+        workeroutput["workerid"] = session.config.workerinput.get("workerid", "gw")  # type: ignore[attr-defined]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -393,6 +456,40 @@ def _deselect_finished(config: pytest.Config, session: StratbenchSession, items:
         items[:] = keep
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Notes each item's position, so the match pool finds the items that come next at once."""
+    if POOL_KEY in session.config.stash:
+        session.config.stash[POSITIONS_KEY] = {id(item): i for i, item in enumerate(session.items)}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """With ``--stratbench-concurrency`` above 1, starts the matches of the items that come next.
+
+    Up to N matches of this process's upcoming items (this one first) are in
+    flight on the session's loop; each item's ``match.play()`` waits for its
+    own (see :mod:`stratbench.match_pool`). Items marked skip or skipif are
+    left to pytest.
+    """
+    pool = item.config.stash.get(POOL_KEY, None)
+    if pool is None or _match_param(item) is None:
+        return
+    positions = item.config.stash.get(POSITIONS_KEY, {})
+    if id(item) not in positions:
+        return
+    read_queue = worker_queue(item.config)
+    upcoming = []
+    for candidate in upcoming_items(item.session.items, positions[id(item)], nextitem,
+                                    read_queue() if read_queue is not None else None):
+        param = _match_param(candidate)
+        if param is None or any(next(candidate.iter_markers(name), None) for name in ("skip", "skipif")):
+            continue
+        upcoming.append((candidate.nodeid, *param))
+        if len(upcoming) == pool.width:
+            break
+    pool.plan(upcoming)
+
+
 class Match:
     """The ``match`` fixture's value: one scheduled match, played by :meth:`play`."""
 
@@ -412,12 +509,19 @@ class Match:
             The played match: outcome, result record and transcript.
         """
         failure: MatchFailure | None = None
+        pool = self.item.config.stash.get(POOL_KEY, None)
+        nodeid = self.item.nodeid
         try:
-            played = self.session.play(self.spec, self.suite, self.item.nodeid, options=options)
+            if pool is not None and pool.has(nodeid) and not options:
+                played = pool.result(nodeid)
+            else:
+                if pool is not None:
+                    pool.discard(nodeid)  # started without the options this test passes: play it again
+                played = self.session.play(self.spec, self.suite, nodeid, options=options)
         except BudgetExceeded as error:
             pytest.skip(str(error))
         except Exception as error:
-            failure = self.session.last_failure
+            failure = self.session.failures.pop(nodeid, None)
             if failure is None or failure.error is not error:
                 raise
         if failure is not None:  # outside the except block: the failure line carries no exception chain
@@ -558,6 +662,8 @@ class ControllerPlugin:
         self.recorded: set[str] = set()
         self.carried: set[str] = set()
         self.folded: list[dict[str, Any]] = []
+        self.peak_rss: dict[str, float] = {}
+        """Each xdist worker's peak RSS in MB, by worker id."""
         if baseline is None:
             for flag in ("--stratbench-gate-tolerance", "--stratbench-gate-map"):
                 if config.getoption(flag.lstrip("-").replace("-", "_")) not in (0.0, []):
@@ -720,6 +826,8 @@ class ControllerPlugin:
             terminalreporter.write_line(
                 f"recovered {len(self.folded)} record(s) an earlier, interrupted run had finished", yellow=True)
         terminalreporter.write_line(f"results: {session.store.path}")
+        processes = [("controller" if self.peak_rss else "process", peak_rss_mb()), *sorted(self.peak_rss.items())]
+        terminalreporter.write_line("peak RSS: " + ", ".join(f"{name} {mb:.0f} MB" for name, mb in processes))
         if self.report is not None:
             self._write_ratings(terminalreporter)
             for path in self.written.values():

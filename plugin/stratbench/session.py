@@ -27,9 +27,11 @@ from stratbench.core.types import HarnessError
 from stratbench.llm import cassettes
 from stratbench.llm.budget import Budget, BudgetExceeded
 from stratbench.llm.client import LLMClient
+from stratbench.llm.limits import DEFAULT_CONCURRENCY as DEFAULT_MODEL_CONCURRENCY
+from stratbench.llm.limits import LimitSettings
 from stratbench.match_annotate import annotate, annotator_settings
 from stratbench.match_build import build_agents, build_game
-from stratbench.match_play import MatchFailure, play_and_close, run_on_loop
+from stratbench.match_play import MatchFailure, play_and_close, play_in_cassette
 from stratbench.match_record import build_record, package_versions, result_for, unscored_record
 from stratbench.match_score import score_match
 from stratbench.match_settings import match_settings, settings_hash
@@ -74,8 +76,8 @@ class RunSettings:
     reference_mode: str = "replay"
     request_timeout: float = 120.0
     retries: int = 4
-    max_concurrency: int = 8
-    """``--max-concurrency``: model requests in flight at once per model."""
+    max_concurrency: int = DEFAULT_MODEL_CONCURRENCY
+    """``--max-concurrency``: model requests in flight at once per model ``--model-concurrency`` does not name."""
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)
     """USD per token (input, output) by model string, from ``--price``."""
     match_timeout: float | None = 3600.0
@@ -84,6 +86,10 @@ class RunSettings:
     """``--advgame-rounds``: rounds per AdvGameBench match (None: the game's own, 10)."""
     diplomacy_opponent: str | None = None
     """The model of the seats a paper protocol gives to LLM opponents (``--diplomacy-opponent``)."""
+    concurrency: int = 1
+    """``--stratbench-concurrency``: matches in flight at once in this process."""
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    """``--model-concurrency``, ``--model-rpm``, ``--model-tpm``."""
 
     def as_options(self) -> dict[str, Any]:
         """Returns the settings as a plain dict (for variant listers and agents)."""
@@ -119,6 +125,8 @@ class StratbenchSession:
         self.journal: WorkerJournal | None = None
         self.last_failure: MatchFailure | None = None
         """The last match that raised in :meth:`play`: its error, fault and transcript so far."""
+        self.failures: dict[str, MatchFailure] = {}
+        """Each match that raised, by node id (several may be in flight at once)."""
         self.finished: dict[str, str] = {}
         """Match ids with a scored record from an earlier run (``--resume``), mapped to their settings hash."""
 
@@ -214,6 +222,7 @@ class StratbenchSession:
                 max_attempts=self.settings.retries + 1,
                 max_concurrency=self.settings.max_concurrency,
                 prices=dict(self.settings.prices),
+                limits=self.settings.limits,
             )
         return self._client
 
@@ -281,29 +290,39 @@ class StratbenchSession:
     # -- one match ------------------------------------------------------------------
 
     def play(self, spec: MatchSpec, suite: SuiteSpec, nodeid: str, *, options: dict[str, Any] | None = None) -> PlayedMatch:
+        """Plays one match to its end on the session's loop (see :meth:`play_async`)."""
+        return self.loop.run_until_complete(self.play_async(spec, suite, nodeid, options=options))
+
+    async def play_async(
+        self, spec: MatchSpec, suite: SuiteSpec, nodeid: str, *, options: dict[str, Any] | None = None
+    ) -> PlayedMatch:
         """Plays one match, inside its cassette when a model takes part: build, play, annotate, score, record.
+
+        Several matches may be in flight at once on the session's loop; each
+        keeps its own cassette, model-call settings and time limit.
 
         Raises:
             BudgetExceeded: when the run's budget is spent before the match.
-            Exception: whatever the match raised; :attr:`last_failure` then holds
-                it with its fault and the transcript so far.
+            Exception: whatever the match raised; :attr:`failures` (and
+                :attr:`last_failure`) then hold it with its fault and the transcript so far.
         """
         if self.budget is not None and spec.uses_llm:
             self.budget.check()
         transcript = Transcript()
         started = time.time()
         try:
-            return self._play(spec, suite, nodeid, options, transcript, started)
+            return await self._play(spec, suite, nodeid, options, transcript, started)
         except BudgetExceeded:
             raise
         except Exception as error:
             failure = MatchFailure(error, [], started)
             transcript.add("error", error=str(failure), fault=failure.fault)
             failure.transcript = transcript.to_list()
+            self.failures[nodeid] = failure
             self.last_failure = failure
             raise
 
-    def _play(
+    async def _play(
         self, spec: MatchSpec, suite: SuiteSpec, nodeid: str, options: dict[str, Any] | None,
         transcript: Transcript, started: float,
     ) -> PlayedMatch:
@@ -352,11 +371,12 @@ class StratbenchSession:
                 ))
             return outcome
 
-        outcome = run_on_loop(
-            self.loop, self.client, play_then_annotate(), cassette_path, mode, api_base=self.settings.api_base,
+        outcome = await play_in_cassette(
+            play_then_annotate(), cassette_path, mode, api_base=self.settings.api_base,
             timeout_s=self.settings.match_timeout,
         )
-        metrics = score_match(self.registry, game, outcome, spec.seed, annotation)
+        # metrics may run solvers: off the loop, so other matches' model calls go on meanwhile
+        metrics = await asyncio.to_thread(score_match, self.registry, game, outcome, spec.seed, annotation)
         record = build_record(
             spec, suite, nodeid, game, game_options, outcome, sessions, metrics, cassette_path, started, mode,
             run_id=self.settings.run_id, cassette_dir=self.settings.cassette_dir, versions=self.versions,

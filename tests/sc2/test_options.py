@@ -16,7 +16,7 @@ def test_max_concurrency_reaches_the_client(tmp_path):
     session = StratbenchSession(settings, Registry(), is_controller=False)
     assert session.client.max_concurrency == 16
     assert StratbenchSession(RunSettings(report_dir=tmp_path, cassette_dir=tmp_path), Registry(),
-                             is_controller=False).client.max_concurrency == 8
+                             is_controller=False).client.max_concurrency == 64
 
 
 @pytest.mark.parametrize(("arguments", "message"), [

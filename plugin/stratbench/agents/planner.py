@@ -22,6 +22,7 @@ planning tasks, which have no predefined legal actions.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import TYPE_CHECKING
@@ -74,7 +75,7 @@ class PlannerAgent(_PlanningAgent):
 
         engines = tuple(self.params.get("engines", DEFAULT_ENGINES))
         task = _task(observation)
-        solution = solve(task.problem, engines)
+        solution = await asyncio.to_thread(solve, task.problem, engines)  # off the loop: other matches go on
         if solution is None:
             self.context.transcript.add("planner", engine=None, solved=False)
             raise HarnessError(f"{observation.data.get('task')}: no planner among {', '.join(engines)} solved it")

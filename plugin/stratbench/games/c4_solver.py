@@ -150,8 +150,9 @@ class OpeningBook:
 
     Two databases are used: the 12-ply book with win distances gives the
     exact score of 12-disc positions, and the 8-ply book gives the outcome
-    (win, draw or loss) of 8-disc positions. Each is read once per process, on
-    first use (the 12-ply book takes about 6 s and 0.5 GB in the reader).
+    (win, draw or loss) of 8-disc positions. Each is memory-mapped on first
+    use (:mod:`stratbench.games.c4_book`): processes share one copy of the
+    files in the page cache instead of each reading 0.5 GB into lists.
     Book values are from the first player's view, who is to move at 8 and at
     12 discs; lookups are cached.
     """
@@ -169,9 +170,9 @@ class OpeningBook:
             with self._lock:
                 database = self._databases.get(name)
                 if database is None:
-                    import bitbully_databases
+                    from stratbench.games.c4_book import MappedDatabase
 
-                    database = bitbully_databases.BitBullyDatabases(name)
+                    database = MappedDatabase(name)
                     self._databases[name] = database
         return database
 

@@ -225,7 +225,11 @@ def will_record(path: Path, record_mode: str) -> bool:
 
 @contextlib.contextmanager
 def use_cassette(path: Path, record_mode: str) -> Iterator[None]:
-    """Records or replays all HTTP traffic inside the block into ``path``.
+    """Records or replays the HTTP traffic of the block's context into ``path``.
+
+    The context is the current task's (or thread's): another match in flight
+    at the same time keeps its own cassette (see :mod:`stratbench.llm.cassette_router`).
+    The file is written only when the block ends without an exception.
 
     Raises:
         CassetteMissError: in ``none`` mode when the file does not exist.
@@ -240,11 +244,30 @@ def use_cassette(path: Path, record_mode: str) -> Iterator[None]:
             f"no cassette {path} for this match (--record-mode=none); record it with "
             f"--record-mode=once and a model API key or --api-base"
         )
-    with _make_vcr(record_mode).use_cassette(str(path)) as cassette:
-        _install_index(cassette)
+    from stratbench.llm.cassette_router import ROUTER, current_cassette
+
+    cassette = _load(path, record_mode)
+    _install_index(cassette)
+    ROUTER.acquire()
+    token = current_cassette.set(cassette)
+    try:
         yield
-        if record_mode == "none":
-            _check_all_played(cassette, path)
+    finally:
+        current_cassette.reset(token)
+        ROUTER.release()
+    # reached only when the block ended without an exception (record_on_exception=False)
+    if record_mode == "none":
+        _check_all_played(cassette, path)
+    cassette._save()
+
+
+def _load(path: Path, record_mode: str) -> Any:
+    """Loads the cassette at ``path`` (empty when the file does not exist) with stratbench's settings."""
+    from vcr.cassette import Cassette, CassetteContextDecorator
+
+    config = _make_vcr(record_mode).get_merged_config(path=str(path))
+    kwargs = {k: v for k, v in config.items() if k not in CassetteContextDecorator._non_cassette_arguments}
+    return Cassette.load(**kwargs)
 
 
 def _check_all_played(cassette: Any, path: Path) -> None:

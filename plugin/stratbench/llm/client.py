@@ -13,6 +13,7 @@ imported lazily so collection never needs it.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import functools
 import os
@@ -24,6 +25,7 @@ from typing import Any
 
 from stratbench.core.types import HarnessError
 from stratbench.llm.budget import Budget
+from stratbench.llm.limits import DEFAULT_CONCURRENCY, LimitSettings, ModelGate, estimate_tokens, known_limits
 from stratbench.llm.cassettes import (
     CassetteMissError,
     describe_request,
@@ -139,6 +141,36 @@ class Usage:
         }
 
 
+@dataclass(frozen=True)
+class MatchCalls:
+    """How the calls of the match in whose context they are made are sent.
+
+    Attributes:
+        cassette: The match's cassette path, named in replay errors.
+        recording: Whether calls may reach a model (False while a cassette replays).
+        allow_placeholder_key: Whether a placeholder key may stand in for a missing one.
+    """
+
+    cassette: str | None
+    recording: bool
+    allow_placeholder_key: bool
+
+
+class MatchActivity:
+    """What a match is doing that its time limit needs to know: model calls under way (with their backoff)."""
+
+    def __init__(self) -> None:
+        self.model_calls = 0
+
+
+current_activity: contextvars.ContextVar[MatchActivity | None] = contextvars.ContextVar(
+    "stratbench_match_activity", default=None)
+"""The activity of the match whose context this is; :meth:`LLMClient.complete` counts its calls in it."""
+
+match_calls: contextvars.ContextVar[MatchCalls | None] = contextvars.ContextVar("stratbench_match_calls", default=None)
+"""The current match's :class:`MatchCalls` (None: the client's own attributes hold)."""
+
+
 @dataclass
 class LLMClient:
     """Calls models through litellm with retries, concurrency limits and a budget.
@@ -148,7 +180,8 @@ class LLMClient:
         max_attempts: HTTP attempts per call before giving up on provider faults.
         backoff_s: The first retry delay; it doubles per attempt, with jitter.
         timeout_s: The per-request timeout.
-        max_concurrency: Calls in flight at once per model.
+        max_concurrency: Calls in flight at once per model, when ``limits`` names none for it.
+        limits: Per-model concurrency, RPM and TPM limits (``--model-concurrency``, ``--model-rpm``, ``--model-tpm``).
         budget: The run's cost budget, or None for no limit.
         allow_placeholder_key: Send a placeholder key when the provider's key is
             not set (replay, local servers) instead of failing; a key the user set
@@ -160,7 +193,8 @@ class LLMClient:
     max_attempts: int = 5
     backoff_s: float = 1.0
     timeout_s: float = 120.0
-    max_concurrency: int = 8
+    max_concurrency: int = DEFAULT_CONCURRENCY
+    limits: LimitSettings = field(default_factory=LimitSettings)
     budget: Budget | None = None
     allow_placeholder_key: bool = False
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)
@@ -171,13 +205,22 @@ class LLMClient:
     local: LocalModels = field(default_factory=LocalModels)
     """Servers for ``local/<name>`` models, started on the first call that needs one."""
     usage: Usage = field(default_factory=Usage)
-    _semaphores: dict[tuple[int, str], asyncio.Semaphore] = field(default_factory=dict)
+    _gates: dict[tuple[int, str], ModelGate] = field(default_factory=dict)
 
-    def _semaphore(self, model: str) -> asyncio.Semaphore:
+    def gate(self, model: str) -> ModelGate:
+        """Returns the model's gate on the running loop, shared by every match of the process."""
         key = (id(asyncio.get_running_loop()), model)
-        if key not in self._semaphores:
-            self._semaphores[key] = asyncio.Semaphore(self.max_concurrency)
-        return self._semaphores[key]
+        if key not in self._gates:
+            limits = self.limits.for_model(model, known_limits(model))
+            if model not in self.limits.concurrency and "*" not in self.limits.concurrency:
+                limits = dataclasses.replace(limits, concurrency=self.max_concurrency)
+            self._gates[key] = ModelGate(limits)
+        return self._gates[key]
+
+    def calls(self) -> MatchCalls:
+        """Returns how the current match's calls are sent (the client's own attributes outside a match)."""
+        current = match_calls.get()
+        return current if current is not None else MatchCalls(self.cassette, self.recording, self.allow_placeholder_key)
 
     async def complete(
         self,
@@ -210,10 +253,11 @@ class LLMClient:
         import litellm
 
         litellm.suppress_debug_info = True
+        calls = self.calls()
         call_model, api_base = model, self.api_base
         if is_local(model):
             call_model = litellm_model(model)
-            api_base = self.local.api_base(local_name(model)) if self.recording else REPLAY_API_BASE
+            api_base = self.local.api_base(local_name(model)) if calls.recording else REPLAY_API_BASE
         requested = {
             "temperature": temperature,
             "seed": seed,
@@ -237,38 +281,51 @@ class LLMClient:
         else:
             credentials, settings = missing_environment(model, api_base)
             if credentials:
-                if not self.allow_placeholder_key:
+                if not calls.allow_placeholder_key:
                     raise LLMAuthError(
                         f"{model}: {' or '.join(credentials)} is not set; export it, or pass --api-base for a "
                         f"local server, or replay recorded cassettes"
                     )
                 kwargs["api_key"] = PLACEHOLDER_KEY  # no key of the user's is set: nothing is replaced
-            if settings and self.recording:
+            if settings and calls.recording:
                 hint = " (or pass --api-base)" if any("API_BASE" in name for name in settings) else ""
                 raise LLMAuthError(f"{model}: {' and '.join(settings)} is not set; export it{hint}")
-        async with self._semaphore(model):
-            completion = await self._call_with_retries(model, kwargs, on_failed_attempt)
+        activity = current_activity.get()
+        if activity is not None:
+            activity.model_calls += 1
+        try:
+            completion = await self._call_with_retries(model, kwargs, on_failed_attempt, calls.cassette)
+        finally:
+            if activity is not None:
+                activity.model_calls -= 1
         if refused:
             completion = dataclasses.replace(completion, dropped_params=tuple(refused))
         return completion
 
     async def _call_with_retries(
-        self, model: str, kwargs: dict[str, Any], on_failed_attempt: AttemptListener | None
+        self, model: str, kwargs: dict[str, Any], on_failed_attempt: AttemptListener | None,
+        cassette: str | None = None,
     ) -> Completion:
         import litellm
 
         start = time.perf_counter()
         attempt = 0
+        gate = self.gate(model)
+        tokens = estimate_tokens(kwargs["messages"], kwargs.get("max_tokens")) if gate.limits.tpm else 0
         while True:
             attempt += 1
             if self.budget is not None:
                 self.budget.check()
+            await gate.acquire(tokens)
+            pause: float | None = None
             try:
                 response = await _acompletion(kwargs)
             except Exception as error:  # classified below; nothing is swallowed
+                gate.release(ok=False)
+                pause = _retry_after(error)
                 if is_cassette_miss(error):
                     raise CassetteMissError(
-                        f"cassette {self.cassette} holds no response for this request "
+                        f"cassette {cassette} holds no response for this request "
                         f"({describe_request(_request_body(kwargs))}); a prompt, parser or rule "
                         f"change altered it: re-record with --record-mode=all on purpose"
                     ) from None
@@ -284,6 +341,7 @@ class LLMClient:
                     ) from error
                 status, detail, name = _status_of(error, failure), _short(error), type(error).__name__
             else:
+                gate.release(ok=True)
                 problem = unusable_reply(response)
                 if problem is None:
                     completion = _to_completion(
@@ -296,6 +354,8 @@ class LLMClient:
                 failure, status, detail, name = "no_message", 200, problem, "UnusableReply"
             retrying = attempt < self.max_attempts
             delay = self.backoff_s * (2 ** (attempt - 1)) * (0.5 + random.random() / 2) if retrying else None
+            if failure == "429":
+                gate.throttle(pause or delay or self.backoff_s)
             if on_failed_attempt is not None:
                 on_failed_attempt({
                     "attempt": attempt,
@@ -445,9 +505,24 @@ def _request_body(kwargs: dict[str, Any]) -> str:
     return json.dumps({"model": model, "messages": kwargs["messages"]})
 
 
+def _retry_after(error: BaseException) -> float | None:
+    """Returns the seconds a 429's ``Retry-After`` header asks for, or None."""
+    response = getattr(error, "response", None)
+    headers = getattr(response, "headers", None) or {}
+    try:
+        value = float(headers.get("retry-after") or headers.get("Retry-After") or "")
+    except (TypeError, ValueError):
+        return None
+    return value if value > 0 else None
+
+
 def _short(error: BaseException) -> str:
     text = " ".join(str(error).split())
     return text[:300]
+
+
+_UNPRICED: set[str] = set()
+"""Models litellm's price map could not price (the map does not change within a process)."""
 
 
 def _to_completion(
@@ -469,11 +544,14 @@ def _to_completion(
         cost, known = prompt_tokens * price[0] + completion_tokens * price[1], True
     elif cost_value is not None:
         cost, known = float(cost_value), True
+    elif model in _UNPRICED:  # litellm already failed to price it: asking again costs milliseconds per call
+        cost, known = 0.0, False
     else:
         try:
             cost, known = float(litellm.completion_cost(completion_response=response, model=model)), True
         except Exception:  # models missing from the price map
             cost, known = 0.0, False
+            _UNPRICED.add(model)
     logprobs = None
     raw_logprobs = getattr(choice, "logprobs", None)
     if raw_logprobs is not None and getattr(raw_logprobs, "content", None):

@@ -164,6 +164,10 @@ class FakeLLMServer:
     api_key: str | None = None
     faults: Faults | None = None
     requests: list[RecordedRequest] = field(default_factory=list)
+    in_flight: int = 0
+    """Requests being answered now."""
+    most_in_flight: int = 0
+    """The most requests it was answering at once."""
     _server: ThreadingHTTPServer | None = None
     _thread: threading.Thread | None = None
     _stopping: threading.Event = field(default_factory=threading.Event)
@@ -391,6 +395,16 @@ def _make_handler(owner: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                     owner.fail_first -= 1
                 fault = owner.faults.draw() if owner.faults is not None and not failing else None
                 recorded.fault = fault or (str(owner.fail_status) if failing else None)
+                owner.in_flight += 1
+                owner.most_in_flight = max(owner.most_in_flight, owner.in_flight)
+            try:
+                self._answer(provider, raw_bytes, headers, query, body, failing, fault)
+            finally:
+                with lock:
+                    owner.in_flight -= 1
+
+        def _answer(self, provider: str, raw_bytes: bytes, headers: dict[str, str],
+                    query: dict[str, list[str]], body: dict[str, Any], failing: bool, fault: str | None) -> None:
             if owner.delay_s:
                 time.sleep(owner.delay_s)
             if provider == "unknown":

@@ -84,9 +84,17 @@ def _hanabi(board: dict[str, Any]) -> str:
     return hanabi_svg(board)
 
 
+def _hive(board: dict[str, Any]) -> str | None:
+    """The engine's own board picture (the PNG it draws for image observations), inline."""
+    png = board.get("png")
+    if not isinstance(png, str) or not re.fullmatch(r"[A-Za-z0-9+/=]+", png):
+        return None
+    return f'<img alt="Hive board" src="data:image/png;base64,{png}">'
+
+
 BUILTIN_BOARD_RENDERERS: dict[str, Renderer] = {
     "chess": _chess, "tictactoe": _tictactoe, "connect4": _connect4,
-    "diplomacy": _diplomacy, "diplomacy-nopress": _diplomacy, "hanabi": _hanabi,
+    "diplomacy": _diplomacy, "diplomacy-nopress": _diplomacy, "hanabi": _hanabi, "hive": _hive,
 }
 """The built-in games' board renderers, registered through ``pytest_stratbench_add_reporters``."""
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
@@ -267,6 +268,15 @@ class Hive(ProtocolGame):
 
     info = INFO
     rules = RULES
+
+    def snapshot(self, state: State) -> dict[str, Any] | None:
+        """The text board and the board picture (PNG, base64) the engine draws for image observations."""
+        import base64
+
+        from stratbench.games.gamebench.hive_render import render_png, render_text
+
+        assert isinstance(state, HiveState)
+        return {"text": render_text(state), "png": base64.b64encode(render_png(state)).decode("ascii")}
 
     def __init__(self, max_turns_per_player: int = _MAX_TURNS_PER_PLAYER, protocol: str = "default") -> None:
         self.protocol = check_protocol(protocol)

@@ -84,12 +84,10 @@ def _hanabi(board: dict[str, Any]) -> str:
     return hanabi_svg(board)
 
 
-def _hive(board: dict[str, Any]) -> str | None:
-    """The engine's own board picture (the PNG it draws for image observations), inline."""
-    png = board.get("png")
-    if not isinstance(png, str) or not re.fullmatch(r"[A-Za-z0-9+/=]+", png):
-        return None
-    return f'<img alt="Hive board" src="data:image/png;base64,{png}">'
+def _hive(board: dict[str, Any]) -> str:
+    from stratbench.games.gamebench.hive_render import render_svg
+
+    return render_svg([tuple(tile) for tile in board["tiles"]], int(board["turn"]))
 
 
 BUILTIN_BOARD_RENDERERS: dict[str, Renderer] = {

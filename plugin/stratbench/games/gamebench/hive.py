@@ -270,13 +270,12 @@ class Hive(ProtocolGame):
     rules = RULES
 
     def snapshot(self, state: State) -> dict[str, Any] | None:
-        """The text board and the board picture (PNG, base64) the engine draws for image observations."""
-        import base64
-
-        from stratbench.games.gamebench.hive_render import render_png, render_text
+        """The tiles ``[q, r, owner, bug]``, the turn and the text board, for the replay viewer."""
+        from stratbench.games.gamebench.hive_render import render_text
 
         assert isinstance(state, HiveState)
-        return {"text": render_text(state), "png": base64.b64encode(render_png(state)).decode("ascii")}
+        tiles = [[q, r, owner, bug] for (q, r), (owner, bug) in sorted(state.board.items())]
+        return {"turn": state.turn, "tiles": tiles, "text": render_text(state)}
 
     def __init__(self, max_turns_per_player: int = _MAX_TURNS_PER_PLAYER, protocol: str = "default") -> None:
         self.protocol = check_protocol(protocol)

@@ -219,6 +219,10 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
     registry.add_report_section("planning", planning)
     registry.add_report_section("probes", probes)
     registry.add_report_section("advgame", advgame)
+    from stratbench.report.replay import BUILTIN_BOARD_RENDERERS
+
+    for game, renderer in BUILTIN_BOARD_RENDERERS.items():
+        registry.add_board_renderer(game, renderer)
 
     from stratbench.report.sc2 import sc2_tables
 

@@ -71,13 +71,18 @@ def _malformed(record: dict[str, Any]) -> str | None:
     return malformed(record)
 
 
-def _registry_sections() -> dict[str, Any]:
+def _reporters() -> Any:
+    """A registry holding the built-in report sections and board renderers."""
     from stratbench import builtins
     from stratbench.registry import Registry
 
     registry = Registry()
     builtins.pytest_stratbench_add_reporters(registry=registry)
-    return registry.report_sections
+    return registry
+
+
+def _registry_sections() -> dict[str, Any]:
+    return _reporters().report_sections
 
 
 def _analyse(records: list[dict[str, Any]], resamples: int) -> dict[str, Any]:
@@ -162,7 +167,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     out = args.out or (args.dirs[0] if args.dirs[0].is_dir() else args.dirs[0].parent)
     data = _analyse(records, args.resamples)
     sources = [d if d.is_dir() else d.parent for d in args.dirs]
-    written = write_reports(data, out, transcripts_from=sources, boards=_boards())
+    written = write_reports(data, out, transcripts_from=sources, boards=_boards(),
+                            renderers=_reporters().board_renderers)
     for note in data["notes"]:
         print(f"note: {note}")
     for path in written.values():

@@ -82,12 +82,15 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
 
 @hookspec
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
-    """Registers report sections (per-family metric tables).
+    """Registers report sections (per-family metric tables) and replay board renderers.
 
     Args:
         registry: Call ``registry.add_report_section(name, builder)``;
             ``builder(records)`` returns ``{"title", "columns", "rows", "note"}``
-            or None when the records hold nothing for it.
+            or None when the records hold nothing for it. Call
+            ``registry.add_board_renderer(game, renderer)``; ``renderer(snapshot)``
+            draws one of the game's ``board`` snapshots (``Game.snapshot``) as an
+            inline ``<svg>`` on the match's replay page.
     """
 
 

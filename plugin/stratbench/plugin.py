@@ -744,7 +744,8 @@ class ControllerPlugin:
         from stratbench.report.boards import BOARDS
 
         try:
-            self.written = write_reports(self.report, self.session.settings.report_dir, boards=BOARDS)
+            self.written = write_reports(self.report, self.session.settings.report_dir, boards=BOARDS,
+                                         renderers=self.session.registry.board_renderers)
         except OSError as error:  # the results are stored already; say why the reports are missing
             self.report_error = f"could not write the reports into {self.session.settings.report_dir}: {error}"
         if self.baseline is not None:

@@ -38,6 +38,8 @@ Annotator = Callable[["Game", "MatchOutcome", Any], Awaitable[dict[int, dict[str
 
 ReportSection = Callable[[list[dict[str, Any]]], "dict[str, Any] | None"]
 """Builds a report section from result records: ``{"title", "columns", "rows", "note"}`` or None."""
+BoardRenderer = Callable[[dict[str, Any]], "str | None"]
+"""Draws one ``board`` snapshot as an inline ``<svg>``; None to show its text instead."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,7 @@ class Registry:
     metrics: dict[str, dict[str, MatchMetric]] = field(default_factory=dict)
     annotators: dict[str, dict[str, Annotator]] = field(default_factory=dict)
     report_sections: dict[str, ReportSection] = field(default_factory=dict)
+    board_renderers: dict[str, BoardRenderer] = field(default_factory=dict)
     protocols: dict[str, dict[str, Protocol]] = field(default_factory=dict)
     model_seats: set[str] = field(default_factory=set)
     """Agent names a seating uses for seats a run's model plays (see :meth:`add_model_seat`)."""
@@ -113,6 +116,14 @@ class Registry:
     def add_report_section(self, name: str, builder: ReportSection) -> None:
         """Registers a per-family report section (tables of that family's metrics)."""
         _add(self.report_sections, "report section", name, builder)
+
+    def add_board_renderer(self, game: str, renderer: BoardRenderer) -> None:
+        """Registers how the replay viewer draws ``game``'s snapshots (``Game.snapshot``).
+
+        ``renderer(snapshot)`` returns an inline ``<svg>`` (or None to fall back to
+        the snapshot's text). Games without one are shown as text boards.
+        """
+        _add(self.board_renderers, "board renderer", game, renderer)
 
     def add_protocol(self, game: str, protocol: Protocol) -> None:
         """Registers a way of playing ``game`` other than its default (see :mod:`stratbench.protocols`)."""

@@ -44,11 +44,13 @@ def test_enough_games_are_registered():
     assert len(_registry().games) >= MIN_GAMES
 
 
-def _playout(name, variant, seed):
+def _playout(name, variant, seed, on_step=None):
     game = _registry().game(name, variant)
     state = game.new_initial_state(seed)
     rng = random.Random(seed)
     while not state.is_terminal():
+        if on_step is not None:
+            on_step(game, state)
         assert state.turn < game.info.max_turns, "exceeded max_turns"
         players = state.current_players()
         if players == [CHANCE]:
@@ -83,3 +85,32 @@ def test_random_playouts_conform(name, variant):
         assert all(state.legal_actions(p) == [] for p in range(info.num_players))
         _, again = _playout(name, variant, seed)
         assert again.history == state.history
+
+
+@pytest.mark.parametrize(("name", "variant"), _games())
+def test_replay_snapshots_are_plain_data_and_draw(name, variant):
+    """Every position's snapshot survives JSON unchanged, and the game's board renderer draws it."""
+    import json
+
+    import stratbench.builtins as builtins
+    from stratbench.registry import Registry
+
+    reporters = Registry()
+    builtins.pytest_stratbench_add_reporters(registry=reporters)
+    renderer = reporters.board_renderers.get(name)
+    drawn = []
+
+    def check(game, state):
+        snapshot = game.snapshot(state)
+        if snapshot is None:
+            return
+        assert json.loads(json.dumps(snapshot)) == snapshot
+        if renderer is not None and len(drawn) < 6:  # a few per playout: the Diplomacy map is slow to draw
+            picture = renderer(snapshot)
+            assert picture and picture.lstrip().startswith(("<svg", "<img"))
+            drawn.append(picture)
+
+    game, state = _playout(name, variant, 0, on_step=check)
+    check(game, state)
+    if renderer is not None:
+        assert drawn, f"{name} has a board renderer but no snapshot was drawn"

@@ -102,6 +102,20 @@ def _assert_escaped(text: str) -> None:
     assert not re.search(r"<[^>]*\bonerror\s*=", text, re.IGNORECASE)
 
 
+def _without_replay_scripts(page: str) -> str:
+    """The page without the replay's two script elements, which must be exactly the report's own."""
+    from stratbench.report.render import _replay_script
+
+    script, script_hash = _replay_script()
+    assert f"script-src '{script_hash}'" in page
+    data = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.DOTALL)
+    assert data is not None and "<" not in data.group(1)  # model text cannot close the element or open markup
+    json.loads(data.group(1))
+    page = page.replace(data.group(0), "")
+    assert f"<script>{script}</script>" in page
+    return page.replace(f"<script>{script}</script>", "")
+
+
 def test_every_model_string_is_escaped_in_html_markdown_and_transcripts(written):
     directory, files, _, _ = written
     html = files["report.html"].read_text()
@@ -112,7 +126,8 @@ def test_every_model_string_is_escaped_in_html_markdown_and_transcripts(written)
     assert "<img" not in markdown and "openai/&lt;script&gt;" in markdown
     for page in (directory / "transcripts").glob("*.html"):
         text = page.read_text()
-        _assert_escaped(text)
+        _assert_escaped(_without_replay_scripts(text))
+        assert text.lower().count("<script") == 2  # the replay's data and its viewer, nothing planted
     page = next((directory / "transcripts").glob("*openai*.html")).read_text()
     for shown in ("Action: " + ESCAPED_SCRIPT, "let us ally " + ESCAPED_SCRIPT, "not legal: " + ESCAPED_SCRIPT):
         assert shown in page

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from stratbench.core.messages import MessageLog, Negotiation, NegotiationTurn
 from stratbench.core.types import Action, IllegalActionError, Observation, Rules
@@ -272,6 +272,18 @@ class Game(ABC):
     def role(self, player: int) -> str:
         """Returns a short name for a player's seat (``"X"``, ``"White"``)."""
         return f"player {player}"
+
+    def snapshot(self, state: State) -> dict[str, Any] | None:
+        """Returns the position for the replay viewer as builtin values, or None.
+
+        The runner logs it as a ``board`` event at the start and after every
+        applied step; the report draws it with the board renderer registered
+        for the game (``Registry.add_board_renderer``; ``report/replay.py``),
+        or as text (a ``"text"`` entry, else the JSON). It is what a spectator
+        sees, never shown to a seat. The default None leaves the viewer with
+        the observation texts.
+        """
+        return None
 
     def secrets(self, state: State, viewer: int) -> list[tuple[str, ...]]:
         """Returns the facts of ``state`` hidden from ``viewer``, for the hidden-information test.

@@ -106,6 +106,7 @@ async def run_match(
         raise HarnessError(f"no agent for players {sorted(missing)}")
     start = time.perf_counter()
     stats = _Stats(game.info.num_players)
+    _log_board(game, state, transcript)
     while not state.is_terminal():
         if state.turn >= game.info.max_turns:
             raise HarnessError(f"{game.info.name} exceeded its max_turns={game.info.max_turns}")
@@ -120,6 +121,7 @@ async def run_match(
             picked = rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
             transcript.add("chance", turn=state.turn, outcome=picked)
             state.apply({CHANCE: Action(picked)})
+            _log_board(game, state, transcript)
             continue
         # One generator per player, drawn in player order, keeps fallbacks independent of timing.
         rngs = {p: random.Random(rng.getrandbits(64)) for p in players}
@@ -135,6 +137,7 @@ async def run_match(
             state.forfeit(forfeits[0])
             break
         state.apply(dict(zip(players, decided)))
+        _log_board(game, state, transcript)
     outcome = MatchOutcome(
         scores=state.scores(),
         terminal=state.terminal_reason(),
@@ -149,6 +152,13 @@ async def run_match(
     )
     transcript.add("end", scores=outcome.scores, terminal=outcome.terminal, turns=outcome.turns)
     return outcome
+
+
+def _log_board(game: Game, state: State, transcript: Transcript) -> None:
+    """Logs the game's snapshot of the position (a ``board`` event) for the replay viewer."""
+    board = game.snapshot(state)
+    if board is not None:
+        transcript.add("board", turn=state.turn, board=board)
 
 
 class _Stats:

@@ -21,7 +21,7 @@ class Transcript:
     Each event has ``kind``, ``t`` (seconds since the match started) and the
     event's own fields. Kinds used by the harness: ``observation``,
     ``llm_call``, ``llm_attempt_failed``, ``action``, ``rejected``, ``fallback``, ``chance``,
-    ``message``, ``message_rejected``, ``end``; revision matches
+    ``message``, ``message_rejected``, ``board`` (the game's snapshot after a step), ``end``; revision matches
     (``core/revision.py``) log ``initial_strategy`` and ``revision_round``.
 
     Events of players who act concurrently are collected per player

@@ -144,6 +144,13 @@ class ChessGame(Game):
         """Returns the standard start position (the game has no chance)."""
         return ChessState(self)
 
+    def snapshot(self, state: State) -> dict[str, Any]:
+        """The FEN, the last move (UCI) and the text board, for the replay viewer."""
+        assert isinstance(state, ChessState)
+        board = state.board
+        last = board.move_stack[-1].uci() if board.move_stack else None
+        return {"fen": board.fen(), "lastmove": last, "text": str(board)}
+
     def role(self, player: int) -> str:
         """Returns ``"White"`` or ``"Black"``."""
         return _COLORS[player]

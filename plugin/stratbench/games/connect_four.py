@@ -140,6 +140,11 @@ class ConnectFour(Game):
         """Returns the empty board (the game has no chance)."""
         return ConnectFourState(self)
 
+    def snapshot(self, state: State) -> dict[str, Any]:
+        """The columns played, the grid (bottom row first) and the text board, for the replay viewer."""
+        assert isinstance(state, ConnectFourState)
+        return {"moves": list(state.moves), "grid": ["".join(row) for row in state.grid], "text": render(state.grid)}
+
     def state_from_moves(self, moves: Sequence[int]) -> ConnectFourState:
         """Returns the position reached by playing ``moves`` (0-based columns) from the start.
 
@@ -222,6 +227,36 @@ def render(grid: Sequence[Sequence[str]]) -> str:
     lines = ["|" + " ".join(grid[row]) + "|" for row in range(ROWS - 1, -1, -1)]
     lines.append(" " + " ".join(str(c) for c in range(COLUMNS)))
     return "\n".join(lines)
+
+
+def render_svg(grid: Sequence[Sequence[str]], *, last: int | None = None, size: int = 350) -> str:
+    """Renders the grid as an SVG image, top row first, columns numbered 0-6, the last disc outlined.
+
+    Args:
+        grid: ``grid[row][column]`` with row 0 at the bottom.
+        last: The column played last (its top disc is highlighted); None for none.
+        size: The image width in pixels.
+    """
+    cell = size / COLUMNS
+    height = cell * (ROWS + 0.6)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height:.0f}" '
+             f'viewBox="0 0 {size} {height:.1f}" role="img" aria-label="Connect Four board">',
+             f'<rect width="{size}" height="{cell * ROWS:.1f}" rx="8" fill="#2b59c3"/>']
+    top = None
+    if last is not None:
+        top = max((r for r in range(ROWS) if grid[r][last] != _EMPTY), default=None)
+    for row in range(ROWS):
+        for column in range(COLUMNS):
+            mark = grid[row][column]
+            cx, cy = (column + 0.5) * cell, (ROWS - row - 0.5) * cell
+            fill = {"X": "#e63946", "O": "#ffd166"}.get(mark, "#f1faee")
+            stroke = ' stroke="#111" stroke-width="4"' if (row, column) == (top, last) else ""
+            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{cell * 0.4:.1f}" fill="{fill}"{stroke}/>')
+    for column in range(COLUMNS):
+        parts.append(f'<text x="{(column + 0.5) * cell:.1f}" y="{cell * ROWS + cell * 0.45:.1f}" font-size="14" '
+                     f'text-anchor="middle" font-family="sans-serif" fill="#333">{column}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
 
 
 def from_pons(sequence: str) -> list[int]:

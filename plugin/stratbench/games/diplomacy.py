@@ -374,6 +374,19 @@ class Diplomacy(Game):
         """Returns the power's name (``"FRANCE"``)."""
         return POWERS[player]
 
+    def snapshot(self, state: State) -> dict[str, Any]:
+        """The phase, each power's units, dislodged units and supply centres, and a text summary (replay)."""
+        assert isinstance(state, DiplomacyState)
+        engine = state.engine_state()
+        units = {power: list(engine["units"].get(power, [])) for power in POWERS}
+        centers = {power: list(engine["centers"].get(power, [])) for power in POWERS}
+        retreats = {power: sorted(engine.get("retreats", {}).get(power, {})) for power in POWERS}
+        lines = [state.phase]
+        lines += [f"{power} ({len(centers[power])} centres): {', '.join(units[power]) or 'no units'}"
+                  for power in POWERS]
+        return {"phase": state.phase, "units": units, "retreats": retreats, "centers": centers,
+                "text": "\n".join(lines)}
+
     def secrets(self, state: State, viewer: int) -> list[tuple[str, ...]]:
         """Returns no facts: orders are given simultaneously and resolved at once, so no state holds
         another power's orders; the private press it hides is checked by the message test."""

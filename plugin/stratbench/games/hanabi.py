@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.game import CHANCE, Game, GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
 from stratbench.registry import Variant
 
@@ -259,6 +259,28 @@ class Hanabi(Game):
     def role(self, player: int) -> str:
         """Returns ``"player N"``."""
         return f"player {player}"
+
+    def snapshot(self, state: State) -> dict[str, Any] | None:
+        """The table for the replay: every seat's cards with what its holder knows of them, fireworks,
+        tokens, deck and discards (a spectator's view; seats see only ``known``/``possible`` of their own)."""
+        assert isinstance(state, HanabiState)
+        if state.current_players() == [CHANCE]:
+            return None  # mid-deal: the table is drawn once the cards are out
+        views = [state.view(p) for p in range(self.players)]
+        seats = []
+        for seat in range(self.players):
+            own = views[seat].hands[0]
+            seen = views[(seat + 1) % self.players].hands[self.players - 1]  # the next seat sees these cards
+            seats.append([{"card": c.card, "known": o.known, "possible": o.possible} for c, o in zip(seen, own)])
+        table = views[0]
+        text = [f"fireworks {' '.join(f'{c}{table.fireworks[c]}' for c in COLORS)} · life {table.life_tokens} · "
+                f"info {table.info_tokens} · deck {table.deck_size}"]
+        text += [f"player {seat}: " + " ".join(f"{c['card']}({c['known']})" for c in cards)
+                 for seat, cards in enumerate(seats)]
+        text.append("discards: " + (" ".join(table.discards) or "none"))
+        return {"fireworks": dict(table.fireworks), "life_tokens": table.life_tokens,
+                "info_tokens": table.info_tokens, "deck_size": table.deck_size, "discards": list(table.discards),
+                "seats": seats, "text": "\n".join(text)}
 
     def observe(self, state: State, player: int) -> Observation:
         """Returns SPIN-Bench's E.2 view: tokens, fireworks, own-hand knowledge, other hands."""

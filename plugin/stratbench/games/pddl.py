@@ -169,6 +169,41 @@ class PddlGame(Game):
         self.texts  # noqa: B018 - fail early, before any agent is asked
         return PddlState(self)
 
+    def snapshot(self, state: State) -> dict[str, Any] | None:
+        """After the answer: the plan read from it, step by step, with the validator's verdict on each step."""
+        assert isinstance(state, PddlState)
+        if state.check is None:
+            return None
+        from stratbench.planning.plan_parsing import (
+            PlanParseError,
+            extract_plan,
+            parse_plan_text,
+            released_plan,
+            render_plan,
+        )
+
+        check = state.check
+        answer = state.answer or ""
+        try:  # read as the verdict was: the released code's reader under the paper protocol
+            read = parse_plan_text(released_plan(answer)) if self.protocol == "paper" else extract_plan(answer).steps
+            steps = [render_plan([step]) for step in read]
+        except (PlanParseError, ValueError):
+            steps = []
+        lines = []
+        for number, step in enumerate(steps, start=1):
+            if check.step is None or number < check.step:
+                verdict = "applicable"
+            elif number == check.step:
+                verdict = "FAILS" + (f": unmet {', '.join(check.unmet)}" if check.unmet else "")
+            else:
+                verdict = "not reached"
+            lines.append(f"{number:>3}. {step}   {verdict}")
+        if not steps:
+            lines.append("(no plan could be read)")
+        summary = "valid: the goal is reached" if check.valid else f"invalid ({check.error_class}): {check.reason}"
+        lines.append(summary)
+        return {"steps": steps, "check": check.to_dict(), "text": "\n".join(lines)}
+
     def role(self, player: int) -> str:
         """Returns ``"planner"``."""
         return "planner"

@@ -15,6 +15,7 @@ wording changes: actions, records and metrics keep the row-by-row numbers
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
@@ -105,6 +106,33 @@ def render(board: str) -> str:
     return "\n".join(rows)
 
 
+def render_svg(board: str, *, last: int | None = None, size: int = 240) -> str:
+    """Renders the board as an SVG image: cells numbered 0-8, the last mark outlined.
+
+    Args:
+        board: The 9-character board (X, O and '.').
+        last: The cell played last, highlighted; None for none.
+        size: The image width and height in pixels.
+    """
+    cell = size / 3
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} {size}" '
+             f'role="img" aria-label="Tic-Tac-Toe board {board}">',
+             f'<rect width="{size}" height="{size}" fill="#fdfdf7"/>']
+    for i, mark in enumerate(board):
+        x, y = (i % 3) * cell, (i // 3) * cell
+        stroke = "#e76f51" if i == last else "#555"
+        width = 4 if i == last else 1.5
+        parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{cell:.1f}" height="{cell:.1f}" fill="none" '
+                     f'stroke="{stroke}" stroke-width="{width}"/>')
+        parts.append(f'<text x="{x + 6:.1f}" y="{y + 16:.1f}" font-size="12" fill="#999">{i}</text>')
+        if mark != _EMPTY:
+            colour = "#1d3557" if mark == "X" else "#b5179e"
+            parts.append(f'<text x="{x + cell / 2:.1f}" y="{y + cell * 0.68:.1f}" font-size="{cell * 0.6:.0f}" '
+                         f'text-anchor="middle" font-family="sans-serif" fill="{colour}">{mark}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 class TicTacToeState(State):
     """A Tic-Tac-Toe position; ``board`` is a 9-character string of X, O and '.'."""
 
@@ -155,6 +183,12 @@ class TicTacToe(Game):
     def new_initial_state(self, seed: int) -> TicTacToeState:
         """Returns the empty board (the game has no chance)."""
         return TicTacToeState(self)
+
+    def snapshot(self, state: State) -> dict[str, Any]:
+        """The board string, the last cell played and the text board, for the replay viewer."""
+        assert isinstance(state, TicTacToeState)
+        last = int(next(iter(state.history[-1].values()))) if state.history else None
+        return {"board": state.board, "last": last, "text": render(state.board)}
 
     def role(self, player: int) -> str:
         """Returns ``"X"`` or ``"O"``."""

@@ -288,9 +288,45 @@ def render_markdown(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_transcript(match: dict[str, Any], events: list[dict[str, Any]], board_svg: str | None = None) -> str:
-    """Returns one match's transcript page."""
-    return _environment().get_template("transcript.html.j2").render(match=match, events=events, board_svg=board_svg)
+def _replay_script() -> tuple[str, str]:
+    """The viewer's script and its CSP hash (only that script may run on a transcript page)."""
+    import base64
+    import hashlib
+    from importlib.resources import files
+
+    script = files("stratbench.report").joinpath("templates/replay.js").read_text(encoding="utf-8")
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    return script, f"sha256-{digest}"
+
+
+def _json_for_script(value: Any) -> str:
+    """JSON that cannot end its <script> element or open markup: <, > and & are escaped."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def render_transcript(
+    match: dict[str, Any], events: list[dict[str, Any]], board_svg: str | None = None,
+    renderers: dict[str, Any] | None = None,
+) -> str:
+    """Returns one match's transcript page: the step-by-step replay, then every event (folded).
+
+    Args:
+        match: The match's report row.
+        events: Its transcript events.
+        board_svg: The final board picture, if any.
+        renderers: Board renderers by game (``Registry.board_renderers``) for the replay.
+    """
+    from stratbench.report.replay import renderer_for, replay_steps
+
+    replay = None
+    if events:
+        script, script_hash = _replay_script()
+        data = replay_steps(events, renderer_for(match.get("game", ""), renderers))
+        replay = {"data_json": _json_for_script(data), "script": script, "script_hash": script_hash}
+    return _environment().get_template("transcript.html.j2").render(
+        match=match, events=events, board_svg=board_svg, replay=replay)
 
 
 def _write(path: Path, text: str) -> None:
@@ -301,7 +337,7 @@ def _write(path: Path, text: str) -> None:
 
 def write_reports(
     data: dict[str, Any], directory: Path, *, transcripts_from: list[Path] | None = None,
-    boards: dict[str, Any] | None = None,
+    boards: dict[str, Any] | None = None, renderers: dict[str, Any] | None = None,
 ) -> dict[str, Path]:
     """Writes report.html, report.md, results.json and the transcript pages into ``directory``.
 
@@ -310,10 +346,15 @@ def write_reports(
         directory: Where to write.
         transcripts_from: Directories whose ``transcripts/*.json`` hold the matches' events.
         boards: Optional per-game ``fn(record_row) -> svg or None`` for transcript pages.
+        renderers: Board renderers by game for the replay viewer; the built-in ones when None.
 
     Returns:
         The written files by name.
     """
+    if renderers is None:
+        from stratbench.report.replay import BUILTIN_BOARD_RENDERERS
+
+        renderers = BUILTIN_BOARD_RENDERERS
     directory.mkdir(parents=True, exist_ok=True)
     html = render_html(data)
     pages = directory / "transcripts"
@@ -337,7 +378,7 @@ def write_reports(
                 board = boards[match["game"]](match)
             except Exception:  # noqa: BLE001 - a board picture is optional
                 board = None
-        _write(directory / match["page"], render_transcript(match, events, board))
+        _write(directory / match["page"], render_transcript(match, events, board, renderers))
     written = {
         "report.html": directory / "report.html",
         "report.md": directory / "report.md",

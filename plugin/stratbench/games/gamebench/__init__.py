@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import replace
+from typing import Any
 
 from stratbench.core.game import Game, State
 from stratbench.core.types import Observation
@@ -49,6 +50,12 @@ class ProtocolGame(Game):
     @abstractmethod
     def own_observation(self, state: State, player: int) -> Observation:
         """Returns what ``player`` may see of ``state``, with its legal actions (the engine's own view)."""
+
+    def snapshot(self, state: State) -> dict[str, Any] | None:
+        """The engine's own text board (its state's ``str``) for the replay viewer, where it has one."""
+        if type(state).__str__ is object.__str__:
+            return None
+        return {"text": str(state)}
 
 
 GAME_IDS = (

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
@@ -267,6 +268,14 @@ class Hive(ProtocolGame):
 
     info = INFO
     rules = RULES
+
+    def snapshot(self, state: State) -> dict[str, Any] | None:
+        """The tiles ``[q, r, owner, bug]``, the turn and the text board, for the replay viewer."""
+        from stratbench.games.gamebench.hive_render import render_text
+
+        assert isinstance(state, HiveState)
+        tiles = [[q, r, owner, bug] for (q, r), (owner, bug) in sorted(state.board.items())]
+        return {"turn": state.turn, "tiles": tiles, "text": render_text(state)}
 
     def __init__(self, max_turns_per_player: int = _MAX_TURNS_PER_PLAYER, protocol: str = "default") -> None:
         self.protocol = check_protocol(protocol)

@@ -124,6 +124,46 @@ def render_png(state: HiveState) -> bytes:
     return buffer.getvalue()
 
 
+def render_svg(tiles: list[tuple[int, int, int, str]], turn: int) -> str:
+    """Returns an SVG picture of a board given as ``(q, r, owner, bug)`` tiles (the replay viewer's board).
+
+    The same layout as :func:`render_png`: pointy-top hexagons, light tiles White's, dark Black's,
+    each labelled with its bug and cell, the empty cells around the hive outlined.
+    """
+    board = {(q, r): (owner, bug) for q, r, owner, bug in tiles}
+    frontier = {n for c in board for n in neighbours(c) if n not in board} or {(0, 0)}
+    cells = sorted(set(board) | frontier)
+    centres = {c: _centre(c) for c in cells}
+    half_width = _RADIUS * math.sqrt(3) / 2
+    left = min(x for x, _ in centres.values()) - half_width - _MARGIN
+    top = min(y for _, y in centres.values()) - _RADIUS - _MARGIN - _HEADER
+    width = max(max(x for x, _ in centres.values()) - left + half_width + _MARGIN, 420)
+    height = max(y for _, y in centres.values()) - top + _RADIUS + _MARGIN
+    fill = ("#f4ecd8", "#2f2f2f")
+    ink = ("#222", "#f4f4f4")
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+             f'viewBox="0 0 {width:.1f} {height:.1f}" font-family="sans-serif" role="img" aria-label="Hive board">',
+             f'<rect width="{width:.1f}" height="{height:.1f}" fill="#fafaf5"/>',
+             f'<text x="{_MARGIN}" y="{_MARGIN + 12}" font-size="13">{COLOURS[turn % 2]} to move. '
+             "Light tiles: White; dark tiles: Black. Cells are q:r.</text>"]
+    for cell in cells:
+        x, y = centres[cell][0] - left, centres[cell][1] - top
+        points = " ".join(f"{px:.1f},{py:.1f}" for px, py in _hexagon(x, y, _RADIUS - 1))
+        if cell not in board:
+            parts.append(f'<polygon points="{points}" fill="none" stroke="#bbb"/>'
+                         f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="10" text-anchor="middle" '
+                         f'fill="#999">{cell_name(cell)}</text>')
+            continue
+        owner, bug = board[cell]
+        parts.append(f'<polygon points="{points}" fill="{fill[owner]}" stroke="#8a6d3b" stroke-width="3"/>'
+                     f'<text x="{x:.1f}" y="{y:.1f}" font-size="18" text-anchor="middle" '
+                     f'fill="{ink[owner]}">{bug}</text>'
+                     f'<text x="{x:.1f}" y="{y + 16:.1f}" font-size="10" text-anchor="middle" '
+                     f'fill="{ink[owner]}">{cell_name(cell)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 def _stamp(image, x: float, y: float, text: str, colour: int, *, small: bool) -> None:
     """Pastes ``text`` centred on ``(x, y)`` in palette colour ``colour``."""
     mask = _text_mask(text, small)

@@ -1,0 +1,221 @@
+"""The replay viewer's data: a match's transcript events grouped into steps, with the board after each.
+
+A *step* is one model (or engine) decision: it opens at an ``observation``
+event and gathers what followed it (the prompt and the reply of every
+``llm_call``, rejections and retries, the action or fallback, messages and
+chance outcomes). ``board`` events (``Game.snapshot``) are drawn by the
+game's board renderer (``Registry.add_board_renderer``) or shown as text; a
+step shows the latest board known when it ends. Games without snapshots show
+the observation text as their board. Revision matches (AdvGameBench) open a
+step per strategy and per round. Everything is built from the transcript's
+events alone, so ``stratbench report DIR`` rebuilds the replay of any run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from typing import Any
+
+__all__ = ["BUILTIN_BOARD_RENDERERS", "replay_steps"]
+
+Renderer = Callable[[dict[str, Any]], "str | None"]
+
+
+def _chess(board: dict[str, Any]) -> str:
+    from stratbench.games.chess_game import board_svg
+
+    return board_svg(board["fen"], lastmove=board.get("lastmove"), size=320)
+
+
+def _tictactoe(board: dict[str, Any]) -> str:
+    from stratbench.games.tictactoe import render_svg
+
+    return render_svg(board["board"], last=board.get("last"))
+
+
+def _connect4(board: dict[str, Any]) -> str:
+    from stratbench.games.connect_four import render_svg
+
+    moves = board.get("moves") or []
+    return render_svg([list(row) for row in board["grid"]], last=moves[-1] if moves else None)
+
+
+@lru_cache(maxsize=1)
+def _diplomacy_renderer() -> Any:
+    """One map renderer per process: it parses the 100 kB map once and re-renders it per position."""
+    from diplomacy import Game
+    from diplomacy.engine.renderer import Renderer
+
+    return Renderer(Game())
+
+
+@lru_cache(maxsize=256)
+def _diplomacy_svg(key: str) -> str:
+    from diplomacy import Game
+
+    board = json.loads(key)
+    game = Game()
+    game.clear_units()
+    for power, units in board["units"].items():
+        game.set_units(power, units)
+    for power, centers in board["centers"].items():
+        game.set_centers(power, centers)
+    if board.get("phase") and board["phase"] != "COMPLETED":
+        game.set_current_phase(board["phase"])
+    renderer = _diplomacy_renderer()
+    renderer.game = game
+    svg = renderer.render(incl_orders=False, incl_abbrev=True)
+    svg = re.sub(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--.*?-->", "", svg, flags=re.DOTALL)
+    return re.sub(r"\n\s*\n", "\n", svg).strip()
+
+
+def _diplomacy(board: dict[str, Any]) -> str:
+    """The diplomacy package's own map (units and supply centres after the phase); identical positions
+    are drawn once."""
+    return _diplomacy_svg(json.dumps({k: board.get(k) for k in ("phase", "units", "centers")}, sort_keys=True))
+
+
+def _hanabi(board: dict[str, Any]) -> str:
+    from stratbench.report.board_svg import hanabi_svg
+
+    return hanabi_svg(board)
+
+
+def _hive(board: dict[str, Any]) -> str:
+    from stratbench.games.gamebench.hive_render import render_svg
+
+    return render_svg([tuple(tile) for tile in board["tiles"]], int(board["turn"]))
+
+
+BUILTIN_BOARD_RENDERERS: dict[str, Renderer] = {
+    "chess": _chess, "tictactoe": _tictactoe, "connect4": _connect4,
+    "diplomacy": _diplomacy, "diplomacy-nopress": _diplomacy, "hanabi": _hanabi, "hive": _hive,
+}
+"""The built-in games' board renderers, registered through ``pytest_stratbench_add_reporters``."""
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=1, default=str)
+
+
+def _draw(snapshot: Any, renderer: Renderer | None) -> dict[str, str]:
+    """Draws one snapshot: the renderer's SVG, else the snapshot's text, else its JSON."""
+    if renderer is not None and isinstance(snapshot, dict):
+        try:
+            svg = renderer(snapshot)
+        except Exception as error:  # noqa: BLE001 - a picture is optional; say why it is missing
+            return {"text": _board_text(snapshot), "note": f"board renderer failed: {type(error).__name__}: {error}"}
+        if svg:
+            return {"svg": svg}
+    return {"text": _board_text(snapshot)}
+
+
+def _board_text(snapshot: Any) -> str:
+    if isinstance(snapshot, dict) and isinstance(snapshot.get("text"), str):
+        return snapshot["text"]
+    return _text(snapshot)
+
+
+def _new_prompt(messages: list[dict[str, Any]]) -> str:
+    """The messages sent since the model's last reply (the whole request on a first call)."""
+    last_reply = max((i for i, m in enumerate(messages) if m.get("role") == "assistant"), default=-1)
+    fresh = messages[last_reply + 1:] or messages[-1:]
+    return "\n\n".join(f"[{m.get('role', '?')}]\n{_text(m.get('content'))}" for m in fresh)
+
+
+def _item(event: dict[str, Any]) -> list[dict[str, str]]:
+    """The labelled texts a step shows for one event."""
+    kind = event.get("kind")
+    if kind == "observation":
+        legal = event.get("legal") or []
+        items = [{"label": "observation", "text": _text(event.get("text", ""))}]
+        if legal:
+            items.append({"label": "legal actions", "text": ", ".join(map(str, legal))})
+        return items
+    if kind == "llm_call":
+        return [{"label": "prompt", "text": _new_prompt(event.get("messages") or [])},
+                {"label": f"reply ({event.get('model', 'model')})", "text": _text(event.get("response", ""))}]
+    if kind == "action":
+        return [{"label": "action", "text": _text(event.get("action", "")), "tone": "good"}]
+    if kind in ("rejected", "message_rejected"):
+        return [{"label": f"{kind} (attempt {event.get('attempt', '?')})", "text": _text(event.get("error", "")),
+                 "tone": "bad"}]
+    if kind == "fallback":
+        return [{"label": f"fallback ({event.get('policy')})", "text": _text(event.get("action", "")), "tone": "bad"}]
+    if kind == "llm_attempt_failed":
+        return [{"label": "request failed", "text": f"{event.get('failure')}: {event.get('error', '')}", "tone": "bad"}]
+    if kind == "message":
+        recipients = event.get("recipients") or ["all"]
+        return [{"label": "message",
+                 "text": f"{event.get('sender')} → {', '.join(map(str, recipients))}: {event.get('text', '')}"}]
+    if kind == "chance":
+        return [{"label": "chance", "text": _text(event.get("outcome"))}]
+    fields = {k: v for k, v in event.items() if k not in ("kind", "t")}
+    return [{"label": str(kind), "text": _text(fields)}]
+
+
+def _title(event: dict[str, Any]) -> str:
+    kind = event.get("kind")
+    if kind == "observation":
+        parts = [f"turn {event['turn']}" if event.get("turn") is not None else None,
+                 f"player {event['player']}" if event.get("player") is not None else None]
+        return " · ".join(p for p in parts if p) or "decision"
+    if kind == "revision_round":
+        return f"round {event.get('round', '?')}"
+    return kind.replace("_", " ") if isinstance(kind, str) else "step"
+
+
+_STEP_OPENERS = ("observation", "initial_strategy", "revision_round")
+
+
+def replay_steps(events: list[dict[str, Any]], renderer: Renderer | None = None) -> dict[str, Any]:
+    """Groups a transcript's events into replay steps.
+
+    Args:
+        events: The transcript's events, in order.
+        renderer: The game's board renderer, if it has one.
+
+    Returns:
+        ``{"boards": [...], "steps": [...]}``: each board is ``{"svg"}`` or
+        ``{"text"}`` (drawn once); each step is ``{"title", "items", "board"}``
+        where ``board`` indexes ``boards`` (the position after the step) or is
+        None, and ``items`` are ``{"label", "text", "tone"?}``.
+    """
+    boards: list[dict[str, str]] = []
+    steps: list[dict[str, Any]] = []
+    current: dict[str, Any] = {"title": "start", "items": [], "board": None}
+    latest: int | None = None
+
+    def close() -> None:
+        if current["items"] or current["board"] is not None:
+            if current["board"] is None:
+                current["board"] = latest
+            steps.append(current)
+
+    for event in events:
+        kind = event.get("kind")
+        if kind == "board":
+            boards.append(_draw(event.get("board"), renderer))
+            latest = len(boards) - 1
+            current["board"] = latest
+            continue
+        if kind in _STEP_OPENERS or kind == "end":
+            close()
+            current = {"title": "end" if kind == "end" else _title(event), "items": [], "board": None}
+            if kind == "observation" and latest is None:
+                current["text_board"] = True  # no snapshots: the observation is the board
+        if kind == "end":
+            scores = " / ".join(str(s) for s in event.get("scores") or [])
+            current["items"].append({"label": "result", "text": f"scores {scores}; {event.get('terminal', '')}"})
+            continue
+        current["items"].extend(_item(event))
+    close()
+    return {"boards": boards, "steps": steps}
+
+
+def renderer_for(game: str, renderers: Mapping[str, Renderer] | None) -> Renderer | None:
+    """The board renderer registered for ``game``, if any."""
+    return (renderers or {}).get(game)

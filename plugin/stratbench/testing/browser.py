@@ -1,0 +1,173 @@
+"""A headless Chromium driven over the DevTools protocol on a pipe (no extra packages).
+
+Used by the report's browser tests and ``scripts/replay_screenshots.py``:
+open a ``file://`` page, press keys as a user would (``Input.dispatchKeyEvent``),
+evaluate expressions, collect script errors and console errors, take
+screenshots. Chromium is started with ``--remote-debugging-pipe``: commands
+go to its file descriptor 3 and answers come from 4, each a JSON text ended by
+a NUL byte.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Chromium", "find_chromium"]
+
+KEYS = {"ArrowRight": 39, "ArrowLeft": 37, "Home": 36, "End": 35}
+
+
+def find_chromium() -> str | None:
+    """The Chromium binary on this machine (Debian's ``chromium`` first), or None."""
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+class Chromium:
+    """One headless Chromium process with one page attached.
+
+    Args:
+        binary: The browser executable.
+        profile: An empty directory for the browser's profile.
+        size: The window's width and height in pixels.
+        timeout: Seconds to wait for any answer or event.
+    """
+
+    def __init__(self, binary: str, profile: Path, *, size: tuple[int, int] = (1200, 900),
+                 timeout: float = 60.0) -> None:
+        self.timeout = timeout
+        self.errors: list[str] = []
+        self._next_id = 0
+        self._buffer = b""
+        self._events: list[dict[str, Any]] = []
+        commands_read, self._commands = os.pipe()
+        self._answers, answers_write = os.pipe()
+
+        def wire() -> None:  # in the child: its fd 3 reads our commands, its fd 4 writes the answers
+            high_read, high_write = os.dup(commands_read), os.dup(answers_write)
+            os.dup2(high_read, 3)
+            os.dup2(high_write, 4)
+
+        self.process = subprocess.Popen(  # noqa: S603 - a fixed argument list, no shell
+            [binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync",
+             "--disable-background-networking", "--disable-component-update", "--disable-extensions",
+             f"--window-size={size[0]},{size[1]}", f"--user-data-dir={profile}", "--remote-debugging-pipe",
+             "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=wire, close_fds=False,  # noqa: PLW1509 - fds 3 and 4 must reach the browser
+        )
+        os.close(commands_read)
+        os.close(answers_write)
+        target = self.send("Target.createTarget", url="about:blank")["targetId"]
+        self.session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        for domain in ("Page", "Runtime", "Log"):
+            self.send(f"{domain}.enable", session=True)
+
+    def send(self, method: str, *, session: bool = False, **params: Any) -> dict[str, Any]:
+        """Sends one command and returns its result (raises RuntimeError on a protocol error)."""
+        self._next_id += 1
+        message: dict[str, Any] = {"id": self._next_id, "method": method, "params": params}
+        if session:
+            message["sessionId"] = self.session
+        os.write(self._commands, json.dumps(message).encode("utf-8") + b"\0")
+        while True:
+            answer = self._read()
+            if answer.get("id") == self._next_id:
+                if "error" in answer:
+                    raise RuntimeError(f"{method}: {answer['error']}")
+                return answer.get("result", {})
+            self._note(answer)
+
+    def _read(self) -> dict[str, Any]:
+        deadline = time.monotonic() + self.timeout
+        while b"\0" not in self._buffer:
+            if time.monotonic() > deadline:
+                raise TimeoutError("no answer from Chromium")
+            chunk = os.read(self._answers, 1 << 16)
+            if not chunk:
+                raise RuntimeError(f"Chromium closed its pipe (exit status {self.process.poll()})")
+            self._buffer += chunk
+        text, _, self._buffer = self._buffer.partition(b"\0")
+        return json.loads(text)
+
+    def _note(self, event: dict[str, Any]) -> None:
+        """Keeps events; script exceptions, console errors and error log entries go to :attr:`errors`."""
+        self._events.append(event)
+        method, params = event.get("method"), event.get("params", {})
+        if method == "Runtime.exceptionThrown":
+            details = params.get("exceptionDetails", {})
+            self.errors.append(details.get("exception", {}).get("description") or details.get("text", "exception"))
+        elif method == "Runtime.consoleAPICalled" and params.get("type") == "error":
+            self.errors.append(" ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", [])))
+        elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
+            self.errors.append(params["entry"].get("text", "error"))
+
+    def _wait_for(self, method: str) -> dict[str, Any]:
+        for index, event in enumerate(self._events):
+            if event.get("method") == method:
+                return self._events.pop(index)
+        while True:
+            event = self._read()
+            self._note(event)
+            if event.get("method") == method:
+                self._events.remove(event)
+                return event
+
+    def open(self, page: Path) -> None:
+        """Loads a local file and waits for its load event."""
+        self._events = [e for e in self._events if e.get("method") != "Page.loadEventFired"]
+        self.send("Page.navigate", session=True, url=page.resolve().as_uri())
+        self._wait_for("Page.loadEventFired")
+
+    def evaluate(self, expression: str) -> Any:
+        """Evaluates a JavaScript expression in the page and returns its JSON value."""
+        result = self.send("Runtime.evaluate", session=True, expression=expression, returnByValue=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails'].get('text')}")
+        return result["result"].get("value")
+
+    def press(self, key: str) -> None:
+        """Presses and releases a key (``ArrowRight``, ``ArrowLeft``, ``Home``, ``End``)."""
+        code = KEYS[key]
+        for kind in ("keyDown", "keyUp"):
+            self.send("Input.dispatchKeyEvent", session=True, type=kind, key=key, code=key,
+                      windowsVirtualKeyCode=code, nativeVirtualKeyCode=code)
+
+    def screenshot(self, path: Path) -> Path:
+        """Writes a PNG of the page's viewport."""
+        data = self.send("Page.captureScreenshot", session=True, format="png")["data"]
+        path.write_bytes(base64.b64decode(data))
+        return path
+
+    def close(self) -> None:
+        """Closes the browser (killing it when it does not quit)."""
+        try:
+            self.send("Browser.close")
+        except (RuntimeError, TimeoutError, OSError):
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        for fd in (self._commands, self._answers):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def __enter__(self) -> Chromium:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

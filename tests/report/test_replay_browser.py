@@ -1,0 +1,96 @@
+"""The replay viewer in a real browser: headless Chromium steps through chess, Connect Four and Diplomacy
+replays with the keyboard; the board changes and no script error is logged."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from types import SimpleNamespace
+
+import pytest
+from stratbench.report.render import render_transcript
+from stratbench.report.replay import BUILTIN_BOARD_RENDERERS
+from stratbench.testing.browser import Chromium, find_chromium
+from test_replay import RandomLegal, play
+
+CHROMIUM = find_chromium()
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (apt-get install chromium)"),
+]
+
+STATE = ("JSON.stringify({position: document.getElementById('replay-position').textContent,"
+         " step: document.getElementById('replay-board').getAttribute('data-step'),"
+         " board: document.getElementById('replay-board').innerHTML})")
+
+
+def _match(game_name: str):
+    if game_name == "chess":
+        from stratbench.games.chess_game import ChessGame
+
+        game = ChessGame()
+        agents = {p: RandomLegal(p) for p in range(2)}
+    elif game_name == "connect4":
+        from stratbench.games.connect_four import ConnectFour
+
+        game = ConnectFour()
+        agents = {p: RandomLegal(p) for p in range(2)}
+    else:
+        from stratbench.agents.diplomacy_baselines import RandomOrdersAgent
+        from stratbench.games.diplomacy import Diplomacy, engine_available
+
+        if not engine_available():
+            pytest.skip("needs the diplomacy engine")
+        game = Diplomacy(end_year=1901)
+        agents = {p: RandomOrdersAgent(SimpleNamespace(game=game, rng=random.Random(p))) for p in range(7)}
+    outcome, events = play(game, 4, agents)
+    row = {"test_id": f"{game_name}-random-s4", "game": game_name, "agents": ["random"] * len(agents),
+           "scores": outcome.scores, "seed": 4, "subject": 0, "result": "scored", "terminal": outcome.terminal}
+    return render_transcript(row, events, renderers=BUILTIN_BOARD_RENDERERS)
+
+
+@pytest.fixture
+def browser(tmp_path):
+    profile = tmp_path / "chromium-profile"
+    profile.mkdir()
+    with Chromium(CHROMIUM, profile) as chromium:
+        yield chromium
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.mark.parametrize("game_name", ["chess", "connect4", "diplomacy"])
+def test_arrow_keys_step_through_the_replay_and_the_board_changes(game_name, tmp_path, browser):
+    page = tmp_path / f"{game_name}.html"
+    page.write_text(_match(game_name), encoding="utf-8")
+    browser.open(page)
+    first = browser.evaluate(STATE)
+    import json
+
+    first = json.loads(first)
+    position, total = first["position"].split(" / ")
+    assert position == "1" and int(total) >= 3
+    assert first["step"] == "0" and ("<svg" in first["board"] or "<img" in first["board"])
+    seen = [first["board"]]
+    for expected in (2, 3):
+        browser.press("ArrowRight")
+        now = json.loads(browser.evaluate(STATE))
+        assert now["position"] == f"{expected} / {total}" and now["step"] == str(expected - 1)
+        seen.append(now["board"])
+    browser.press("End")
+    last = json.loads(browser.evaluate(STATE))
+    assert last["position"] == f"{total} / {total}"
+    assert last["board"] != first["board"]  # the game moved on from its start
+    browser.press("ArrowLeft")
+    assert json.loads(browser.evaluate(STATE))["position"] == f"{int(total) - 1} / {total}"
+    browser.screenshot(tmp_path / f"{game_name}.png")
+    assert (tmp_path / f"{game_name}.png").stat().st_size > 5000
+    assert browser.errors == []
+
+
+def test_a_script_error_in_the_page_is_caught(tmp_path, browser):
+    """The error collection is real: a page that throws is reported."""
+    page = tmp_path / "broken.html"
+    page.write_text("<!DOCTYPE html><html><body><script>undefinedFunction()</script></body></html>")
+    browser.open(page)
+    assert any("undefinedFunction" in error for error in browser.errors)

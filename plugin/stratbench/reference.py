@@ -26,7 +26,7 @@ A model recorded under fewer scaffolds than the others gets an entry in
 every game) and, per game, its own ``scaffolds`` list that replaces what the
 game would otherwise allow it::
 
-    "per_model": {"local/qwen2.5-coder-0.5b": {"scaffolds": ["direct"],
+    "per_model": {"local/qwen2.5-coder-0.5b": {"note": "...", "scaffolds": ["direct"],
                   "games": {"tictactoe": {"scaffolds": ["direct", "cot", "constrained"]}}}}
 """
 
@@ -170,8 +170,8 @@ def _per_model(
         where = f"per_model.{model}"
         if model not in models:
             raise ReferenceError(f"{path}: {where} names a model not in 'models'")
-        if not isinstance(entry, dict) or not entry or set(entry) - {"scaffolds", "games"}:
-            raise ReferenceError(f"{path}: {where} must be an object with 'scaffolds' and/or 'games'")
+        if not isinstance(entry, dict) or not set(entry) - {"note"} or set(entry) - {"scaffolds", "games", "note"}:
+            raise ReferenceError(f"{path}: {where} must be an object with 'scaffolds' and/or 'games' (and a 'note')")
         if "scaffolds" in entry:
             model_scaffolds[model] = _known_scaffolds(path, entry, where, scaffolds)
         games = entry.get("games", {})

@@ -157,7 +157,7 @@ def test_game_options_shorten_only_the_reference_matches_and_are_recorded(pytest
 
 def test_a_model_can_be_recorded_under_fewer_scaffolds_than_the_others(tmp_path):
     path = tmp_path / "reference.json"
-    per_model = {"openai/small": {"scaffolds": ["direct"], "games": {"tictactoe": {"scaffolds": ["direct", "constrained"]},
+    per_model = {"openai/small": {"note": "recorded later", "scaffolds": ["direct"], "games": {"tictactoe": {"scaffolds": ["direct", "constrained"]},
                                                                     "chess": {"scaffolds": []}}}}
     games = {"hive": {"scaffolds": ["constrained"]}}
     path.write_text(json.dumps({**PROFILE, "models": ["openai/ref", "openai/small"], "games": games,
@@ -178,7 +178,10 @@ def test_a_model_can_be_recorded_under_fewer_scaffolds_than_the_others(tmp_path)
     ({"openai/ref": {"scaffolds": ["tree"]}}, "per_model.openai/ref.scaffolds names tree, not in 'scaffolds'"),
     ({"openai/ref": {"games": {"hive": {"variants": ["x"]}}}},
      "per_model.openai/ref.games.hive must be an object with 'scaffolds' only"),
-    ({"openai/ref": {"colour": 1}}, "per_model.openai/ref must be an object with 'scaffolds' and/or 'games'"),
+    ({"openai/ref": {"colour": 1}},
+     "per_model.openai/ref must be an object with 'scaffolds' and/or 'games' (and a 'note')"),
+    ({"openai/ref": {"note": "only a note"}},
+     "per_model.openai/ref must be an object with 'scaffolds' and/or 'games' (and a 'note')"),
     (["openai/ref"], "'per_model' must be an object keyed by model"),
 ])
 def test_per_model_errors_name_the_file_and_the_field(tmp_path, per_model, message):

@@ -13,6 +13,7 @@ writes the cassette; without it the committed cassette is replayed offline
 
 Usage:
     python bench/five_boards.py [--model local/qwen2.5-coder-0.5b] [--record]
+    python bench/five_boards.py --model local/smollm2-135m --gguf SmolLM2-135M-Instruct.Q4_1.gguf --record
 """
 
 from __future__ import annotations
@@ -84,11 +85,11 @@ def cassette_for(model: str) -> Path:
     return DATA / f"five_boards_{cassettes.safe_component(local.local_name(model))}.yaml"
 
 
-def ask(model: str, record: bool) -> list[Answer]:
+def ask(model: str, record: bool, gguf: Path | None = None) -> list[Answer]:
     """Asks the five boards (live when ``record``, else from the cassette) and returns the answers."""
     import litellm
 
-    models = local.LocalModels()
+    models = local.LocalModels(files={local.local_name(model): gguf} if gguf else {})
     api_base = models.api_base(local.local_name(model)) if record else local.REPLAY_API_BASE
     answers = []
     try:
@@ -108,8 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="local/qwen2.5-coder-0.5b")
     parser.add_argument("--record", action="store_true", help="ask the live local model and write the cassette")
+    parser.add_argument("--gguf", type=Path, help="the GGUF of a local model that is not built in")
     args = parser.parse_args(argv)
-    answers = ask(args.model, args.record)
+    answers = ask(args.model, args.record, args.gguf)
     for answer in answers:
         print(f"{answer.board}  {'legal' if answer.ok else 'NO   '}  {answer.reply.strip()[:70]!r}")
     print(f"{args.model}: legal `Action: <cell>` on {sum(a.ok for a in answers)} of {len(answers)} boards")

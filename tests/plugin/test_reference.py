@@ -153,3 +153,40 @@ def test_game_options_shorten_only_the_reference_matches_and_are_recorded(pytest
     wrong = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     assert wrong.ret != 0
     wrong.stdout.fnmatch_lines(["*reference.json: games.hive.options:*max_turns*"])
+
+
+def test_a_model_can_be_recorded_under_fewer_scaffolds_than_the_others(tmp_path):
+    path = tmp_path / "reference.json"
+    per_model = {"openai/small": {"note": "recorded later", "scaffolds": ["direct"], "games": {"tictactoe": {"scaffolds": ["direct", "constrained"]},
+                                                                    "chess": {"scaffolds": []}}}}
+    games = {"hive": {"scaffolds": ["constrained"]}}
+    path.write_text(json.dumps({**PROFILE, "models": ["openai/ref", "openai/small"], "games": games,
+                                "per_model": per_model}))
+    profile = load_profile(path)
+    played = {game: sorted(label for label, limit in profile.limits(game).items() if limit.matches)
+              for game in ("tictactoe", "santorini", "hive", "chess")}
+    assert played == {
+        "tictactoe": ["openai/ref+constrained", "openai/ref+direct", "openai/small+constrained", "openai/small+direct"],
+        "santorini": ["openai/ref+constrained", "openai/ref+direct", "openai/small+direct"],
+        "hive": ["openai/ref+constrained"],  # the game's list and the model's list leave small nothing
+        "chess": ["openai/ref+constrained", "openai/ref+direct"],
+    }
+
+
+@pytest.mark.parametrize("per_model, message", [
+    ({"openai/other": {"scaffolds": ["direct"]}}, "per_model.openai/other names a model not in 'models'"),
+    ({"openai/ref": {"scaffolds": ["tree"]}}, "per_model.openai/ref.scaffolds names tree, not in 'scaffolds'"),
+    ({"openai/ref": {"games": {"hive": {"variants": ["x"]}}}},
+     "per_model.openai/ref.games.hive must be an object with 'scaffolds' only"),
+    ({"openai/ref": {"colour": 1}},
+     "per_model.openai/ref must be an object with 'scaffolds' and/or 'games' (and a 'note')"),
+    ({"openai/ref": {"note": "only a note"}},
+     "per_model.openai/ref must be an object with 'scaffolds' and/or 'games' (and a 'note')"),
+    (["openai/ref"], "'per_model' must be an object keyed by model"),
+])
+def test_per_model_errors_name_the_file_and_the_field(tmp_path, per_model, message):
+    path = tmp_path / "reference.json"
+    path.write_text(json.dumps({**PROFILE, "per_model": per_model}))
+    with pytest.raises(ReferenceError) as error:
+        load_profile(path)
+    assert str(error.value) == f"{path}: {message}"

@@ -58,6 +58,8 @@ class MatchOutcome:
         turns: Decisions applied (joint actions).
         decisions: Decisions taken per player.
         illegal: Rejected attempts per player (parse errors and illegal actions).
+        format_errors: Of those, the replies that could not be read as an action, per player
+            (None where the outcome was not played by :func:`play`).
         fallbacks: Decisions decided by the fallback, per player.
         forfeited_by: The player whose side forfeited, or None.
         history: The applied joint actions, ``{player: action}`` as strings.
@@ -76,6 +78,7 @@ class MatchOutcome:
     duration_s: float
     messages: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    format_errors: dict[int, int] | None = None
 
 
 async def run_match(
@@ -149,6 +152,7 @@ async def run_match(
         history=list(state.history),
         duration_s=time.perf_counter() - start,
         messages=[m.to_dict() for m in state.messages.messages],
+        format_errors=stats.format_errors,
     )
     transcript.add("end", scores=outcome.scores, terminal=outcome.terminal, turns=outcome.turns)
     return outcome
@@ -165,6 +169,7 @@ class _Stats:
     def __init__(self, num_players: int) -> None:
         self.decisions = {p: 0 for p in range(num_players)}
         self.illegal = {p: 0 for p in range(num_players)}
+        self.format_errors = {p: 0 for p in range(num_players)}
         self.fallbacks = {p: 0 for p in range(num_players)}
 
 
@@ -197,6 +202,7 @@ async def _decide(
             action = _canonical(game, state, player, action)
         except (ActionParseError, IllegalActionError) as error:
             stats.illegal[player] += 1
+            stats.format_errors[player] += isinstance(error, ActionParseError)
             reason = str(error)
             transcript.add("rejected", turn=state.turn, player=player, attempt=attempt, error=reason)
             current = observation.with_feedback(reason, attempt + 1)

@@ -65,7 +65,8 @@ def cassette_path(root: Path, nodeid: str) -> Path:
     name, _, param = test_part.partition("[")
     param = param.rstrip("]") or "default"
     pieces = [*parts, *name.split("::"), param]
-    return root.joinpath(*(safe_component(p) for p in pieces)).with_suffix(".yaml")
+    # Appended, not Path.with_suffix: a dot in the id (local/qwen2.5-coder-0.5b) is not a suffix to replace.
+    return root.joinpath(*(safe_component(p) for p in pieces[:-1]), safe_component(pieces[-1]) + ".yaml")
 
 
 def safe_component(piece: str) -> str:

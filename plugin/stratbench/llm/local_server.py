@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 
@@ -34,6 +35,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--chat-format", default=None,
                         help="Chat template when the GGUF has none (default: gemma for Gemma files)")
     return parser
+
+
+def chat_format_for(model: str, given: str | None = None) -> str | None:
+    """Returns the chat format to serve a GGUF with: the given one, ``gemma`` for Gemma files, else None.
+
+    None makes llama-cpp-python use the chat template stored in the GGUF
+    (``tokenizer.chat_template``): Qwen2.5-Coder-0.5B-Instruct's ChatML template.
+
+    Examples:
+        >>> chat_format_for("/cache/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf") is None
+        True
+        >>> chat_format_for("/cache/gemma-3-270m-q4_k_m.gguf")
+        'gemma'
+    """
+    if given:
+        return given
+    return "gemma" if "gemma" in Path(model).name.lower() else None
 
 
 def disable_prompt_reuse(llama_class: Any) -> None:
@@ -110,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
     from llama_cpp.server.settings import ModelSettings, ServerSettings
 
     disable_prompt_reuse(llama_cpp.Llama)
-    chat_format = args.chat_format or ("gemma" if "gemma" in args.model.lower() else None)
+    chat_format = chat_format_for(args.model, args.chat_format)
     model = ModelSettings(
         model=args.model,
         model_alias=args.alias,

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from stratbench.report.overview import model_overview
 from stratbench.results import ERRORED, SKIPPED, is_scored, status_of, unscored_by_agent
 from stratbench.rating import (
     MatchResult,
@@ -116,6 +117,7 @@ def analyse(
         # An agent playing itself always averages the mean score: leave self-play out of the averages.
         "average_scores": _average_scores([m for m in matches if len(m.agents) == 1 or len(set(m.agents)) > 1],
                                           known),
+        "model_overview": model_overview(records),
         "sections": [],
         "notes": notes,
         "matches": [_match_row(r) for r in records],

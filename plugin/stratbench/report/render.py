@@ -131,6 +131,54 @@ def _elo_caption(data: dict[str, Any]) -> str:
     return " ".join(p for p in parts if p)
 
 
+OVERVIEW_CAPTION = (
+    "Per model (scaffolds pooled) and game: legal moves and unreadable replies as shares of all answers "
+    "(counts in brackets), and the mean score of the model's side (matches in brackets)."
+)
+
+
+def _share(part: int | None, whole: int) -> str:
+    if part is None or not whole:
+        return "–"
+    return f"{100 * part / whole:.0f}% ({part}/{whole})"
+
+
+def _overview_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]] | None:
+    """Returns the models-at-a-glance table (header, rows), or None when no model played."""
+    overview = data.get("model_overview")
+    if not overview:
+        return None
+    models = overview["models"]
+    header = ["game", "score range"]
+    for model in models:
+        header += [f"{model} legal", f"{model} format errors", f"{model} score"]
+    rows = []
+    totals = {m: {"answers": 0, "legal": 0, "format_errors": 0} for m in models}
+    for row in overview["games"]:
+        span = row.get("score_range")
+        cells = [row["game"], "–" if not span else f"{float(span[0]):g}–{float(span[1]):g}"]
+        for model in models:
+            cell = row["cells"].get(model)
+            if cell is None:
+                cells += ["–", "–", "–"]
+                continue
+            cells += [_share(cell["legal"], cell["answers"]), _share(cell["format_errors"], cell["answers"]),
+                      f"{cell['mean_score']:.2f} ({cell['matches']})"]
+            total = totals[model]
+            total["answers"] += cell["answers"]
+            total["legal"] += cell["legal"]
+            total["format_errors"] = (None if cell["format_errors"] is None or total["format_errors"] is None
+                                      else total["format_errors"] + cell["format_errors"])
+        rows.append(cells)
+    if len(overview["games"]) > 1:
+        last = ["all games", "–"]
+        for model in models:
+            total = totals[model]
+            last += [_share(total["legal"], total["answers"]), _share(total["format_errors"], total["answers"]), "–"]
+        rows.append(last)
+    return header, rows
+
+
 def _score_header(data: dict[str, Any]) -> list[str]:
     """Names the score columns: win-share games plainly, other games with their score range."""
     scores = data["average_scores"]
@@ -221,6 +269,7 @@ def render_html(data: dict[str, Any]) -> str:
         heat=heat, score_header=_score_header(data), score_caption=_score_caption(data), elo_games=elo_games,
         elo_rows=elo_rows, elo_caption=_elo_caption(data), tables=_tables, has_elo=_has_elo_table(data),
         chart=_chart, paper_elo=_paper_elo_rows(), paper_elo_caption=PAPER_ELO_CAPTION,
+        overview=_overview_table(data), overview_caption=OVERVIEW_CAPTION,
     )
 
 
@@ -259,6 +308,10 @@ def render_markdown(data: dict[str, Any]) -> str:
              f"{data['n_matches']} matches · {len(data['games'])} games · {len(data['agents'])} agents · "
              f"protocol: {', '.join(data.get('protocols') or ['default'])}", ""]
     lines += [f"> {_md(note)}" for note in data["notes"]]
+    overview = _overview_table(data)
+    if overview:
+        lines += ["", "### Models at a glance", "", _md(OVERVIEW_CAPTION), ""]
+        lines += _md_table(*overview)
     ratings = data.get("ratings")
     if ratings:
         lines += ["", f"### Ratings ({round(ratings['level'] * 100)}% intervals, B={ratings['n_resamples']})", ""]

@@ -78,6 +78,10 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
     for game_id in GAME_IDS:
         registry.add_game(game_id, advgame.factory(game_id), variants=advgame.variants)
 
+    from stratbench.games.sc2 import game as sc2_game
+
+    registry.add_game("sc2_mock", sc2_game.mock_game, variants=sc2_game.mock_variants)
+
 
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:
@@ -118,6 +122,11 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
     from stratbench.agents.probe_solver import ProbeSolverAgent
 
     registry.add_agent("probe_solver", ProbeSolverAgent)
+
+    from stratbench.games.sc2.baselines import AttackNearestAgent, NoOpAgent
+
+    registry.add_agent("sc2-noop", NoOpAgent)
+    registry.add_agent("sc2-attack-nearest", AttackNearestAgent)
 
     from stratbench.agents.advgame_writer import baseline_agent
 
@@ -179,6 +188,10 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
     for game_id in GAME_IDS:
         registry.add_metric(game_id, "advgame", match_metrics)
 
+    from stratbench.metrics.sc2 import episode_metrics
+
+    registry.add_metric("sc2_mock", "sc2", episode_metrics)
+
 
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
@@ -206,6 +219,10 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
     registry.add_report_section("planning", planning)
     registry.add_report_section("probes", probes)
     registry.add_report_section("advgame", advgame)
+
+    from stratbench.report.sc2 import sc2_tables
+
+    registry.add_report_section("sc2", sc2_tables)
 
 
 @pytest.hookimpl

@@ -52,6 +52,15 @@ def positive_float(text: str) -> float:
     return value
 
 
+def existing_folder(text: str) -> str:
+    """Parses the path of a folder that exists."""
+    import os
+
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"no such folder: {text!r}")
+    return text
+
+
 def model_price(text: str) -> tuple[str, float, float]:
     """Parses ``MODEL=IN,OUT``: USD per million input and output tokens.
 
@@ -126,6 +135,9 @@ def add_options(parser: Any) -> None:
                          "unusable reply (default 4)")
     group.addoption("--report-dir", default=None, metavar="DIR",
                     help="Where results.jsonl and reports go (default reports/latest)")
+    group.addoption("--max-concurrency", type=positive_int, default=8, metavar="N",
+                    help="Model requests in flight at once per model (default 8); raise it for games with more "
+                         "agents deciding together (LLM-PySC2)")
     group.addoption("--match-timeout", type=non_negative_float, default=3600.0, metavar="S",
                     help="Record a match that runs longer than S seconds as errored (timeout); 0: no limit "
                          "(default 3600)")
@@ -146,6 +158,8 @@ def add_options(parser: Any) -> None:
                     help="Send image observations to models: auto (litellm's model map), on, off")
     group.addoption("--stockfish", default=None, metavar="PATH",
                     help="Stockfish binary (default: stockfish on PATH, then /usr/games/stockfish)")
+    group.addoption("--sc2-maps", type=existing_folder, default=None, metavar="DIR",
+                    help="StarCraft II maps for live play (the released llm_smac and llm_pysc2 folders); needs SC2PATH")
     group.addoption("--pddl-dir", default=None, metavar="DIR",
                     help="Run a PDDL dataset in SPIN-Bench's layout (<domain>/domain.pddl, <domain>/instances/*.pddl)")
     group.addoption("--annotator-model", default=None, metavar="MODEL",

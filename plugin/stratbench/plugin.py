@@ -43,8 +43,12 @@ _STATUS = {
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
-    """Adds stratbench's hook specifications."""
+    """Adds stratbench's hook specifications (and asks protobuf for the backend pysc2 needs)."""
     from stratbench import hookspecs
+    from stratbench.games.sc2.pysc2_compat import prepare_protobuf
+
+    # The earliest hook of the plugin: before any conftest or test module can load protobuf.
+    prepare_protobuf()
 
     pluginmanager.add_hookspecs(hookspecs)
 
@@ -144,6 +148,7 @@ def _settings(config: pytest.Config) -> RunSettings:
         run_id=run_id,
         stockfish=config.getoption("stockfish"),
         pddl_dir=Path(config.getoption("pddl_dir")).resolve() if config.getoption("pddl_dir") else None,
+        sc2_maps=Path(config.getoption("sc2_maps")).resolve() if config.getoption("sc2_maps") else None,
         annotator_model=config.getoption("annotator_model"),
         vision=config.getoption("stratbench_vision"),
         local_models=local_models,
@@ -151,6 +156,7 @@ def _settings(config: pytest.Config) -> RunSettings:
         reference_mode="record" if reference_mode == "record" else "replay",
         request_timeout=config.getoption("request_timeout"),
         retries=config.getoption("retries"),
+        max_concurrency=config.getoption("max_concurrency"),
         prices={model: (inp / 1e6, out / 1e6) for model, inp, out in config.getoption("price")},
         match_timeout=config.getoption("match_timeout") or None,
         resume=config.getoption("stratbench_resume"),

@@ -65,6 +65,8 @@ class RunSettings:
     run_id: str = ""
     stockfish: str | None = None
     pddl_dir: Path | None = None
+    sc2_maps: Path | None = None
+    """``--sc2-maps``: the StarCraft II maps folder for live play (None: not given)."""
     annotator_model: str | None = None
     vision: str = "auto"
     local_models: dict[str, Path] = field(default_factory=dict)
@@ -72,6 +74,8 @@ class RunSettings:
     reference_mode: str = "replay"
     request_timeout: float = 120.0
     retries: int = 4
+    max_concurrency: int = 8
+    """``--max-concurrency``: model requests in flight at once per model."""
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)
     """USD per token (input, output) by model string, from ``--price``."""
     match_timeout: float | None = 3600.0
@@ -208,6 +212,7 @@ class StratbenchSession:
                 local=LocalModels(files=dict(self.settings.local_models)),
                 timeout_s=self.settings.request_timeout,
                 max_attempts=self.settings.retries + 1,
+                max_concurrency=self.settings.max_concurrency,
                 prices=dict(self.settings.prices),
             )
         return self._client

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from stratbench.registry import Registry
 
-FAMILIES = ("solver_games", "planning", "probes", "hanabi", "diplomacy", "gamebench", "advgame")
+FAMILIES = ("solver_games", "planning", "probes", "hanabi", "diplomacy", "gamebench", "advgame", "sc2")
 
 
 def register_all(registry: Registry) -> None:

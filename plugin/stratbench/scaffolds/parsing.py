@@ -36,6 +36,7 @@ PARSERS: dict[str, str] = {
     "spin_pddl_plan": "stratbench.paper_protocols.planning:read_plan_answer",
     "spin_hanabi_json": "stratbench.paper_protocols.hanabi:read_action_answer",
     "spin-json": "stratbench.paper_protocols.solver_games:read_json_action",
+    "sc2-reply": "stratbench.games.sc2.game:read_reply",
 }
 """Strict readers for paper protocols (``Observation.answer_parser``): name -> ``"module:function"``.
 

@@ -51,6 +51,17 @@ FAULT_KINDS = ("429", "500", "hang", "non_utf8", "no_message")
 NON_UTF8_BODY = b'{"choices": "\xff\xfe\xfd not utf-8 \x80"}'
 
 
+class _LoopbackHTTPServer(ThreadingHTTPServer):
+    """A threading server whose listen backlog takes a burst of concurrent clients.
+
+    The standard backlog (5) drops the SYNs of a larger burst; the client then
+    retries after a second, which a benchmark of concurrent agents would
+    measure as model latency.
+    """
+
+    request_queue_size = 128
+
+
 def first_legal_responder(body: dict[str, Any]) -> str:
     """Answers with a legal action read from the last user message.
 
@@ -182,7 +193,7 @@ class FakeLLMServer:
         """Starts serving in a daemon thread."""
         self._stopping.clear()
         handler = _make_handler(self)
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server = _LoopbackHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()

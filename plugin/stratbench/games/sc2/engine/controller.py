@@ -24,6 +24,7 @@ import math
 
 from stratbench.games.sc2.engine.battle import ATTACK_MOVE, ATTACK_UNIT, HOLD, MOVE, STOP, Battle, Order
 from stratbench.games.sc2.engine.opponent import scripted_opponent_orders
+from stratbench.games.sc2.engine.scenarios import build_battle
 from stratbench.games.sc2.pysc2_compat import import_pysc2
 
 ABILITY_ORDERS = {3674: ATTACK_MOVE, 23: ATTACK_MOVE, 3794: MOVE, 16: MOVE, 3793: HOLD, 18: HOLD, 3665: STOP, 4: STOP}
@@ -91,15 +92,9 @@ class EngineServer:
         res.quit.SetInParent()
 
     def _start(self) -> None:
-        scenario = self.scenario or {}
-        width, height = scenario.get("size", [32, 32])
-        self.battle = Battle(width, height)
-        for group in scenario.get("units", []):
-            for index in range(int(group.get("count", 1))):
-                x, y = group["x"], group["y"] + index * float(group.get("spacing", 1.5))
-                self.battle.add(group["type"], int(group["owner"]), float(x), float(y))
+        self.battle = build_battle(self.scenario or {})
         self.selected = set()
-        self.camera = (width / 2, height / 2)
+        self.camera = (self.battle.width / 2, self.battle.height / 2)
         self.status = STATUS_IN_GAME
 
     # --- static information --------------------------------------------------

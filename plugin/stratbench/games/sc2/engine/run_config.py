@@ -15,9 +15,9 @@ import json
 from pathlib import Path
 
 from stratbench.games.sc2.engine.controller import EngineServer
+from stratbench.games.sc2.engine.scenarios import SCENARIO_DIR
 from stratbench.games.sc2.pysc2_compat import import_pysc2
 
-SCENARIO_DIR = Path(__file__).with_name("scenarios")
 _active = [0]
 _classes: dict[str, type] = {}
 
@@ -92,15 +92,6 @@ def _engine_classes():
 
     _classes.update(protocol=EngineProtocol, controller=EngineController, run_config=EngineRunConfig)
     return _classes
-
-
-def scenario(name: str) -> dict:
-    """The scenario file ``scenarios/<name>.json`` as a dict, or a one-line error naming it."""
-    path = SCENARIO_DIR / f"{name}.json"
-    if not path.exists():
-        known = ", ".join(sorted(p.stem for p in SCENARIO_DIR.glob("*.json")))
-        raise ValueError(f"unknown SC2 engine scenario {name!r} (no {path.name}); known: {known}")
-    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def register_scenario_maps() -> list[str]:

@@ -96,6 +96,7 @@ class Battle:
         self._next_tag = 1
         self.damage_dealt: dict[int, float] = {1: 0.0, 2: 0.0}
         self.kills: dict[int, int] = {1: 0, 2: 0}
+        self._living_by_owner: dict[int, list[Unit]] = {}
 
     def add(self, name: str, owner: int, x: float, y: float) -> Unit:
         """Place a unit of type ``name`` at (x, y) with full health and shields."""
@@ -143,7 +144,9 @@ class Battle:
 
     # --- one loop ---------------------------------------------------------
     def _step_once(self) -> None:
-        for unit in self.alive():
+        living = self.alive()
+        self._living_by_owner = {owner: [u for u in living if u.owner == owner] for owner in (1, 2)}
+        for unit in living:
             self._act(unit)
         for unit in self.units.values():
             if unit.alive and unit.shield < unit.stats.shield and self.loop - unit.last_damaged_loop >= SHIELD_REGEN_DELAY_LOOPS:
@@ -159,7 +162,7 @@ class Battle:
     def _nearest_enemy(self, unit: Unit, within: float) -> Unit | None:
         best: Unit | None = None
         best_distance = within
-        for other in self.alive():
+        for other in self._living_by_owner.get(3 - unit.owner, ()):
             if self._can_target(unit, other):
                 d = unit.distance_to(other)
                 if d <= best_distance + 1e-9 and (best is None or d < best_distance):
@@ -201,7 +204,7 @@ class Battle:
         unit.weapon_ready_loop = self.loop + stats.cooldown_loops
         victims = [target]
         if stats.splash > 0:
-            victims += [o for o in self.alive() if o is not target and o.owner == target.owner
+            victims += [o for o in self._living_by_owner.get(target.owner, ()) if o.alive and o is not target
                         and math.hypot(o.x - target.x, o.y - target.y) <= stats.splash + o.stats.radius]
         for victim in victims:
             was_alive = victim.alive

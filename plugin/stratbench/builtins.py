@@ -128,6 +128,11 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
     registry.add_agent("sc2-noop", NoOpAgent)
     registry.add_agent("sc2-attack-nearest", AttackNearestAgent)
 
+    from stratbench.games.sc2.engine.text_baselines import AttackMoveAgent, FocusFireAgent
+
+    registry.add_agent("sc2-focus-fire", FocusFireAgent)
+    registry.add_agent("sc2-attack-move", AttackMoveAgent)
+
     from stratbench.agents.advgame_writer import baseline_agent
 
     registry.add_agent("greedy", baseline_agent("greedy"))

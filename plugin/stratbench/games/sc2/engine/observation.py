@@ -89,6 +89,12 @@ def fill_observation(server, obs) -> None:
     details.total_damage_dealt.life = battle.damage_dealt[1]
     details.total_damage_taken.life = battle.damage_dealt[2]
     score.score = int(battle.damage_dealt[1])
+    dead_foes = [u for u in battle.units.values() if u.owner == 2 and not u.alive]
+    dead_own = [u for u in battle.units.values() if u.owner == 1 and not u.alive]
+    details.killed_minerals.army = float(sum(u.stats.minerals for u in dead_foes))
+    details.killed_vespene.army = float(sum(u.stats.vespene for u in dead_foes))
+    details.lost_minerals.army = float(sum(u.stats.minerals for u in dead_own))
+    details.lost_vespene.army = float(sum(u.stats.vespene for u in dead_own))
     layer = server.options.feature_layer if server.options is not None else None
     if layer is None or not layer.resolution.x:
         return

@@ -15,7 +15,7 @@ UNITS_FILE = Path(__file__).with_name("units.csv")
 
 @dataclass(frozen=True)
 class UnitStats:
-    """One unit type's published stats (times in game seconds on "faster")."""
+    """One unit type's published stats (times in game seconds on "faster"; cost includes what it morphs from)."""
 
     name: str
     health: float
@@ -33,6 +33,8 @@ class UnitStats:
     cooldown: float
     targets: frozenset[str]
     splash: float
+    minerals: int
+    vespene: int
     source: str
 
     @property
@@ -58,7 +60,8 @@ def _row_to_stats(row: dict[str, str]) -> UnitStats:
         damage=float(row["damage"]), attacks=int(row["attacks"]),
         bonus_attribute=row["bonus_attribute"], bonus=float(row["bonus"]),
         range=float(row["range"]), cooldown=float(row["cooldown"]),
-        targets=frozenset(row["targets"].split()), splash=float(row["splash"]), source=row["source"],
+        targets=frozenset(row["targets"].split()), splash=float(row["splash"]),
+        minerals=int(row["minerals"]), vespene=int(row["vespene"]), source=row["source"],
     )
 
 

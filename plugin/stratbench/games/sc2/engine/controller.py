@@ -94,7 +94,10 @@ class EngineServer:
     def _start(self) -> None:
         self.battle = build_battle(self.scenario or {})
         self.selected = set()
-        self.camera = (self.battle.width / 2, self.battle.height / 2)
+        own = self.battle.alive(1) or self.battle.alive()
+        # the camera starts on the player's army, as SMAC's and LLM-PySC2's maps place it
+        self.camera = (sum(u.x for u in own) / len(own), sum(u.y for u in own) / len(own)) if own else \
+            (self.battle.width / 2, self.battle.height / 2)
         self.status = STATUS_IN_GAME
 
     # --- static information --------------------------------------------------

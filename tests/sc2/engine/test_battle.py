@@ -112,3 +112,10 @@ def test_every_table_row_names_its_source():
     for stats in unit_stats().values():
         assert stats.source.startswith("Liquipedia"), stats.name
         assert stats.health > 0 and stats.armor >= 0
+
+
+def test_an_unknown_unit_type_names_the_table():
+    import pytest
+
+    with pytest.raises(KeyError, match="unit type 'Zerg.Nope' is not in units.csv; known: Protoss.Adept, "):
+        Battle().add("Zerg.Nope", 1, 0, 0)

@@ -57,3 +57,29 @@ def test_raw_attack_commands_reach_the_engine_and_replay_identically():
     assert trace(first) == trace(second)
     foes_hp = [sum(u.health + u.shield for u in s.observation.raw_units if u.alliance == 4) for s in first]
     assert foes_hp[-1] < foes_hp[0]
+
+
+def test_unsupported_requests_are_answered_with_an_error_naming_them():
+    import_pysc2()
+    from s2clientprotocol import sc2api_pb2
+
+    from stratbench.games.sc2.engine.controller import EngineServer
+
+    server = EngineServer()
+    request = sc2api_pb2.Request(id=7, replay_info=sc2api_pb2.RequestReplayInfo(replay_path="x.SC2Replay"))
+    response = sc2api_pb2.Response.FromString(server.answer(request.SerializeToString()))
+    assert response.id == 7 and response.status == 1  # still "launched"
+    assert list(response.error) == ["replay_info is unsupported by the stratbench SC2 engine"]
+
+
+def test_the_engine_run_config_is_chosen_only_inside_engine_backend():
+    import_pysc2()
+    from pysc2 import run_configs
+
+    with engine_backend():
+        assert type(run_configs.get()).__name__ == "EngineRunConfig"
+    try:
+        chosen = type(run_configs.get()).__name__
+    except Exception as error:  # no StarCraft II here: pysc2's own configs may refuse to start
+        chosen = type(error).__name__
+    assert chosen != "EngineRunConfig"

@@ -14,8 +14,23 @@ Approximations, each a documented choice:
   (Liquipedia, "Shields"); health does not regenerate;
 - splash hits every enemy ground unit within the weapon's ``splash`` radius
   of the target at full damage (the game uses falloff zones);
-- deaths are applied at the end of a loop, so units that fire in the same
-  loop all deal their damage.
+- a unit killed during a loop still acts in that loop (all units of a loop
+  act on the state at its start, in tag order, so neither side fires first
+  by construction);
+- every unit is a ground unit: air movement and the ground/air split of
+  targeting are not modelled yet (the table records each weapon's targets);
+- abilities: Stalker Blink (8 range, 7 s cooldown) and Baneling Volatile
+  Burst (dies on attack, splash 2.2) are modelled; Guardian Shield, Force
+  Field, Psionic Storm, Purification Nova, Corrosive Bile and the other
+  spells are not yet (their action text is refused as unsupported, result
+  214 in the action response).
+
+Modules beyond the simulation: :mod:`.controller` (answers pysc2's
+requests), :mod:`.observation` (builds observations), :mod:`.run_config`
+(the seam that makes ``SC2Env(map_name=...)`` run on the engine),
+:mod:`.scenarios` (the scenario files), :mod:`.games` (the registered
+``sc2_smac`` and ``sc2_tasks`` games), :mod:`.policies` and
+:mod:`.text_baselines` (scripted focus fire and attack-move).
 
 Agreement with prior art (read, not copied): like JaxMARL's SMAX and
 SMAClite, units move without pathfinding and the heuristic enemy targets the

@@ -197,7 +197,7 @@ class EngineServer:
             return self._command(sorted(self.selected), cmd.ability_id, point, target)
         if feature.HasField("unit_selection_point"):
             unit = self._own_unit_at(self._world(feature.unit_selection_point.selection_screen_coord, minimap=False))
-            if not feature.unit_selection_point.type in (2, 4):  # not a toggle / add
+            if feature.unit_selection_point.type not in (2, 4):  # Select or AllType replace the selection
                 self.selected = set()
             if unit is not None:
                 self.selected.add(unit.tag)

@@ -81,6 +81,10 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
     from stratbench.games.sc2 import game as sc2_game
 
     registry.add_game("sc2_mock", sc2_game.mock_game, variants=sc2_game.mock_variants)
+    from stratbench.games.sc2.engine import games as sc2_engine_games
+
+    registry.add_game("sc2_smac", sc2_engine_games.smac_game, variants=sc2_engine_games.smac_variants)
+    registry.add_game("sc2_tasks", sc2_engine_games.tasks_game, variants=sc2_engine_games.tasks_variants)
 
 
 @pytest.hookimpl
@@ -127,6 +131,11 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
 
     registry.add_agent("sc2-noop", NoOpAgent)
     registry.add_agent("sc2-attack-nearest", AttackNearestAgent)
+
+    from stratbench.games.sc2.engine.text_baselines import AttackMoveAgent, FocusFireAgent
+
+    registry.add_agent("sc2-focus-fire", FocusFireAgent)
+    registry.add_agent("sc2-attack-move", AttackMoveAgent)
 
     from stratbench.agents.advgame_writer import baseline_agent
 
@@ -191,6 +200,8 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
     from stratbench.metrics.sc2 import episode_metrics
 
     registry.add_metric("sc2_mock", "sc2", episode_metrics)
+    registry.add_metric("sc2_smac", "sc2", episode_metrics)
+    registry.add_metric("sc2_tasks", "sc2", episode_metrics)
 
 
 @pytest.hookimpl

@@ -21,7 +21,7 @@ SOURCE = (
 QUERY_ATTEMPTS = 5
 """The released ``MAX_LLM_QUERY_TIMES``."""
 
-GAMES = ("sc2_mock",)
+GAMES = ("sc2_mock", "sc2_smac", "sc2_tasks")
 """The family's games registered here; the offline engine's games register theirs beside them."""
 
 

@@ -1,0 +1,88 @@
+"""The registered games on the engine: ``sc2_smac`` (the nine LLM-SMAC maps) and ``sc2_tasks`` (LLM-PySC2 tasks).
+
+Each variant is a scenario file; the game is :class:`SC2TextGame` over pysc2's
+``SC2Env`` created inside :func:`engine_backend`, so the text interface plays
+exactly as it would on the game. Teams follow LLM-PySC2's Table D3 (one team
+per own unit type for the tasks, as the released single-agent configurations).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stratbench.games.sc2.config import TeamConfig, smac_layout
+from stratbench.games.sc2.engine.scenarios import load_scenario, scenario_names
+
+SMAC_TASK_TEXT = "Kill as much as enemy units as possible and avoid losing unit."
+"""The released SMAC task text once the enemy is on screen (LLM-PySC2 2025 ``lib/obs/task.py``)."""
+TEAM_ACTIONS = {"Zealot": ("Attack_Unit",), "Stalker": ("Attack_Unit", "Move_Screen"), "Colossus": ("Attack_Unit", "Move_Screen")}
+"""Released SMAC action sets per unit type (digest §2.2); other types get Attack_Unit and Move_Screen."""
+
+
+def family_variants(family: str) -> list[str]:
+    """The scenario names of ``family`` (``llm-smac`` or ``llm-pysc2``)."""
+    return [n for n in scenario_names() if load_scenario(n).get("family") == family]
+
+
+def engine_env_factory(map_name: str, *, step_mul: int = 8, seed: int | None = None):
+    """A factory of pysc2 ``SC2Env`` s playing ``map_name`` on the engine."""
+    from stratbench.games.sc2.config import interface_format
+    from stratbench.games.sc2.engine.run_config import engine_backend
+    from stratbench.games.sc2.pysc2_compat import import_pysc2
+
+    def factory() -> Any:
+        import_pysc2()
+        from pysc2.env import sc2_env
+
+        with engine_backend():
+            return sc2_env.SC2Env(map_name=map_name, players=[sc2_env.Agent(sc2_env.Race.protoss)],
+                                  agent_interface_format=interface_format(), step_mul=step_mul, random_seed=seed)
+
+    return factory
+
+
+def _layout(scenario: dict):
+    kinds: list[str] = []
+    for group in scenario["units"]:
+        kind = group["type"].split(".")[1]
+        if group["owner"] == 1 and kind not in kinds:
+            kinds.append(kind)
+    teams = tuple(TeamConfig(f"{kind}-1", (kind,), actions=TEAM_ACTIONS.get(kind, ("Attack_Unit", "Move_Screen")))
+                  for kind in kinds)
+    return smac_layout(teams, scenario.get("task_text", SMAC_TASK_TEXT))
+
+
+def _engine_game(name: str, family: str, variant: str | None, protocol: str, max_decisions: int):
+    from stratbench.games.sc2.game import SC2TextGame
+
+    names = family_variants(family)
+    variant = variant or names[0]
+    if variant not in names:
+        raise ValueError(f"unknown {name} variant {variant!r}; known: {', '.join(names)}")
+    scenario = load_scenario(variant)
+    return SC2TextGame(name, engine_env_factory(variant), _layout(scenario), protocol=protocol,
+                       max_decisions=max_decisions, family=family, backend="engine")
+
+
+def smac_game(variant: str | None = None, *, protocol: str = "default", max_decisions: int = 60):
+    """``sc2_smac``: an LLM-SMAC map on the engine."""
+    return _engine_game("sc2_smac", "llm-smac", variant, protocol, max_decisions)
+
+
+def tasks_game(variant: str | None = None, *, protocol: str = "default", max_decisions: int = 90):
+    """``sc2_tasks``: an LLM-PySC2 task at a level on the engine."""
+    return _engine_game("sc2_tasks", "llm-pysc2", variant, protocol, max_decisions)
+
+
+def smac_variants(options: dict[str, Any]):
+    from stratbench.registry import Variant
+    from stratbench.games.sc2.pysc2_compat import unavailable_reason
+
+    return [Variant(n, unavailable_reason()) for n in family_variants("llm-smac")]
+
+
+def tasks_variants(options: dict[str, Any]):
+    from stratbench.registry import Variant
+    from stratbench.games.sc2.pysc2_compat import unavailable_reason
+
+    return [Variant(n, unavailable_reason()) for n in family_variants("llm-pysc2")]

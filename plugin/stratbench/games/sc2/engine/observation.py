@@ -1,0 +1,111 @@
+"""Build a ``ResponseObservation`` from the engine's battle (raw units, layers, score)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+SCREEN_LAYERS = ("height_map", "visibility_map", "creep", "power", "player_id", "player_relative", "unit_type",
+                 "selected", "unit_hit_points", "unit_hit_points_ratio", "unit_energy", "unit_energy_ratio",
+                 "unit_shields", "unit_shields_ratio", "unit_density", "unit_density_aa", "effects", "hallucinations",
+                 "cloaked", "blip", "buffs", "buff_duration", "active", "build_progress", "pathable", "buildable",
+                 "placeholder")
+MINIMAP_LAYERS = ("height_map", "visibility_map", "creep", "camera", "player_id", "player_relative", "selected",
+                  "unit_type", "alerts", "pathable", "buildable")
+SELECTED_ABILITIES = (3674, 3794, 3793, 3665)
+"""Abilities every selected armed unit offers: Attack, Move, Hold position, Stop (Blink added for Stalkers)."""
+
+
+def _plane(plane, image: np.ndarray) -> None:
+    plane.bits_per_pixel = 32
+    plane.size.x, plane.size.y = image.shape[1], image.shape[0]
+    plane.data = image.astype("<i4").tobytes()
+
+
+def _paint(server, size: int, to_px, radius_px) -> dict[str, np.ndarray]:
+    layers: dict[str, np.ndarray] = {}
+    blank = lambda: np.zeros((size, size), dtype=np.int64)  # noqa: E731
+    for name in ("player_id", "player_relative", "unit_type", "selected", "unit_hit_points", "unit_shields",
+                 "unit_density", "unit_hit_points_ratio", "unit_shields_ratio"):
+        layers[name] = blank()
+    for unit in server.battle.alive():
+        cx, cy = to_px(unit.x, unit.y)
+        r = max(0, int(radius_px(unit.stats.radius)))
+        x0, x1, y0, y1 = max(0, cx - r), min(size, cx + r + 1), max(0, cy - r), min(size, cy + r + 1)
+        if x0 >= x1 or y0 >= y1:
+            continue
+        region = (slice(y0, y1), slice(x0, x1))
+        layers["player_id"][region] = unit.owner
+        layers["player_relative"][region] = 1 if unit.owner == 1 else 4
+        layers["unit_type"][region] = server._type_id(unit.name)
+        layers["selected"][region] = 1 if unit.tag in server.selected else 0
+        layers["unit_hit_points"][region] = int(unit.health)
+        layers["unit_shields"][region] = int(unit.shield)
+        layers["unit_hit_points_ratio"][region] = int(255 * unit.health / unit.stats.health)
+        layers["unit_shields_ratio"][region] = int(255 * unit.shield / unit.stats.shield) if unit.stats.shield else 0
+        layers["unit_density"][region] += 1
+    layers["visibility_map"] = np.full((size, size), 2)
+    return layers
+
+
+def fill_observation(server, obs) -> None:
+    """Fill ``obs`` (an ``Observation`` proto) for player 1."""
+    battle = server.battle
+    width, height = (server.scenario or {}).get("size", [32, 32])
+    obs.game_loop = battle.loop
+    common = obs.player_common
+    own = battle.alive(1)
+    common.player_id = 1
+    common.army_count = len(own)
+    common.food_used = common.food_army = len(own)
+    common.food_cap = 200
+    obs.raw_data.player.camera.x, obs.raw_data.player.camera.y = server.camera
+    for unit in battle.alive():
+        raw = obs.raw_data.units.add()
+        raw.tag = unit.tag
+        raw.unit_type = server._type_id(unit.name)
+        raw.alliance = 1 if unit.owner == 1 else 4
+        raw.owner = unit.owner
+        raw.display_type = 1
+        raw.pos.x, raw.pos.y, raw.pos.z = unit.x, unit.y, 0.0
+        raw.facing = 0.0
+        raw.radius = unit.stats.radius
+        raw.health, raw.health_max = unit.health, unit.stats.health
+        raw.shield, raw.shield_max = unit.shield, unit.stats.shield
+        raw.build_progress = 1.0
+        raw.is_selected = unit.tag in server.selected
+        raw.is_on_screen = True
+        raw.weapon_cooldown = max(0, unit.weapon_ready_loop - battle.loop)
+        if unit.order.kind != "stop":
+            raw.orders.add(ability_id={"move": 16, "hold": 18}.get(unit.order.kind, 23))
+    for tag in sorted(server.selected):
+        unit = battle.units[tag]
+        for ability in SELECTED_ABILITIES + ((3687,) if unit.name == "Protoss.Stalker" else ()):
+            if all(a.ability_id != ability for a in obs.abilities):
+                obs.abilities.add(ability_id=ability, requires_point=ability in (3674, 3794, 3687))
+    score = obs.score
+    score.score_type = 2  # Melee
+    details = score.score_details
+    details.killed_value_units = float(battle.kills[1])
+    details.total_damage_dealt.life = battle.damage_dealt[1]
+    details.total_damage_taken.life = battle.damage_dealt[2]
+    score.score = int(battle.damage_dealt[1])
+    dead_foes = [u for u in battle.units.values() if u.owner == 2 and not u.alive]
+    dead_own = [u for u in battle.units.values() if u.owner == 1 and not u.alive]
+    details.killed_minerals.army = float(sum(u.stats.minerals for u in dead_foes))
+    details.killed_vespene.army = float(sum(u.stats.vespene for u in dead_foes))
+    details.lost_minerals.army = float(sum(u.stats.minerals for u in dead_own))
+    details.lost_vespene.army = float(sum(u.stats.vespene for u in dead_own))
+    layer = server.options.feature_layer if server.options is not None else None
+    if layer is None or not layer.resolution.x:
+        return
+    size = layer.resolution.x
+    scale = size / layer.width
+    to_screen = lambda x, y: (int((x - server.camera[0]) * scale + size / 2), int((server.camera[1] - y) * scale + size / 2))  # noqa: E731
+    screen = _paint(server, size, to_screen, lambda r: r * scale)
+    mini = layer.minimap_resolution.x
+    mscale = mini / max(width, height)
+    minimap = _paint(server, mini, lambda x, y: (int(x * mscale), int((height - y) * mscale)), lambda r: r * mscale)
+    for name in SCREEN_LAYERS:
+        _plane(getattr(obs.feature_layer_data.renders, name), screen.get(name, np.zeros((size, size))))
+    for name in MINIMAP_LAYERS:
+        _plane(getattr(obs.feature_layer_data.minimap_renders, name), minimap.get(name, np.zeros((mini, mini))))

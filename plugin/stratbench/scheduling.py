@@ -24,8 +24,6 @@ from typing import Any
 import pytest
 
 from stratbench.core.schedule import MatchSpec
-from stratbench.rating.adaptive import AdaptivePlanner
-from stratbench.rating.data import MatchResult
 
 ADAPTIVE = "adaptive"
 
@@ -59,6 +57,8 @@ class AdaptiveSchedule:
         self.budget = budget
         self.others: list[pytest.Item] = []
         self.candidates: list[tuple[pytest.Item, MatchSpec]] = []
+        from stratbench.rating.adaptive import AdaptivePlanner  # choix and numpy only when adaptive runs
+
         self.planner = AdaptivePlanner([])
         self.chosen: dict[str, tuple[str, str]] = {}
         """Node id of each chosen match (not yet recorded) → its seating."""
@@ -82,6 +82,8 @@ class AdaptiveSchedule:
             else:
                 self.candidates.append((item, spec))
         agents = [label for _, spec in self.candidates for label in _seating(spec)]
+        from stratbench.rating.adaptive import AdaptivePlanner
+
         self.planner = AdaptivePlanner(agents)
         for record in records:
             self.pytest_stratbench_match_recorded(record)
@@ -140,4 +142,6 @@ class AdaptiveSchedule:
         agents = (str(sides[0].get("agent")), str(sides[1].get("agent")))
         if seating is not None and seating != agents:
             self.planner.drop_pending(seating)
+        from stratbench.rating.data import MatchResult
+
         self.planner.add_result(MatchResult(str(record.get("game")), agents, tuple(scores), record.get("match_id")))

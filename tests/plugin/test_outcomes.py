@@ -140,7 +140,9 @@ def test_a_hung_provider_times_the_match_out_with_its_transcript(pytester, provi
     assert record["reason"] == ("MatchTimeout: the match ran past --match-timeout 2 s "
                                 "(waiting on a model call)")
     events = json.loads((pytester.path / "reports/latest" / record["transcript"]).read_text())["events"]
-    assert events[0]["kind"] == "observation" and "Legal actions" in str(events[0]) or events[0]["player"] >= 0
+    assert events[0]["kind"] == "board" and events[0]["board"]["board"] == "." * 9  # the start position
+    played = [e for e in events if e["kind"] != "board"]
+    assert played[0]["kind"] == "observation" and "Legal actions" in str(played[0]) or played[0]["player"] >= 0
     assert events[-1] == {**events[-1], "kind": "error", "fault": "provider", "error": record["reason"]}
     result.stdout.fnmatch_lines(["*MatchTimeout: the match ran past --match-timeout 2 s*[fault: provider]*"])
 

@@ -22,6 +22,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from stratbench.planning.reading import holds_up_lock
+
 __all__ = [
     "STATE_LIMIT", "legal_actions_per_step", "reference_plan", "state_action_space", "task_legal_actions",
     "task_state_action_space",
@@ -67,6 +69,7 @@ def task_legal_actions(instance: Any) -> float | None:
     return _task_legal_actions(Path(instance.domain_path), Path(instance.problem_path), str(instance.name))
 
 
+@holds_up_lock
 def legal_actions_per_step(problem: Any, plan: list[str]) -> float | None:
     """Returns the mean number of applicable ground actions in the states before each step of ``plan``.
 
@@ -98,6 +101,7 @@ def legal_actions_per_step(problem: Any, plan: list[str]) -> float | None:
     return sum(counts) / len(counts)
 
 
+@holds_up_lock
 def state_action_space(problem: Any, limit: int = STATE_LIMIT) -> int | None:
     """Returns the number of state–action pairs reachable from the initial state, or None past ``limit`` states.
 

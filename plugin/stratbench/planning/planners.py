@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from stratbench.planning.reading import up
+from stratbench.planning.reading import holds_up_lock, up
 
 __all__ = [
     "DEFAULT_ENGINES", "Solution", "available_engines", "blind_walk", "engine_version", "random_walk", "solve",
@@ -86,6 +86,7 @@ def available_engines(engines: tuple[str, ...] = DEFAULT_ENGINES, problem: Any =
     return order
 
 
+@holds_up_lock
 def solve(problem: Any, engines: tuple[str, ...] = DEFAULT_ENGINES) -> Solution | None:
     """Returns the first valid plan an engine finds, in engine order, or None if none does.
 
@@ -159,6 +160,7 @@ def _child_solve(domain: str, problem: str, engine: str, sender: Any) -> None:
         sender.close()
 
 
+@holds_up_lock
 def random_walk(problem: Any, rng: random.Random, length: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Applies ``length`` uniformly random applicable actions, fewer only at a dead end.
 
@@ -195,6 +197,7 @@ def random_walk(problem: Any, rng: random.Random, length: int) -> tuple[tuple[st
     return tuple(steps)
 
 
+@holds_up_lock
 def blind_walk(problem: Any, rng: random.Random, bound: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Draws a length uniformly from ``1..bound`` with ``rng`` and walks that far (:func:`random_walk`).
 

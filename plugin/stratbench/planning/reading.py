@@ -17,7 +17,9 @@ the PDDL construct unified-planning could not read.
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -96,6 +98,21 @@ class ReadTask:
         )
 
 
+UP_LOCK = threading.RLock()
+"""unified-planning's environment (its walkers' memo tables) is shared and not thread-safe; every entry
+point of this package into it holds this lock, so matches playing at once (planner searches and scoring run
+in threads) never walk it together."""
+
+
+def holds_up_lock(function: Any) -> Any:
+    """Runs ``function`` holding :data:`UP_LOCK`."""
+    @functools.wraps(function)
+    def locked(*args: Any, **kwargs: Any) -> Any:
+        with UP_LOCK:
+            return function(*args, **kwargs)
+    return locked
+
+
 @lru_cache(maxsize=1)
 def up() -> ModuleType:
     """Imports unified-planning once, configures its environment, and returns the package."""
@@ -113,6 +130,7 @@ def strip_comments(text: str) -> str:
     return re.sub(r";[^\n]*", "", text)
 
 
+@holds_up_lock
 def read_task(domain_text: str, problem_text: str) -> ReadTask:
     """Normalises and parses a domain and a problem (cached by content).
 
@@ -122,6 +140,7 @@ def read_task(domain_text: str, problem_text: str) -> ReadTask:
     return _read(domain_text, problem_text)
 
 
+@holds_up_lock
 def read_problem(domain_text: str, problem_text: str) -> Any:
     """Parses a domain and a problem into a unified-planning ``Problem`` (cached by content).
 

@@ -41,7 +41,7 @@ import re
 
 from stratbench.planning.normalise import NameMap
 from stratbench.planning.plan_parsing import PlanParseError, extract_plan, parse_plan_text, released_plan, render_plan
-from stratbench.planning.reading import ReadTask, up
+from stratbench.planning.reading import ReadTask, holds_up_lock, up
 
 __all__ = [
     "ERROR_CLASSES", "PlanCheck", "check_answer", "check_released_answer", "check_steps", "render_condition",
@@ -103,6 +103,7 @@ class PlanCheck:
         return {**asdict(self), "unmet": list(self.unmet), "error_class": self.error_class}
 
 
+@holds_up_lock
 def check_answer(task: Any, answer: str | None) -> PlanCheck:
     """Reads the plan in ``answer`` and validates it against ``task``.
 
@@ -128,6 +129,7 @@ def unsupported_features(problem: Any) -> list[str]:
     return sorted(f.lower() for f in problem.kind.features if f not in supported)
 
 
+@holds_up_lock
 def check_released_answer(task: Any, answer: str | None) -> PlanCheck:
     """Validates an answer read as SPIN-Bench's released code reads it (the paper protocol).
 
@@ -144,6 +146,7 @@ def check_released_answer(task: Any, answer: str | None) -> PlanCheck:
     return check_steps(task, steps, form="dollar-json")
 
 
+@holds_up_lock
 def check_steps(
     task: Any, steps: tuple[tuple[str, tuple[str, ...]], ...], *, form: str | None = None, relaxed: bool | None = None
 ) -> PlanCheck:

@@ -68,6 +68,7 @@ def test_a_model_gets_the_e1_prompt_once_and_its_plan_is_validated(pytester, fak
         "-p", "no:cacheprovider", "-v", "--pddl-dir", str(data), "--model", "openai/m", "--api-base",
         fake_llm.api_base, "--record-mode=once", "--stratbench-cassette-dir", str(pytester.path / "cassettes"),
         "--report-dir", "reports", "-k", "openai",
+        "--stratbench-concurrency", "1",  # the responder answers in request order: p01's plan, then p02's
     )
     assert result.ret == 0, result.stdout.str()
     assert len(fake_llm.requests) == 2  # single-shot: one request per task, no retry

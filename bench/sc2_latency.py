@@ -8,7 +8,7 @@ One decision = every agent's text observation, all queries concurrently
 (:mod:`stratbench.games.sc2.multi_agent`), then the game steps. The decision
 latency is the wall time from the first query to the last reply; the paper
 claims it stays flat as agents are added. The client's per-model concurrency
-cap (``--max-concurrency``, default 8) is measured too: with 16 agents and a
+cap (``--max-concurrency``, default 64) is measured too: with 16 agents and a
 cap of 8 the queries go in two waves.
 
 Observation-to-text: the time to build one agent's text observation from a
@@ -25,6 +25,7 @@ import asyncio
 import os
 import statistics
 import time
+from dataclasses import replace
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("DISABLE_AIOHTTP_TRANSPORT", "True")
@@ -57,6 +58,10 @@ def episode_for(agents: int) -> LockStepEpisode:
         for i, unit in enumerate(types)
     ))
     units = skirmish(tuple((f"Protoss.{unit}", 1) for unit in types), (("Zerg.Roach", 8),))
+    # Every unit outlives the measured decisions, so every agent decides at every one of them (the
+    # selection steps of each decision advance the game, and the mock's Roaches would otherwise kill
+    # the low-tag units before the first decision).
+    units = tuple(replace(unit, health=10**6, health_max=10**6) for unit in units)
     return LockStepEpisode(make_env_factory(units, max_steps=10_000), layout)
 
 
@@ -69,6 +74,8 @@ async def measure(agents: int, decisions: int, api_base: str, concurrency: int) 
     try:
         for _ in range(decisions):
             names = episode.acting()
+            if len(names) != agents:
+                raise RuntimeError(f"{len(names)} of {agents} agents decide: the measurement would not be of {agents}")
             started = time.perf_counter()
             texts = {name: episode.text(name) for name in names}
             text_times.append((time.perf_counter() - started) / len(names))

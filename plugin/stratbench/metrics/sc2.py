@@ -24,7 +24,7 @@ from typing import Any
 from stratbench.core.game import Game
 from stratbench.core.runner import MatchOutcome
 
-__all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "episode_metrics", "format_kd_wr", "kd", "kd_wr"]
+__all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "episode_metrics", "format_kd", "format_kd_wr", "kd", "kd_wr"]
 
 SMAC_MAPS = ("2s3z", "3s5z", "1c3s5z", "3s5z_vs_3s6z", "2c_vs_64zg", "3s_vs_3z")
 TASKS = ("task1", "task2", "task3", "task4", "task5", "task6", "task7")
@@ -121,5 +121,17 @@ def kd_wr(records: Iterable[dict[str, Any]], *, games: tuple[str, ...] | None = 
 def format_kd_wr(cell: dict[str, Any]) -> str:
     """Renders a cell as the paper does: ``0.60 (22%)``."""
     value = cell["kd"]
-    shown = value if isinstance(value, str) else f"{value:.2f}"
-    return f"{shown} ({round(100 * cell['wr'])}%)"
+    return f"{format_kd(value)} ({round(100 * cell['wr'])}%)"
+
+
+def format_kd(value: float | str) -> str:
+    """Renders a KD with the paper's precision: ``0.60``, ``14.9``, ``153``, ``3.0k``; ``Inf`` stays."""
+    if isinstance(value, str):
+        return value
+    if value >= 999.5:
+        return f"{value / 1000:.1f}k"
+    if value >= 99.95:
+        return f"{value:.0f}"
+    if value >= 9.995:
+        return f"{value:.1f}"
+    return f"{value:.2f}"

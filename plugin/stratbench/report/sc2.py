@@ -4,8 +4,9 @@ Rows are the run's agents, one per backend (``mock``, ``engine``, ``live``:
 a backend is never mixed into another's row), then the paper's published
 rows, labelled with their table: Table 2 for LLM-SMAC maps, Table 3 for the
 tasks at level 1, Table 4 for gpt-3.5-turbo at levels 1-3. Variants named
-``task<N>-level<L>`` (or ``_level``) fill the task columns of their level; any
-other variant is a column of its own.
+``task<N>-level<L>`` (or ``_level``, with or without the released maps'
+``pvz_`` prefix, as the engine's scenario files are named) fill the task
+columns of their level; any other variant is a column of its own.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from stratbench.metrics.sc2 import (
     kd_wr,
 )
 
-_TASK = re.compile(r"^(task\d)[-_]level(\d)$")
+_TASK = re.compile(r"^(?:pvz_)?(task\d)[-_]level(\d)$")
 
 
 def sc2_tables(records: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -33,21 +34,24 @@ def sc2_tables(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         return None
     variants = sorted({variant for _, _, variant in cells})
     smac = [m for m in SMAC_MAPS if m in variants]
-    tasks = any(_TASK.match(v) for v in variants)
+    played_tasks = {_TASK.match(v).group(1) for v in variants if _TASK.match(v)}
+    tasks = bool(played_tasks)
+    task_columns = [*TASKS, *sorted(played_tasks - set(TASKS))] if tasks else []  # task8 is in no paper table
     others = [v for v in variants if v not in SMAC_MAPS and not _TASK.match(v)]
-    columns = [*smac, *(TASKS if tasks else ()), *others]
+    columns = [*smac, *task_columns, *others]
     rows: list[list[Any]] = []
     for agent, backend in sorted({(a, b) for a, b, _ in cells}):
-        levels = sorted({_TASK.match(v).group(2) for a, b, v in cells if (a, b) == (agent, backend) and _TASK.match(v)})
-        for level in levels or [""]:
-            row: list[Any] = [agent, f"this run ({backend or 'unknown'} backend)" + (f", level {level}" if level else "")]
-            for column in columns:
-                key = (agent, backend, column)
-                if column in TASKS:
-                    key = next(((a, b, v) for a, b, v in cells if (a, b) == (agent, backend) and _TASK.match(v)
-                                and _TASK.match(v).group(1) == column and _TASK.match(v).group(2) == level), key)
-                row.append(format_kd_wr(cells[key]) if key in cells else "")
-            rows.append(row)
+        played = [v for a, b, v in cells if (a, b) == (agent, backend)]
+        source = f"this run ({backend or 'unknown'} backend)"
+        if any(not _TASK.match(v) for v in played):  # maps and other variants: one row
+            rows.append([agent, source, *[format_kd_wr(cells[(agent, backend, c)])
+                                          if c not in task_columns and (agent, backend, c) in cells else ""
+                                          for c in columns]])
+        for level in sorted({_TASK.match(v).group(2) for v in played if _TASK.match(v)}):  # a row per task level
+            by_task = {_TASK.match(v).group(1): cells[(agent, backend, v)] for v in played
+                       if _TASK.match(v) and _TASK.match(v).group(2) == level}
+            rows.append([agent, f"{source}, level {level}",
+                         *[format_kd_wr(by_task[c]) if c in by_task else "" for c in columns]])
     if smac:
         for model, values in PAPER_TABLE2.items():
             published = dict(zip(SMAC_MAPS, values))

@@ -27,6 +27,10 @@ Upcoming = list[tuple[str, MatchSpec, SuiteSpec]]
 """The matches a process will run next, in its order: (node id, spec, suite)."""
 
 
+REPLAN_S = 0.05
+"""How often a waiting item re-reads what comes next (an xdist worker's queue grows while it plays)."""
+
+
 class MatchPool:
     """Starts up to ``width`` upcoming matches and hands each its result when its item asks.
 
@@ -45,12 +49,17 @@ class MatchPool:
         """Started matches dropped because their item left the queue."""
         self.most_in_flight = 0
         """The most matches this pool had unfinished at once."""
+        self.refresh: Callable[[], Upcoming] | None = None
 
-    def plan(self, upcoming: Upcoming) -> None:
+    def plan(self, upcoming: Upcoming, refresh: Callable[[], Upcoming] | None = None) -> None:
         """Starts the first ``width`` upcoming matches not yet started; cancels those no longer upcoming.
 
-        The first entry is the item pytest runs now.
+        The first entry is the item pytest runs now. ``refresh`` re-reads the
+        upcoming matches; :meth:`result` calls it while the current item waits,
+        so items that reach an xdist worker's queue after the current item
+        started are started at once, not when the next item begins.
         """
+        self.refresh = refresh
         wanted = {nodeid for nodeid, _, _ in upcoming}
         for nodeid in [n for n in self.tasks if n not in wanted]:
             self._cancel(nodeid)
@@ -71,8 +80,14 @@ class MatchPool:
         Raises:
             Exception: whatever the match raised (see :meth:`StratbenchSession.play_async`).
         """
-        task = self.tasks.pop(nodeid)
-        return self.session.loop.run_until_complete(task)
+        task = self.tasks[nodeid]
+        loop = self.session.loop
+        while not task.done():
+            loop.run_until_complete(asyncio.wait({task}, timeout=REPLAN_S))
+            if not task.done() and self.refresh is not None:
+                self.plan(self.refresh(), self.refresh)
+        del self.tasks[nodeid]
+        return loop.run_until_complete(task)
 
     def discard(self, nodeid: str) -> None:
         """Cancels a started match whose test plays it another way (with options)."""

@@ -319,6 +319,17 @@ def _check_reachable(api_base: str) -> None:
 
 
 @pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any | None:
+    """Keeps each worker's queue as long as its match pool is wide (:mod:`stratbench.xdist_schedule`)."""
+    session = config.stash.get(SESSION_KEY, None)
+    if session is None or config.getoption("stratbench_schedule") == "adaptive":
+        return None
+    from stratbench.xdist_schedule import make_scheduler
+
+    return make_scheduler(config, log, session.settings.concurrency)
+
+
+@pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """Hands the controller's run id (and, with --resume, the finished matches) to each xdist worker."""
     session = node.config.stash[SESSION_KEY]
@@ -478,16 +489,21 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if id(item) not in positions:
         return
     read_queue = worker_queue(item.config)
-    upcoming = []
-    for candidate in upcoming_items(item.session.items, positions[id(item)], nextitem,
-                                    read_queue() if read_queue is not None else None):
-        param = _match_param(candidate)
-        if param is None or any(next(candidate.iter_markers(name), None) for name in ("skip", "skipif")):
-            continue
-        upcoming.append((candidate.nodeid, *param))
-        if len(upcoming) == pool.width:
-            break
-    pool.plan(upcoming)
+
+    def upcoming() -> list[tuple[str, MatchSpec, SuiteSpec]]:
+        found = []
+        for candidate in upcoming_items(item.session.items, positions[id(item)], nextitem,
+                                        read_queue() if read_queue is not None else None):
+            param = _match_param(candidate)
+            if param is None or any(next(candidate.iter_markers(name), None) for name in ("skip", "skipif")):
+                continue
+            found.append((candidate.nodeid, *param))
+            if len(found) == pool.width:
+                break
+        return found
+
+    # Without xdist what comes next is fixed; a worker's queue grows as the controller sends more.
+    pool.plan(upcoming(), upcoming if read_queue is not None else None)
 
 
 class Match:

@@ -26,7 +26,7 @@ from stratbench.core.transcript import Transcript
 from stratbench.core.types import HarnessError
 from stratbench.llm import cassettes
 from stratbench.llm.budget import Budget, BudgetExceeded
-from stratbench.llm.client import LLMClient
+from stratbench.llm.client import LLMClient, load_litellm
 from stratbench.llm.limits import DEFAULT_CONCURRENCY as DEFAULT_MODEL_CONCURRENCY
 from stratbench.llm.limits import LimitSettings
 from stratbench.match_annotate import annotate, annotator_settings
@@ -308,6 +308,8 @@ class StratbenchSession:
         """
         if self.budget is not None and spec.uses_llm:
             self.budget.check()
+        if spec.uses_llm:
+            load_litellm()  # once per process, before the clock starts: no match's time carries the import
         transcript = Transcript()
         started = time.time()
         try:

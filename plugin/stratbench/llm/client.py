@@ -72,6 +72,12 @@ class LLMCapabilityError(LLMError):
         )
 
 
+def load_litellm() -> None:
+    """Imports litellm with its environment set (seconds, once per process; a later call costs nothing)."""
+    configure_litellm_environment()
+    import litellm  # noqa: F401
+
+
 def configure_litellm_environment() -> None:
     """Sets the environment litellm needs for offline, recordable use.
 

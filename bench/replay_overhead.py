@@ -77,7 +77,18 @@ def make_session(root: Path, mode: str, api_base: str | None) -> StratbenchSessi
     registry.add_game("count", Count)
     settings = RunSettings(models=["openai/m"], api_base=api_base, report_dir=root / "reports",
                            cassette_dir=root / "cassettes", record_mode=mode, run_id="bench")
-    return StratbenchSession(settings, registry, is_controller=False)
+    session = StratbenchSession(settings, registry, is_controller=False)
+    session._loop = LOOP  # one loop for the whole bench, as in a pytest process (litellm's logging worker is bound to it)
+    return session
+
+
+LOOP = asyncio.new_event_loop()
+
+
+def finish(session: StratbenchSession) -> None:
+    """Closes a session but keeps the shared loop open."""
+    session._loop = None
+    session.close()
 
 
 def spec(n: int) -> MatchSpec:
@@ -90,7 +101,7 @@ def record(root: Path, n: int) -> str:
     with FakeLLMServer() as server:
         recorder = make_session(root, "once", server.api_base)
         recorder.play(spec(n), SuiteSpec("count"), node)
-        recorder.close()
+        finish(recorder)
     return node
 
 
@@ -100,7 +111,7 @@ def replay_once(root: Path, n: int, node: str) -> float:
     start = time.perf_counter()
     played = session.play(spec(n), SuiteSpec("count"), node)
     elapsed = (time.perf_counter() - start) / n
-    session.close()
+    finish(session)
     assert played.record["usage"][0]["calls"] == n
     return elapsed
 
@@ -127,12 +138,10 @@ def measure(root: Path, n: int, repeats: int) -> tuple[float, float]:
     Interleaving keeps a change in the machine's load from landing on one side only.
     """
     node = record(root, n)
-    loop = asyncio.new_event_loop()
     replays, floors = [], []
     for _ in range(repeats):
         replays.append(replay_once(root, n, node))
-        floors.append(floor_once(loop, n))
-    loop.close()
+        floors.append(floor_once(LOOP, n))
     return statistics.median(replays), statistics.median(floors)
 
 
@@ -142,15 +151,16 @@ def main() -> None:
     parser.add_argument("--sizes", default="10,100,1000")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    warm = asyncio.new_event_loop()
-    floor_once(warm, 10)  # warm up imports and litellm's lazy setup
-    warm.close()
+    floor_once(LOOP, 10)  # warm up imports and litellm's lazy setup
     print(f"load: {os.getloadavg()[0]:.2f} (1-min average, {os.cpu_count()} cores)")
     print(f"{'calls/match':>11} {'replay ms/call':>15} {'floor ms/call':>14} {'ratio':>6}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             replay, floor = measure(Path(tmp), n, args.repeats)
-            print(f"{n:>11} {replay * 1000:>15.2f} {floor * 1000:>14.2f} {replay / floor:>6.2f}")
+            print(f"{n:>11} {replay * 1000:>15.2f} {floor * 1000:>14.2f} {replay / floor:>6.2f}", flush=True)
+    # litellm's background logging worker and the shared loop can crash CPython's final garbage
+    # collection (SIGSEGV after all results are printed); nothing is left to clean up, so leave at once.
+    os._exit(0)
 
 
 if __name__ == "__main__":

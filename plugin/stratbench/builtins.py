@@ -145,14 +145,18 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
 
 @pytest.hookimpl
 def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
-    """Registers the built-in scaffolds: direct, cot, constrained."""
+    """Registers the built-in scaffolds: direct, cot, constrained, revise (reflect and revise), guide (strategy guide)."""
     from stratbench.scaffolds.constrained import constrained
     from stratbench.scaffolds.cot import cot
     from stratbench.scaffolds.direct import direct
+    from stratbench.scaffolds.guide import guide
+    from stratbench.scaffolds.revise import revise
 
     registry.add_scaffold("direct", direct)
     registry.add_scaffold("cot", cot)
     registry.add_scaffold("constrained", constrained)
+    registry.add_scaffold("revise", revise)
+    registry.add_scaffold("guide", guide)
 
 
 @pytest.hookimpl

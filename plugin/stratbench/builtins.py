@@ -234,6 +234,9 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
     registry.add_report_section("planning", planning)
     registry.add_report_section("probes", probes)
     registry.add_report_section("advgame", advgame)
+    from stratbench.report.scaffolds import scaffolds
+
+    registry.add_report_section("scaffolds", scaffolds)  # cost per decision, scaffolds side by side, revise
     from stratbench.report.replay import BUILTIN_BOARD_RENDERERS
 
     for game, renderer in BUILTIN_BOARD_RENDERERS.items():

@@ -28,6 +28,7 @@ from stratbench.metrics.advgame import (
     Round,
     correction_success_rate_paper,
     improvement_slope,
+    ols_slope,
     over_correction_rate_paper,
 )
 
@@ -105,6 +106,16 @@ def revision_metrics(rows: Sequence[RevisionRow]) -> dict[str, Any]:
         "changed": sum(row.changed for row in rows),
         **{key: None if math.isnan(value) else value for key, value in values.items()},
     }
+
+
+def pooled_revision_metrics(matches: Iterable[Sequence[RevisionRow]]) -> dict[str, Any]:
+    """ORR, CSR and counts over several matches' rows pooled; the slope is one OLS fit on all (index, win) points,
+    as :func:`~stratbench.metrics.advgame.aggregate_paper` pools AdvGameBench rounds."""
+    groups = [list(rows) for rows in matches]
+    rows = [row for group in groups for row in group]
+    pooled = revision_metrics(rows)
+    slope = ols_slope([0.0 if row.negative else 1.0 for row in rows], [row.index for row in rows])
+    return {**pooled, "improvement_slope": slope if rows else None}
 
 
 def revision_record(events: Sequence[dict[str, Any]], players: Iterable[int]) -> dict[str, dict[str, Any]]:

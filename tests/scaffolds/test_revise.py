@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -192,3 +193,50 @@ def test_each_scaffold_records_and_replays_an_identical_transcript(tmp_path, sca
         assert any(row["trigger"] == "outcome" for row in revision["rows"])
     else:
         assert "revise" not in played.record["metrics"].get("0", {})
+
+
+def _hanabi_responder(body):
+    last = body["messages"][-1]["content"]
+    if OUTCOME_CRITIQUE in last:
+        return "It helped. Revise: no"
+    hints = re.findall(r"(\d+): '\((?:Play|Reveal)", last)
+    return '{"reason": "r", "action": %s}' % hints[-1]
+
+
+def test_hanabi_outcomes_open_a_critique_before_every_decision_but_each_seats_first():
+    pytest.importorskip("pyspiel")
+    from stratbench.games.hanabi import Hanabi
+
+    transcript = Transcript()
+    with FakeLLMServer(responder=_hanabi_responder) as server:
+        client = LLMClient(api_base=server.api_base, max_attempts=1, allow_placeholder_key=True)
+        agents = {p: ScaffoldAgent(revise(), ModelSession(client, "openai/m", p, transcript)) for p in (0, 1)}
+        game = Hanabi("2p", max_turns=6)
+        outcome = asyncio.run(run_match(game, game.new_initial_state(0), agents, rng=random.Random(0),
+                                        transcript=transcript))
+        critiques = [r.body["messages"][-1]["content"] for r in server.requests
+                     if OUTCOME_CRITIQUE in r.body["messages"][-1]["content"]]
+        assert len(server.requests) == 6 + 4  # 6 decisions, a critique before all but each seat's first
+    assert outcome.decisions == {0: 3, 1: 3}
+    assert all("Since your last decision:\n- player" in text for text in critiques)
+    events = transcript.to_list()
+    assert [len(revision_rows(events, p)) for p in (0, 1)] == [2, 2]
+    assert revision_rows(events, 0)[0] == RevisionRow(1, 2, "outcome", False, False, True)
+
+
+def test_diplomacy_reports_each_powers_phase_results_as_its_outcome():
+    pytest.importorskip("diplomacy")
+    from stratbench.games.diplomacy import POWERS, DiplomacyNoPress
+
+    game = DiplomacyNoPress()
+    state = game.new_initial_state(0)
+    first = game.observe(state, 0)
+    assert (first.outcome, first.outcome_negative) == ("", False)
+    power = POWERS[0]
+    bounce = {0: Action("orders", '{"orders": {"%s": ["A VIE - GAL"]}}' % power)}
+    others = POWERS.index("RUSSIA")
+    bounce[others] = Action("orders", '{"orders": {"RUSSIA": ["A WAR - GAL"]}}')
+    state.apply({p: bounce.get(p, Action("orders", '{"orders": {}}')) for p in state.current_players()})
+    after = game.observe(state, 0)
+    assert after.outcome.startswith(f"Since your last orders:\n- S1901M {power}: orders A VIE - GAL")
+    assert "A VIE: bounce" in after.outcome and after.outcome_negative

@@ -145,7 +145,8 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
 
 @pytest.hookimpl
 def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
-    """Registers the built-in scaffolds: direct, cot, constrained, revise (reflect and revise), guide (strategy guide)."""
+    """Registers the built-in scaffolds: direct, cot, constrained, revise (reflect and revise), guide (a strategy
+    guide in the prompt)."""
     from stratbench.scaffolds.constrained import constrained
     from stratbench.scaffolds.cot import cot
     from stratbench.scaffolds.direct import direct

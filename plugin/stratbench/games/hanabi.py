@@ -449,7 +449,8 @@ def _result(description: str, before: HanabiView, after: HanabiView) -> tuple[st
         return f"{description}: misplayed {card}; the team lost a life token ({after.life_tokens} left)", True
     if after.score > before.score:
         colour = next(c for c in after.fireworks if after.fireworks[c] > before.fireworks.get(c, 0))
-        return f"{description}: played {colour}{after.fireworks[colour]} onto the fireworks (score {after.score})", False
+        played = f"{colour}{after.fireworks[colour]}"
+        return f"{description}: played {played} onto the fireworks (score {after.score})", False
     if discarded:
         return f"{description}: discarded {card} ({after.info_tokens} information tokens)", False
     return f"{description}: a hint ({after.info_tokens} information tokens left)", False

@@ -130,17 +130,19 @@ def _side_by_side(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _revision_rows(records: list[dict[str, Any]]) -> list[list[Any]]:
     per_agent: dict[str, list[list[RevisionRow]]] = defaultdict(list)
+    matches: dict[str, set[str]] = defaultdict(set)
     for record in records:
         for index, side in _model_sides(record):
             for player in record["sides"][index].get("players", [index]):
                 revision = record.get("metrics", {}).get(str(player), {}).get("revise")
                 if revision:
                     per_agent[side["agent"]].append([RevisionRow.from_dict(r) for r in revision["rows"]])
+                    matches[side["agent"]].add(record["match_id"])
     rows = []
-    for agent, matches in sorted(per_agent.items()):
-        m = pooled_revision_metrics(matches)
-        rows.append([agent, len(matches), m["revisions"], m["negative"], m["changed"], m["over_correction_rate"],
-                     m["correction_success_rate"], m["improvement_slope"]])
+    for agent, seats in sorted(per_agent.items()):
+        m = pooled_revision_metrics(seats)
+        rows.append([agent, len(matches[agent]), m["revisions"], m["negative"], m["changed"],
+                     m["over_correction_rate"], m["correction_success_rate"], m["improvement_slope"]])
     return rows
 
 

@@ -382,6 +382,7 @@ class StratbenchSession:
         record = build_record(
             spec, suite, nodeid, game, game_options, outcome, sessions, metrics, cassette_path, started, mode,
             run_id=self.settings.run_id, cassette_dir=self.settings.cassette_dir, versions=self.versions,
+            transcript=transcript.to_list(),
         )
         record["settings_hash"] = self.settings_hash(spec, suite)
         if "advgame" in outcome.extra:

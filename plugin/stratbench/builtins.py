@@ -145,14 +145,16 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
 
 @pytest.hookimpl
 def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
-    """Registers the built-in scaffolds: direct, cot, constrained."""
+    """Registers the built-in scaffolds: direct, cot, constrained, rap."""
     from stratbench.scaffolds.constrained import constrained
     from stratbench.scaffolds.cot import cot
     from stratbench.scaffolds.direct import direct
+    from stratbench.scaffolds.rap import rap
 
     registry.add_scaffold("direct", direct)
     registry.add_scaffold("cot", cot)
     registry.add_scaffold("constrained", constrained)
+    registry.add_scaffold("rap", rap)
 
 
 @pytest.hookimpl

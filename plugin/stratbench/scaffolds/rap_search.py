@@ -10,7 +10,8 @@ weight), ``cum_reward=sum``, ``calc_q=mean``, ``simulate_strategy='max'``
 (follow the child with the highest fast reward), ``output_strategy=
 'max_reward'`` (the visited trace with the highest summed reward) and
 ``uct_with_fast_reward=True`` (an unvisited child's Q is its fast reward).
-GameBench's depth limit is 2.
+GameBench's depth limit is 2: a state at that depth is terminal (its
+``is_terminal``), which is where every trace ends.
 
 Its one departure: a visited state whose predicted action list is empty
 ends its trace in the output's depth-first search (llm-reasoners scores such
@@ -125,8 +126,15 @@ class MCTS(Generic[S, A]):
         self._back_propagate(path)
         return path
 
-    def _ends(self, node: Node[S, A]) -> bool:
-        return node.terminal or node.depth >= self.depth
+    @staticmethod
+    def _ends(node: Node[S, A]) -> bool:
+        """GameBench's terminal test: the node's state is at the depth limit.
+
+        llm-reasoners also stops at ``depth_limit=5`` (its default), which
+        never binds before GameBench's own test at depth 5 or less; an
+        unvisited node at the depth limit is stepped when selected.
+        """
+        return node.terminal
 
     def _select(self, node: Node[S, A]) -> list[Node[S, A]]:
         path = []

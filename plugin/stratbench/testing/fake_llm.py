@@ -168,6 +168,7 @@ class FakeLLMServer:
         api_key: The one key every provider path accepts; None accepts any
             non-empty key (and, on the OpenAI path, none).
         faults: Injected faults, or None.
+        logprobs: Whether a request that asks for ``logprobs`` gets them (False: a server that ignores them).
     """
 
     responder: Responder = first_legal_responder
@@ -176,6 +177,7 @@ class FakeLLMServer:
     delay_s: float = 0.0
     api_key: str | None = None
     faults: Faults | None = None
+    logprobs: bool = True
     requests: list[RecordedRequest] = field(default_factory=list)
     in_flight: int = 0
     """Requests being answered now."""
@@ -308,7 +310,7 @@ def logprobs_content(text: str, top: tuple[tuple[str, float], ...], top_n: int) 
 
 
 def _reply(provider: str, body: dict[str, Any], content: str, digest: str,
-           top: tuple[tuple[str, float], ...] = ()) -> dict[str, Any]:
+           top: tuple[tuple[str, float], ...] = (), logprobs: bool = True) -> dict[str, Any]:
     prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
     completion_tokens = max(1, len(content.split()))
     model = body.get("model", "fake")
@@ -327,7 +329,7 @@ def _reply(provider: str, body: dict[str, Any], content: str, digest: str,
             "modelVersion": model,
         }
     choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
-    if body.get("logprobs"):
+    if body.get("logprobs") and logprobs:
         choice["logprobs"] = {"content": logprobs_content(content, top, int(body.get("top_logprobs") or 0))}
     return {
         "id": f"chatcmpl-{digest}", "object": "chat.completion", "created": 1700000000, "model": model,
@@ -474,9 +476,7 @@ def _make_handler(owner: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self._send(200, _no_message(provider, body, digest))
                 return
             answer = owner.responder(body)
-            if isinstance(answer, ScriptedReply):
-                self._send(200, _reply(provider, body, answer.text, digest, answer.top_logprobs))
-            else:
-                self._send(200, _reply(provider, body, answer, digest))
+            scripted = answer if isinstance(answer, ScriptedReply) else ScriptedReply(answer)
+            self._send(200, _reply(provider, body, scripted.text, digest, scripted.top_logprobs, owner.logprobs))
 
     return Handler

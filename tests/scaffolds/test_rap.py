@@ -266,3 +266,34 @@ def test_parse_actions_reads_lines_or_an_enumeration_and_a_missing_state_falls_b
 def test_gamebench_cost_estimate_is_base_times_depth_times_actions_times_six():
     assert gamebench_cost_estimate(1, 2, 3) == 36
     assert gamebench_cost_estimate(2.5, 2, 4) == 120
+
+
+def test_rap_settings_enter_the_settings_hash_only_for_a_rap_side_and_reach_the_scaffold():
+    from stratbench.core.agent import AgentSpec
+    from stratbench.core.schedule import MatchSpec, SuiteSpec
+    from stratbench.match_build import build_agents
+    from stratbench.match_settings import match_settings, settings_hash
+    from stratbench.registry import Registry
+    from stratbench.builtins import pytest_stratbench_add_agents, pytest_stratbench_add_scaffolds
+    from stratbench.games.tictactoe import TicTacToe
+
+    def settings(scaffold, depth, iterations):
+        spec = MatchSpec("tictactoe", (AgentSpec("llm", "openai/m", scaffold), AgentSpec("random")), 0, 0, "x")
+        options = {"scaffold_settings": {"rap": {"depth": depth, "iterations": iterations}}}
+        return spec, options, match_settings(spec, SuiteSpec(game="tictactoe"), game_options={}, options=options,
+                                             version="1")
+
+    _, _, direct = settings("direct", 2, 10)
+    assert "scaffold_settings" not in direct
+    spec, options, two = settings("rap", 2, 10)
+    _, _, three = settings("rap", 3, 10)
+    assert two["scaffold_settings"] == {"rap": {"depth": 2, "iterations": 10}}
+    assert len({settings_hash(direct), settings_hash(two), settings_hash(three)}) == 3
+
+    registry = Registry()
+    pytest_stratbench_add_scaffolds(registry)
+    pytest_stratbench_add_agents(registry)
+    options["scaffold_settings"]["rap"] = {"depth": 3, "iterations": 7}
+    client = LLMClient(api_base="http://127.0.0.1:9/v1", allow_placeholder_key=True)
+    agents, _ = build_agents(registry, client, spec, TicTacToe(), Transcript(), options)
+    assert (agents[0].scaffold.depth, agents[0].scaffold.iterations) == (3, 7)

@@ -152,12 +152,16 @@ def reward(intuition: float, self_eval: float, win_probability: float = 0.5) -> 
 def gamebench_cost_estimate(base_calls: float, depth: int, actions_per_state: float) -> float:
     """GameBench's RAP cost estimate: base cost × MCTS depth × actions per state × 6.
 
-    In calls, the base cost is one call per decision (``direct``). Measured on
-    the loopback server (tests/scaffolds/test_rap_cost.py), a Tic-Tac-Toe
-    decision from an opening position with 3 predicted actions per state, depth
-    2 and 10 iterations makes the number of calls that test prints, below the
-    estimate: the selection prompt is asked once per state, and after the
-    tree's depth-2 layer is full, iterations revisit it without calls.
+    In calls, the base cost is one call per decision (``direct``) and the
+    actions per state are the root's legal actions. Measured on the loopback
+    server (tests/scaffolds/test_rap_cost.py: a Tic-Tac-Toe match, depth 2, 10
+    iterations, :func:`~stratbench.testing.rap_responder.rap_responder`'s two
+    predicted actions per state), a decision with R legal actions makes R + 11
+    calls against the estimate's 12·R: 20 against 108 from the empty board,
+    132 against 528 over the match's 8 decisions. The selection prompt is
+    asked once per state, and with these rewards the first trace keeps the
+    highest UCT value, so iterations 2-10 revisit it without calls; the
+    estimate's 6 calls per action assume every action's subtree is explored.
     """
     return base_calls * depth * actions_per_state * CALLS_PER_ACTION
 

@@ -72,14 +72,18 @@ ASK_ACTIONS_EXAMPLE = (
     "To the best of your ability, predict the available actions in this position between <action> and </action>:"
 )
 ACTIONS_EXAMPLE = "<actions> 0. Choose the left door 1. Choose the middle door 2. Choose the right door</actions>"
-ASK_ACTIONS = "To the best of your ability, predict your available actions in this position between <actions> and </actions>:"
+ASK_ACTIONS = (
+    "To the best of your ability, predict your available actions in this position between <actions> and </actions>:"
+)
 ASK_ACTIONS_SELECT = (
     "To the best of your ability, predict your available actions in this position between <actions> and </action>:"
 )
 ASK_SELECT = "Choose an action by writing only the associated number."
 WRITE_ACTION = "Write your action below:"
 ASK_GOOD = "Is this a good action? yes/no."
-ASK_OTHERS = "To the best of your ability, predict what actions other players might take between <others> and </others>:"
+ASK_OTHERS = (
+    "To the best of your ability, predict what actions other players might take between <others> and </others>:"
+)
 OTHERS_EXAMPLE = "<others>My opponent is going to reveal one of the two doors I don't choose.</others>"
 WRITE_OTHERS_EXAMPLE = "Write other player's actions below:"
 WRITE_OTHERS = "Write other players' actions below:"
@@ -145,7 +149,7 @@ def token_probabilities(top: list[tuple[str, float]], words: list[str]) -> dict[
 
 
 def reward(intuition: float, self_eval: float, win_probability: float = 0.5) -> float:
-    """GameBench's reward: ``intuition + self_eval + (2·win_probability − 1)`` (fast reward: ``win_probability=0.5``)."""
+    """GameBench's reward: ``intuition + self_eval + (2·win_probability − 1)``; the fast reward has 0.5."""
     return intuition + self_eval + (2 * win_probability - 1)
 
 

@@ -246,8 +246,8 @@ class RapProblem:
     root_actions: list[RapAction]
     settings: dict[str, Any] = field(default_factory=dict)
     max_lookups: int = 3
-    _select: dict[str, dict[str, float]] = field(default_factory=dict)
-    _predicted: dict[str, list[RapAction]] = field(default_factory=dict)
+    _select: dict[RapState, dict[str, float]] = field(default_factory=dict)
+    _predicted: dict[RapState, list[RapAction]] = field(default_factory=dict)
 
     # -- the search's calls --------------------------------------------------------
 
@@ -255,15 +255,15 @@ class RapProblem:
         """The root's real actions; a predicted state's predicted actions."""
         if state.depth == 0:
             return list(self.root_actions)
-        if state.text not in self._predicted:
+        if state not in self._predicted:
             messages = [
                 {"role": "user", "content": EXAMPLE + "\n\n" + ASK_ACTIONS_EXAMPLE},
                 {"role": "assistant", "content": ACTIONS_EXAMPLE},
                 {"role": "user", "content": prefix(self.observation, state.text) + "\n\n" + ASK_ACTIONS},
             ]
             reply = await self.ask(messages, "rap_actions")
-            self._predicted[state.text] = [RapAction(text, i) for i, text in enumerate(parse_actions(reply))]
-        return list(self._predicted[state.text])
+            self._predicted[state] = [RapAction(text, i) for i, text in enumerate(parse_actions(reply))]
+        return list(self._predicted[state])
 
     async def fast_reward(self, state: RapState, action: RapAction) -> tuple[float, dict[str, Any]]:
         """``intuition + self_eval`` (win probability 0.5)."""
@@ -322,7 +322,7 @@ class RapProblem:
 
     async def selection(self, state: RapState) -> dict[str, float]:
         """The index distribution under the selection prompt, asked once per state."""
-        if state.text not in self._select:
+        if state not in self._select:
             actions = await self.actions(state)
             messages = [
                 {"role": "user", "content": prefix(self.observation, state.text) + "\n\n" + ASK_ACTIONS_SELECT},
@@ -330,8 +330,8 @@ class RapProblem:
                 {"role": "user", "content": ASK_SELECT},
             ]
             indexes = [str(action.index) for action in actions]
-            self._select[state.text] = await self.probabilities(messages, indexes, "rap_select")
-        return self._select[state.text]
+            self._select[state] = await self.probabilities(messages, indexes, "rap_select")
+        return self._select[state]
 
     async def probability_of_yes(self, messages: list[dict[str, Any]], purpose: str) -> float:
         """P("yes") of the first answer token."""
@@ -479,13 +479,13 @@ def _root_summary(result: SearchResult[RapState, RapAction]) -> list[dict[str, A
     summary = []
     for node in result.root.children or []:
         assert node.action is not None
+        parts = {**node.fast_details, **node.reward_details}
         summary.append({
             "action": node.action.text,
             "visits": len(node.cum_rewards),
             "q": round(node.q, 6),
             "fast_reward": round(node.fast_reward, 6),
-            **{name: round(value, 6) for name, value in {**node.fast_details, **{
-                k: v for k, v in node.reward_details.items() if isinstance(v, float)}}.items()},
+            **{name: round(float(value), 6) for name, value in parts.items()},
         })
     return summary
 

@@ -299,11 +299,3 @@ def test_rap_settings_enter_the_settings_hash_only_for_a_rap_side_and_reach_the_
     agents, _ = build_agents(registry, client, spec, TicTacToe(), Transcript(), options)
     assert (agents[0].scaffold.depth, agents[0].scaffold.iterations) == (3, 7)
 
-
-def test_a_local_model_fails_before_sending_naming_the_scaffold(fake_llm):
-    client = LLMClient(api_base=fake_llm.api_base, max_attempts=1, allow_placeholder_key=True)
-    session = ModelSession(client, "local/gemma3-270m", 0, Transcript(), scaffold="rap")
-    with pytest.raises(LLMCapabilityError, match=r"^scaffold rap needs logprobs, which local/gemma3-270m does not "
-                                                 r"accept \(llama-cpp-python serves local models with logits_all"):
-        asyncio.run(Rap().decide(TINY, session))
-    assert fake_llm.requests == []

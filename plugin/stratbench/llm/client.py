@@ -48,9 +48,6 @@ SAMPLING_PARAMS = ("temperature", "seed", "max_tokens")
 CAPABILITY_PARAMS = ("logprobs", "top_logprobs", "response_format")
 """Request settings a request needs: a provider without one fails the call (:class:`LLMCapabilityError`)."""
 
-LOCAL_NO_LOGPROBS = "llama-cpp-python serves local models with logits_all=False, which returns no logprobs"
-"""Why a ``local/`` model fails a request for logprobs (before it is sent)."""
-
 AttemptListener = Callable[[dict[str, Any]], None]
 """Called with each failed attempt: attempt, attempts, failure, status, error, backoff_s (None: gave up)."""
 
@@ -265,8 +262,6 @@ class LLMClient:
         litellm.suppress_debug_info = True
         calls = self.calls()
         call_model, api_base = model, self.api_base
-        if is_local(model) and logprobs:
-            raise LLMCapabilityError(model, "local", ["logprobs"], detail=LOCAL_NO_LOGPROBS)
         if is_local(model):
             call_model = litellm_model(model)
             api_base = self.local.api_base(local_name(model)) if calls.recording else REPLAY_API_BASE

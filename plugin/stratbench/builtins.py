@@ -146,11 +146,12 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
     """Registers the built-in scaffolds: direct, cot, constrained, revise (reflect and revise), guide (a strategy
-    guide in the prompt)."""
+    guide in the prompt), rap (GameBench's RAP)."""
     from stratbench.scaffolds.constrained import constrained
     from stratbench.scaffolds.cot import cot
     from stratbench.scaffolds.direct import direct
     from stratbench.scaffolds.guide import guide
+    from stratbench.scaffolds.rap import rap
     from stratbench.scaffolds.revise import revise
 
     registry.add_scaffold("direct", direct)
@@ -158,6 +159,7 @@ def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
     registry.add_scaffold("constrained", constrained)
     registry.add_scaffold("revise", revise)
     registry.add_scaffold("guide", guide)
+    registry.add_scaffold("rap", rap)
 
 
 @pytest.hookimpl

@@ -82,6 +82,8 @@ class RunSettings:
     """USD per token (input, output) by model string, from ``--price``."""
     match_timeout: float | None = 3600.0
     resume: bool = False
+    scaffold_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Per scaffold name, the settings its factory is built with (``rap``: ``--rap-depth``, ``--rap-iterations``)."""
     advgame_rounds: int | None = None
     """``--advgame-rounds``: rounds per AdvGameBench match (None: the game's own, 10)."""
     diplomacy_opponent: str | None = None

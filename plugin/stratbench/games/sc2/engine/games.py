@@ -42,6 +42,16 @@ def engine_env_factory(map_name: str, *, step_mul: int = 8, seed: int | None = N
 
 
 def _layout(scenario: dict):
+    """The scenario's agents (``agents``: the released task configurations) or one team per own unit type (SMAC)."""
+    from stratbench.games.sc2.config import AgentConfig, Layout
+
+    text = scenario.get("task_text", SMAC_TASK_TEXT)
+    if scenario.get("agents"):
+        agents = tuple(AgentConfig(a["name"], a["describe"],
+                                   tuple(TeamConfig(t["name"], tuple(t["types"])) for t in a.get("teams", ())),
+                                   always=bool(a.get("always", False)))
+                       for a in scenario["agents"])
+        return Layout(agents, communication=bool(scenario.get("communication", False)), task={"*": text})
     kinds: list[str] = []
     for group in scenario["units"]:
         kind = group["type"].split(".")[1]
@@ -49,7 +59,7 @@ def _layout(scenario: dict):
             kinds.append(kind)
     teams = tuple(TeamConfig(f"{kind}-1", (kind,), actions=TEAM_ACTIONS.get(kind, ("Attack_Unit", "Move_Screen")))
                   for kind in kinds)
-    return smac_layout(teams, scenario.get("task_text", SMAC_TASK_TEXT))
+    return smac_layout(teams, text)
 
 
 def _engine_game(name: str, family: str, variant: str | None, protocol: str, max_decisions: int):

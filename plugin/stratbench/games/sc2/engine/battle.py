@@ -155,6 +155,8 @@ class Battle:
         self._index: dict[int, int] = {}
         self._dist: np.ndarray = np.zeros((0, 0))
         self._living: list[Unit] = []
+        self._static_key: tuple = ()
+        self._static = None
 
     def add(self, name: str, owner: int, x: float, y: float, *, overrides: dict | None = None, **fields) -> Unit:
         """Place a unit of type ``name`` at (x, y) with full health and shields (``overrides``: upgraded stats)."""
@@ -197,6 +199,22 @@ class Battle:
         return sides.pop() if sides else 0
 
     # --- one loop ---------------------------------------------------------
+    def _static_arrays(self, living: list[Unit]):
+        """Per-unit arrays that change only when the set of living units does."""
+        radii = np.array([u.stats.radius for u in living], dtype=float)
+        owner = np.array([u.owner for u in living], dtype=int)
+        air = np.array([u.stats.flying for u in living], dtype=bool)
+        both = np.array([u.stats.layer == "both" for u in living], dtype=bool)
+        hits_air = np.array(["air" in u.stats.targets for u in living], dtype=bool)
+        hits_ground = np.array(["ground" in u.stats.targets for u in living], dtype=bool)
+        hits_any = hits_air | hits_ground
+        enemies = owner[:, None] != owner[None, :]
+        hittable = enemies & ((hits_air[:, None] & air[None, :]) | (hits_ground[:, None] & ~air[None, :])
+                              | (hits_any[:, None] & both[None, :]))
+        self._static_air = air
+        self._fixed = np.array([u.stats.speed <= 0 for u in living], dtype=bool)
+        return radii, (enemies, hittable), both, hits_any, hits_air, hits_ground
+
     def _step_once(self) -> None:
         from stratbench.games.sc2.engine.abilities import apply_effects
 
@@ -209,15 +227,33 @@ class Battle:
         self._living_by_owner = {owner: [u for u in living if u.owner == owner] for owner in (1, 2)}
         self._index = {u.tag: i for i, u in enumerate(living)}
         xy = np.array([(u.x, u.y) for u in living], dtype=float).reshape(-1, 2)
-        radii = np.array([u.stats.radius for u in living], dtype=float)
-        centre = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-        self._dist = np.maximum(0.0, centre - radii[:, None] - radii[None, :])
+        key = tuple(self._index)
+        if key != self._static_key:
+            self._static_key = key
+            self._static = self._static_arrays(living)
+        radii, hittable_static, both, hits_any, hits_air, hits_ground = self._static
+        self._dx = xy[:, None, 0] - xy[None, :, 0]
+        self._dy = xy[:, None, 1] - xy[None, :, 1]
+        self._centre = np.hypot(self._dx, self._dy)
+        self._radii = radii
+        self._dist = np.maximum(0.0, self._centre - radii[:, None] - radii[None, :])
+        if any(u.lifted_until > self.loop for u in living):
+            air = np.array([u.view(self.loop).flying for u in living], dtype=bool)
+            hittable = hittable_static[0] & ((hits_air[:, None] & air[None, :]) | (hits_ground[:, None] & ~air[None, :])
+                                             | (hits_any[:, None] & both[None, :]))
+        else:
+            air, hittable = self._static_air, hittable_static[1]
+        self._air = air
+        self._masked = np.where(hittable, self._dist, np.inf)
+        if len(living):
+            self._nearest = np.argmin(self._masked, axis=1)
+            self._nearest_d = self._masked[np.arange(len(living)), self._nearest]
         for unit in living:
             if unit.alive and self.loop >= unit.busy_until and not unit.lifted(self.loop):
                 self._act(unit)
         apply_effects(self)
         self._separate()
-        for unit in self.units.values():
+        for unit in living:
             if not unit.alive:
                 continue
             if unit.shield < unit.stats.shield and self.loop - unit.last_damaged_loop >= SHIELD_REGEN_DELAY_LOOPS:
@@ -233,14 +269,21 @@ class Battle:
         return unit.distance_to(other) <= unit.stats.weapon_range(other.view(self.loop)) + 1e-9
 
     def _nearest_enemy(self, unit: Unit, within: float) -> Unit | None:
-        row = self._dist[self._index[unit.tag]] if unit.tag in self._index else None
-        best: Unit | None = None
-        best_distance = within
-        for other in self._living_by_owner.get(3 - unit.owner, ()):
-            d = row[self._index[other.tag]] if row is not None else unit.distance_to(other)
-            if d <= best_distance + 1e-9 and (best is None or d < best_distance) and self._can_target(unit, other):
-                best, best_distance = other, d
-        return best
+        """The nearest enemy ``unit`` can hit within ``within`` (edge to edge, start-of-loop positions; ties by tag)."""
+        i = self._index.get(unit.tag)
+        if i is None or self._nearest_d[i] > within + 1e-9:
+            return None
+        other = self._living[int(self._nearest[i])]
+        if other.alive:
+            return other
+        row = np.where(self._masked[i] <= within + 1e-9, self._masked[i], np.inf)
+        while True:
+            j = int(np.argmin(row))
+            if not np.isfinite(row[j]):
+                return None
+            if self._living[j].alive:
+                return self._living[j]
+            row[j] = np.inf
 
     def _act(self, unit: Unit) -> None:
         order = unit.order
@@ -377,31 +420,38 @@ class Battle:
         return False
 
     def _separate(self) -> None:
-        """Push overlapping ground units apart (flying and lifted units never collide; structures never move)."""
-        ground = [u for u in self._living if u.alive and not u.stats.flying and not u.lifted(self.loop)]
-        if len(ground) < 2:
+        """Push overlapping ground units apart (flying and lifted units never collide; structures never move).
+
+        Overlaps are found on the loop's starting positions and resolved half
+        per loop, each unit of a pair moving half the push (all of it when the
+        other is a structure).
+        """
+        living = self._living
+        if len(living) < 2:
             return
-        xy = np.array([(u.x, u.y) for u in ground])
-        radii = np.array([u.stats.radius for u in ground])
-        fixed = np.array([u.stats.speed <= 0 for u in ground])
-        dx = xy[:, None, 0] - xy[None, :, 0]
-        dy = xy[:, None, 1] - xy[None, :, 1]
-        dist = np.hypot(dx, dy)
-        overlap = radii[:, None] + radii[None, :] - dist
+        ground = ~self._air
+        overlap = self._radii[:, None] + self._radii[None, :] - self._centre
+        overlap[~ground, :] = 0.0
+        overlap[:, ~ground] = 0.0
         np.fill_diagonal(overlap, 0.0)
-        if not (overlap > 1e-6).any():
+        rows, cols = np.nonzero(overlap > 1e-6)
+        if not len(rows):
             return
-        index = np.arange(len(ground))
-        tie = np.sign(index[:, None] - index[None, :]).astype(float)
-        close = dist > 1e-9
-        safe = np.where(close, dist, 1.0)
-        ux, uy = np.where(close, dx / safe, tie), np.where(close, dy / safe, 0.0)
-        share = np.where(fixed[None, :], 1.0, 0.5) * np.where(fixed[:, None], 0.0, 1.0)
-        push = np.where(overlap > 1e-6, overlap, 0.0) * share * 0.5
-        moves = np.stack([(push * ux).sum(axis=1), (push * uy).sum(axis=1)], axis=1)
-        for unit, (mx, my) in zip(ground, moves):
-            if mx or my:
-                unit.x, unit.y = self._clamp(unit.x + mx, unit.y + my)
+        fixed = self._fixed
+        centre = self._centre[rows, cols]
+        close = centre > 1e-9
+        safe = np.where(close, centre, 1.0)
+        ux = np.where(close, self._dx[rows, cols] / safe, np.sign(rows - cols).astype(float))
+        uy = np.where(close, self._dy[rows, cols] / safe, 0.0)
+        share = np.where(fixed[cols], 1.0, 0.5) * np.where(fixed[rows], 0.0, 1.0)
+        push = overlap[rows, cols] * share * 0.5
+        mx = np.zeros(len(living))
+        my = np.zeros(len(living))
+        np.add.at(mx, rows, push * ux)
+        np.add.at(my, rows, push * uy)
+        for i in np.nonzero((mx != 0) | (my != 0))[0]:
+            unit = living[int(i)]
+            unit.x, unit.y = self._clamp(unit.x + mx[i], unit.y + my[i])
 
     def _clamp(self, x: float, y: float) -> tuple[float, float]:
         return min(max(x, 0.0), self.width), min(max(y, 0.0), self.height)

@@ -27,6 +27,9 @@ WORKERS = frozenset({"Protoss.Probe", "Zerg.Drone", "Terran.SCV"})
 NON_ARMY = WORKERS | {"Zerg.Overlord", "Zerg.OverlordTransport", "Zerg.Overseer"}
 """Units that are not army (StarCraft II counts army as supply-using non-workers; Overlords use none)."""
 
+ARRIVAL_DISTANCE = 0.5
+"""A move ends within this distance of its point (collision may keep a unit from the exact point)."""
+
 STOP, HOLD, MOVE, ATTACK_UNIT, ATTACK_MOVE, CAST = "stop", "hold", "move", "attack_unit", "attack_move", "cast"
 
 
@@ -291,7 +294,7 @@ class Battle:
             self._cast_order(unit, order)
             return
         if order.kind == MOVE and order.point is not None:
-            if self._move_toward(unit, order.point, 0.0):
+            if self._move_toward(unit, order.point, ARRIVAL_DISTANCE):
                 unit.order = Order()
                 if unit.cargo:
                     self.unload(unit)
@@ -317,7 +320,7 @@ class Battle:
         if target is None or not unit.stats.has_weapon:
             if order.kind in (ATTACK_MOVE, ATTACK_UNIT) and target is not None and not unit.stats.has_weapon:
                 self._move_toward(unit, (target.x, target.y), unit.stats.radius + target.stats.radius)
-            elif order.kind == ATTACK_MOVE and order.point is not None and self._move_toward(unit, order.point, 0.0):
+            elif order.kind == ATTACK_MOVE and order.point is not None and self._move_toward(unit, order.point, ARRIVAL_DISTANCE):
                 unit.order = Order()
             return
         if self._in_range(unit, target):

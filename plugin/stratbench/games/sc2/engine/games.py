@@ -19,6 +19,17 @@ TEAM_ACTIONS = {"Zealot": ("Attack_Unit",), "Stalker": ("Attack_Unit", "Move_Scr
 """Released SMAC action sets per unit type (digest §2.2); other types get Attack_Unit and Move_Screen."""
 
 
+_BACKEND: dict[str, Any] = {"name": "engine", "maps": None}
+"""What the ``sc2_smac`` and ``sc2_tasks`` games play on (``--sc2-backend``; set when pytest configures)."""
+
+
+def select_backend(name: str, maps_dir=None) -> None:
+    """Play the engine games on ``engine`` or ``live`` (the game, maps from ``maps_dir``)."""
+    if name not in ("engine", "live"):
+        raise ValueError(f"unknown StarCraft II backend {name!r}; known: engine, live")
+    _BACKEND.update(name=name, maps=maps_dir)
+
+
 def family_variants(family: str) -> list[str]:
     """The scenario names of ``family`` (``llm-smac`` or ``llm-pysc2``)."""
     return [n for n in scenario_names() if load_scenario(n).get("family") == family]
@@ -70,8 +81,14 @@ def _engine_game(name: str, family: str, variant: str | None, protocol: str, max
     if variant not in names:
         raise ValueError(f"unknown {name} variant {variant!r}; known: {', '.join(names)}")
     scenario = load_scenario(variant)
-    return SC2TextGame(name, engine_env_factory(variant), _layout(scenario), protocol=protocol,
-                       max_decisions=max_decisions, family=family, backend="engine")
+    if _BACKEND["name"] == "live":
+        from stratbench.games.sc2.live import live_env_factory
+
+        factory = live_env_factory(variant, _BACKEND["maps"])
+    else:
+        factory = engine_env_factory(variant)
+    return SC2TextGame(name, factory, _layout(scenario), protocol=protocol,
+                       max_decisions=max_decisions, family=family, backend=_BACKEND["name"])
 
 
 def smac_game(variant: str | None = None, *, protocol: str = "default", max_decisions: int = 60):

@@ -54,6 +54,7 @@ class EngineServer:
         self.options = None
         self.selected: set[int] = set()
         self.camera = (0.0, 0.0)
+        self.seed: int | None = None
 
     # --- dispatch ----------------------------------------------------------
     def answer(self, request_bytes: bytes) -> bytes:
@@ -75,6 +76,7 @@ class EngineServer:
 
     def _on_create_game(self, req, res) -> None:
         self.scenario = json.loads(req.local_map.map_data.decode("utf-8"))
+        self.seed = req.random_seed if req.HasField("random_seed") else None
         self.status = STATUS_INIT
         res.create_game.SetInParent()
 
@@ -96,7 +98,7 @@ class EngineServer:
         res.quit.SetInParent()
 
     def _start(self) -> None:
-        self.battle = build_battle(self.scenario or {})
+        self.battle = build_battle(self.scenario or {}, seed=self.seed)
         self.selected = set()
         own = self.battle.alive(1) or self.battle.alive()
         # the camera starts on the player's army, as SMAC's and LLM-PySC2's maps place it

@@ -36,12 +36,12 @@ def family_variants(family: str) -> list[str]:
 
 
 def engine_env_factory(map_name: str, *, step_mul: int = 8, seed: int | None = None):
-    """A factory of pysc2 ``SC2Env`` s playing ``map_name`` on the engine."""
+    """A factory of pysc2 ``SC2Env`` s playing ``map_name`` on the engine (``factory(seed=n)``: a seeded episode)."""
     from stratbench.games.sc2.config import interface_format
     from stratbench.games.sc2.engine.run_config import engine_backend
     from stratbench.games.sc2.pysc2_compat import import_pysc2
 
-    def factory() -> Any:
+    def factory(seed: int | None = seed) -> Any:
         import_pysc2()
         from pysc2.env import sc2_env
 
@@ -49,6 +49,7 @@ def engine_env_factory(map_name: str, *, step_mul: int = 8, seed: int | None = N
             return sc2_env.SC2Env(map_name=map_name, players=[sc2_env.Agent(sc2_env.Race.protoss)],
                                   agent_interface_format=interface_format(), step_mul=step_mul, random_seed=seed)
 
+    factory.takes_seed = True
     return factory
 
 

@@ -22,6 +22,13 @@ def _ready_abilities(battle, unit) -> tuple[int, ...]:
     return tuple(i for i, name in ABILITY_IDS.items() if ready(battle, unit, name) and i not in (1442,))
 
 
+def _on_screen(server, unit) -> bool:
+    """Whether the unit's centre lies in the camera's view (the screen layer's world width, square)."""
+    layer = server.options.feature_layer if server.options is not None else None
+    half = (layer.width if layer is not None and layer.width else 24.0) / 2
+    return abs(unit.x - server.camera[0]) < half - 1e-6 and abs(unit.y - server.camera[1]) < half - 1e-6
+
+
 def _plane(plane, image: np.ndarray) -> None:
     plane.bits_per_pixel = 32
     plane.size.x, plane.size.y = image.shape[1], image.shape[0]
@@ -80,7 +87,7 @@ def fill_observation(server, obs) -> None:
         raw.shield, raw.shield_max = unit.shield, unit.stats.shield
         raw.build_progress = 1.0
         raw.is_selected = unit.tag in server.selected
-        raw.is_on_screen = True
+        raw.is_on_screen = _on_screen(server, unit)
         raw.weapon_cooldown = max(0, unit.weapon_ready_loop - battle.loop)
         raw.is_flying = unit.stats.flying or unit.lifted(battle.loop)
         if unit.stats.energy:

@@ -1,9 +1,12 @@
 """Scripted baselines that write action text, as a model would (parser and translator exercised).
 
 * ``sc2-focus-fire``: each team attacks the enemy with the least health+shield
-  within range of its centre (else the nearest), one ``<Attack_Unit(tag)>``;
-  a Stalker team whose weapons are reloading with a melee enemy close steps
-  back with ``<Move_Screen([x, y])>`` (kiting);
+  within its reach (weapon range for ranged teams, a few units for melee
+  teams), else the nearest, one ``<Attack_Unit(tag)>``;
+  a Stalker team with a melee enemy close fires that shot (one environment
+  step) and then steps back with ``<Move_Screen([x, y])>`` until the next
+  decision (kiting at the text interface's pace: the released loop spends
+  camera and selection steps, so decisions come every two to three seconds);
 * ``sc2-attack-move``: each team attack-moves to the enemy army's centre with
   pysc2's own ``<Attack_screen(now, [x, y])>``.
 """
@@ -19,8 +22,14 @@ from stratbench.games.sc2.unit_table import ENEMY, UnitTable
 
 RANGE_PX = 10.0
 """Screen pixels counted as "in range" of a team (about 6 world units at the default 128 px / 24 units)."""
-KITE_PX = 16.0
-"""A reloading Stalker team steps back from melee enemies closer than this (screen pixels, about 3 world units)."""
+KITE_PX = 24.0
+"""A Stalker team kites melee enemies closer than this (screen pixels, about 4.5 world units)."""
+RETREAT_PX = 40
+"""How far a kiting Stalker team steps back (screen pixels, about 7.5 world units)."""
+MINIMAP_MARGIN = 6
+"""Retreat points keep this far (minimap pixels) from the map's edge."""
+MELEE_REACH_PX = 16.0
+"""A melee team's "in range": enemies within this many screen pixels of its centre (about 3 world units)."""
 MELEE_TYPES = frozenset({"Zealot", "Zergling", "Baneling", "Ultralisk"})
 
 
@@ -35,26 +44,47 @@ def _teams(observation: Observation):
             yield team, members, centre, enemies
 
 
+def _retreat_point(centre, members, threat, enemies) -> tuple[int, int]:
+    """A screen point ``RETREAT_PX`` away from ``threat``, turned toward open ground near the map's edges.
+
+    The map's extent is the minimap's (square maps fill it); the screen-to-minimap
+    scale is read off the team and the threat's two positions.
+    """
+    mini = (sum(u.minimap[0] for u in members) / len(members), sum(u.minimap[1] for u in members) / len(members))
+    screen_gap = math.dist(centre, threat.screen) or 1.0
+    scale = (math.dist(mini, threat.minimap) or screen_gap / 2.66) / screen_gap
+    away = math.atan2(centre[1] - threat.screen[1], centre[0] - threat.screen[0])
+    best = None
+    for turn in (0, 30, -30, 60, -60, 90, -90, 120, -120, 150, -150, 180):
+        angle = away + math.radians(turn)
+        dx, dy = math.cos(angle) * RETREAT_PX, math.sin(angle) * RETREAT_PX
+        mx, my = mini[0] + dx * scale, mini[1] + dy * scale
+        if MINIMAP_MARGIN <= mx <= 63 - MINIMAP_MARGIN and MINIMAP_MARGIN <= my <= 63 - MINIMAP_MARGIN:
+            best = (dx, dy)
+            break
+    dx, dy = best or (math.cos(away) * RETREAT_PX, math.sin(away) * RETREAT_PX)
+    return round(min(max(centre[0] + dx, 0), 127)), round(min(max(centre[1] + dy, 0), 127))
+
+
 def focus_fire_reply(observation: Observation) -> str:
     """The focus-fire reply text for one decision."""
     lines = ["Analysis:", "  Focus the weakest enemy in range; Stalkers kite melee units while reloading.", "Actions:"]
     for team, members, centre, enemies in _teams(observation):
         lines.append(f"  Team {team}:")
-        melee = [e for e in enemies if e.type_name in MELEE_TYPES and math.dist(centre, e.screen) < KITE_PX]
-        reloading = any(u.weapon_cooldown > 0 for u in members)
-        if all(u.type_name == "Stalker" for u in members) and reloading and melee:
-            near = min(melee, key=lambda e: (math.dist(centre, e.screen), e.tag))
-            dx, dy = centre[0] - near.screen[0], centre[1] - near.screen[1]
-            length = math.hypot(dx, dy) or 1.0
-            x, y = (round(min(max(centre[0] + dx / length * 8, 0), 127)), round(min(max(centre[1] + dy / length * 8, 0), 127)))
-            lines.append(f"    <Move_Screen([{x}, {y}])>")
-            continue
-        in_range = [e for e in enemies if math.dist(centre, e.screen) <= RANGE_PX]
+        reach = MELEE_REACH_PX if all(u.type_name in MELEE_TYPES for u in members) else RANGE_PX
+        in_range = [e for e in enemies if math.dist(centre, e.screen) <= reach]
         if in_range:
             target = min(in_range, key=lambda e: (e.health + e.shield, e.tag))
         else:
             target = min(enemies, key=lambda e: (math.dist(centre, e.screen), e.tag))
         lines.append(f"    <Attack_Unit({hex(target.tag)})>")
+        melee = [e for e in enemies if e.type_name in MELEE_TYPES and math.dist(centre, e.screen) < KITE_PX]
+        if all(u.type_name == "Stalker" for u in members) and melee:
+            # fire once (one environment step), then step back until the next decision: the melee enemies,
+            # slower than Stalkers, cannot strike while they follow
+            near = min(melee, key=lambda e: (math.dist(centre, e.screen), e.tag))
+            x, y = _retreat_point(centre, members, near, enemies)
+            lines.append(f"    <Move_Screen([{x}, {y}])>")
     return "\n".join(lines) + "\n"
 
 

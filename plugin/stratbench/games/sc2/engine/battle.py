@@ -81,6 +81,7 @@ class Unit:
     ai: str = "attack"
     post: tuple[float, float] | None = None
     attack_loop: int = 0
+    moved_loop: int = -1
 
     def __post_init__(self) -> None:
         if self.health < 0:
@@ -406,6 +407,7 @@ class Battle:
         if not unit.stats.flying and self._blocked(unit, x, y):
             return False
         unit.x, unit.y = x, y
+        unit.moved_loop = self.loop
         return distance - step <= stop_at + 1e-9
 
     def _blocked(self, unit: Unit, x: float, y: float) -> bool:
@@ -426,13 +428,15 @@ class Battle:
         """Push overlapping ground units apart (flying and lifted units never collide; structures never move).
 
         Overlaps are found on the loop's starting positions and resolved half
-        per loop, each unit of a pair moving half the push (all of it when the
-        other is a structure).
+        per loop: a unit that walked this loop takes the whole push from one
+        that stood (attacking or holding, as the game keeps attackers in place),
+        two walking or two standing units share it, a structure never moves and
+        a Colossus (walked under) collides with nothing.
         """
         living = self._living
         if len(living) < 2:
             return
-        ground = ~self._air
+        ground = ~self._air & ~self._static[2]  # a Colossus is walked under: it collides with nothing
         overlap = self._radii[:, None] + self._radii[None, :] - self._centre
         overlap[~ground, :] = 0.0
         overlap[:, ~ground] = 0.0
@@ -446,7 +450,10 @@ class Battle:
         safe = np.where(close, centre, 1.0)
         ux = np.where(close, self._dx[rows, cols] / safe, np.sign(rows - cols).astype(float))
         uy = np.where(close, self._dy[rows, cols] / safe, 0.0)
-        share = np.where(fixed[cols], 1.0, 0.5) * np.where(fixed[rows], 0.0, 1.0)
+        moved = np.array([u.moved_loop == self.loop for u in living], dtype=bool)
+        # a unit standing (attacking, holding) is not pushed by one walking into it; two standing or two walking share
+        still = ~moved[rows] & moved[cols]
+        share = np.where(fixed[cols] | (moved[rows] & ~moved[cols]), 1.0, 0.5) * np.where(fixed[rows] | still, 0.0, 1.0)
         push = overlap[rows, cols] * share * 0.5
         mx = np.zeros(len(living))
         my = np.zeros(len(living))

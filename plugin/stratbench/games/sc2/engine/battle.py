@@ -160,6 +160,7 @@ class Battle:
         self._dist: np.ndarray = np.zeros((0, 0))
         self._living: list[Unit] = []
         self._static_key: tuple = ()
+        self._hit_cache: dict[tuple[int, int], tuple[bool, float]] = {}
         self._static = None
 
     def add(self, name: str, owner: int, x: float, y: float, *, overrides: dict | None = None, **fields) -> Unit:
@@ -267,10 +268,24 @@ class Battle:
         self.loop += 1
 
     def _can_target(self, unit: Unit, other: Unit) -> bool:
-        return other.alive and other.owner != unit.owner and unit.stats.can_hit(other.view(self.loop))
+        if not other.alive or other.owner == unit.owner:
+            return False
+        view = other.view(self.loop)
+        key = (id(unit.stats), id(view))
+        known = self._hit_cache.get(key)
+        if known is None:
+            known = self._hit_cache[key] = (unit.stats.can_hit(view), unit.stats.weapon_range(view) + 1e-9)
+        return known[0]
 
     def _in_range(self, unit: Unit, other: Unit) -> bool:
-        return unit.distance_to(other) <= unit.stats.weapon_range(other.view(self.loop)) + 1e-9
+        view = other.view(self.loop)
+        key = (id(unit.stats), id(view))
+        known = self._hit_cache.get(key)
+        if known is None:
+            known = self._hit_cache[key] = (unit.stats.can_hit(view), unit.stats.weapon_range(view) + 1e-9)
+        reach = known[1] + unit.stats.radius + other.stats.radius
+        dx, dy = unit.x - other.x, unit.y - other.y
+        return dx * dx + dy * dy <= reach * reach
 
     def _nearest_enemy(self, unit: Unit, within: float) -> Unit | None:
         """The nearest enemy ``unit`` can hit within ``within`` (edge to edge, start-of-loop positions; ties by tag)."""

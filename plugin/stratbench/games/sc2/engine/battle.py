@@ -117,6 +117,18 @@ class Unit:
         return max(0.0, centre - self.stats.radius - other.stats.radius)
 
 
+def unit_tag(index: int) -> int:
+    """The tag of the ``index``-th unit, shaped as the game's (index above bit 18, recycle count 1).
+
+    Tags as large as the game's also keep pysc2 from reading them as positions
+    in ``raw_units`` (it does so for any raw-action tag below their count).
+    """
+    return ((TAG_INDEX_BASE + index) << 18) | 1
+
+
+TAG_INDEX_BASE = 0x4000
+
+
 def hit(target: Unit, amount: float, loop: int, *, armor: bool = True) -> float:
     """Apply one hit of ``amount`` to ``target``; return the health+shield removed.
 
@@ -150,7 +162,7 @@ class Battle:
         self.height = height
         self.loop = 0
         self.units: dict[int, Unit] = {}
-        self._next_tag = 1
+        self._next_index = 0
         self.damage_dealt: dict[int, float] = {1: 0.0, 2: 0.0}
         self.kills: dict[int, int] = {1: 0, 2: 0}
         self.effects: list[Effect] = []
@@ -166,11 +178,11 @@ class Battle:
     def add(self, name: str, owner: int, x: float, y: float, *, overrides: dict | None = None, **fields) -> Unit:
         """Place a unit of type ``name`` at (x, y) with full health and shields (``overrides``: upgraded stats)."""
         stats = with_overrides(stats_for(name), overrides)
-        unit = Unit(tag=self._next_tag, owner=owner, stats=stats, x=x, y=y, **fields)
+        unit = Unit(tag=unit_tag(self._next_index), owner=owner, stats=stats, x=x, y=y, **fields)
         if name in WORKERS:
             unit.passive = True
         self.units[unit.tag] = unit
-        self._next_tag += 1
+        self._next_index += 1
         return unit
 
     def schedule(self, loop: int, spec: dict) -> None:

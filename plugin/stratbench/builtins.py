@@ -145,14 +145,21 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
 
 @pytest.hookimpl
 def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
-    """Registers the built-in scaffolds: direct, cot, constrained."""
+    """Registers the built-in scaffolds: direct, cot, constrained, revise (reflect and revise), guide (a strategy
+    guide in the prompt), rap (GameBench's RAP)."""
     from stratbench.scaffolds.constrained import constrained
     from stratbench.scaffolds.cot import cot
     from stratbench.scaffolds.direct import direct
+    from stratbench.scaffolds.guide import guide
+    from stratbench.scaffolds.rap import rap
+    from stratbench.scaffolds.revise import revise
 
     registry.add_scaffold("direct", direct)
     registry.add_scaffold("cot", cot)
     registry.add_scaffold("constrained", constrained)
+    registry.add_scaffold("revise", revise)
+    registry.add_scaffold("guide", guide)
+    registry.add_scaffold("rap", rap)
 
 
 @pytest.hookimpl
@@ -230,6 +237,9 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
     registry.add_report_section("planning", planning)
     registry.add_report_section("probes", probes)
     registry.add_report_section("advgame", advgame)
+    from stratbench.report.scaffolds import scaffolds
+
+    registry.add_report_section("scaffolds", scaffolds)  # cost per decision, scaffolds side by side, revise
     from stratbench.report.replay import BUILTIN_BOARD_RENDERERS
 
     for game, renderer in BUILTIN_BOARD_RENDERERS.items():

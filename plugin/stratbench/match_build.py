@@ -70,7 +70,8 @@ def build_agents(
                 options=options,
             )
             if agent_spec.uses_llm:
-                scaffold = registry.scaffold(agent_spec.scaffold or "direct")
+                name = agent_spec.scaffold or "direct"
+                scaffold = registry.scaffold(name, **(options.get("scaffold_settings") or {}).get(name, {}))
                 agent = LLMAgent(context, scaffold)
                 sessions[player] = agent.session
             else:

@@ -11,6 +11,8 @@ from stratbench.core.runner import MatchOutcome
 from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.types import to_builtin
 from stratbench.llm import cassettes
+from stratbench.match_cost import decision_cost
+from stratbench.metrics.revision import revision_record
 from stratbench.results import ERRORED, RECORD_VERSION, SCORED, SKIPPED
 
 
@@ -31,8 +33,14 @@ def build_record(
     cassette_dir: Path,
     versions: dict[str, str],
     settings_hash: str | None = None,
+    transcript: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Returns the result record of a played match (see docs/ARCHITECTURE.md, Results)."""
+    """Returns the result record of a played match (see docs/ARCHITECTURE.md, Results).
+
+    With the match's ``transcript``, the record gains ``decision_cost`` (per
+    side: calls and tokens per decision, :mod:`stratbench.match_cost`) and
+    each critiquing player's ``revise`` metric (:mod:`stratbench.metrics.revision`).
+    """
     info = game.info
     sides = []
     illegal, fallbacks, decisions, usage = [], [], [], []
@@ -88,6 +96,10 @@ def build_record(
         "cassette": None,
         "versions": versions,
     }
+    if transcript is not None:
+        record["decision_cost"] = decision_cost(transcript, info.sides, outcome.decisions, set(sessions))
+        for player, values in revision_record(transcript, sorted(sessions)).items():
+            record["metrics"] = {**record["metrics"], player: {**record["metrics"].get(player, {}), **values}}
     if cassette_path is not None:
         record["cassette"] = {
             "path": relative_path(cassette_path, cassette_dir.parent),

@@ -5,7 +5,8 @@ match id and the same hash. The hash covers what changes what is played: the
 game, its variant and factory options, the seed, every side's agent (kind,
 model, scaffold, parameters), the subject's seat, the retry and fallback
 rules, the model settings sent with each request (temperature, max tokens,
-vision), the protocol, ``--advgame-rounds`` when given, the annotator
+vision), the protocol, ``--advgame-rounds`` when given, the settings of
+the sides' scaffolds that take any (``--rap-depth``, ``--rap-iterations``), the annotator
 model, the Stockfish binary, and stratbench's own version (prompts and
 rules live in it). It leaves out what only changes how a
 match is reached: the ``--api-base`` address (a loopback port differs from run
@@ -54,6 +55,11 @@ def match_settings(
         settings["protocol"] = spec.protocol
     if options.get("advgame_rounds") is not None:  # only where given: other hashes stay those of earlier runs
         settings["advgame_rounds"] = options["advgame_rounds"]
+    used = {side.scaffold for side in spec.sides if getattr(side, "scaffold", None)}
+    scaffolds = {name: dict(value) for name, value in (options.get("scaffold_settings") or {}).items()
+                 if name in used and value}
+    if scaffolds:  # only where a side's scaffold takes settings: other hashes stay those of earlier runs
+        settings["scaffold_settings"] = scaffolds
     return settings
 
 

@@ -181,6 +181,10 @@ def add_options(parser: Any) -> None:
                          "carry the earlier records into this run")
     group.addoption("--advgame-rounds", type=positive_int, default=None, metavar="N",
                     help="Rounds per AdvGameBench match (default 10, the paper's)")
+    group.addoption("--rap-depth", type=positive_int, default=2, metavar="N",
+                    help="Tree-search depth of the rap scaffold (default 2, GameBench's)")
+    group.addoption("--rap-iterations", type=positive_int, default=10, metavar="N",
+                    help="Tree-search iterations per decision of the rap scaffold (default 10, llm-reasoners' n_iters)")
     group.addoption("--record-mode", choices=RECORD_MODES, default="once",
                     help="Cassette mode: none (replay only), once (default), new_episodes, all")
     group.addoption("--stratbench-agent", action="append", default=[], metavar="NAME",

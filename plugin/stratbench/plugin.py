@@ -178,6 +178,8 @@ def _settings(config: pytest.Config) -> RunSettings:
         match_timeout=config.getoption("match_timeout") or None,
         resume=config.getoption("stratbench_resume"),
         advgame_rounds=config.getoption("advgame_rounds"),
+        scaffold_settings={"rap": {"depth": config.getoption("rap_depth"),
+                                   "iterations": config.getoption("rap_iterations")}},
         diplomacy_opponent=config.getoption("diplomacy_opponent"),
         concurrency=default_concurrency(config.getoption("stratbench_concurrency"), models,
                                         list(config.getoption("stratbench_agent")),

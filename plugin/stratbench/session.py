@@ -84,6 +84,8 @@ class RunSettings:
     """USD per token (input, output) by model string, from ``--price``."""
     match_timeout: float | None = 3600.0
     resume: bool = False
+    scaffold_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Per scaffold name, the settings its factory is built with (``rap``: ``--rap-depth``, ``--rap-iterations``)."""
     advgame_rounds: int | None = None
     """``--advgame-rounds``: rounds per AdvGameBench match (None: the game's own, 10)."""
     diplomacy_opponent: str | None = None
@@ -384,6 +386,7 @@ class StratbenchSession:
         record = build_record(
             spec, suite, nodeid, game, game_options, outcome, sessions, metrics, cassette_path, started, mode,
             run_id=self.settings.run_id, cassette_dir=self.settings.cassette_dir, versions=self.versions,
+            transcript=transcript.to_list(),
         )
         record["settings_hash"] = self.settings_hash(spec, suite)
         if "advgame" in outcome.extra:

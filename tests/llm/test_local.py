@@ -84,3 +84,34 @@ def test_real_server_answers_greedily_and_independently_of_earlier_requests():
 
     assert json.loads(constrained.text)["action"] in {"0", "4", "8"}
     assert not client.local.servers
+
+
+@pytest.mark.skipif(not HAVE_SERVER, reason="needs pytest-stratbench[local] (llama.cpp server and the Gemma GGUF)")
+def test_real_server_returns_the_first_tokens_logprobs():
+    import math
+
+    from stratbench.llm.client import LLMClient
+
+    client = LLMClient(max_attempts=1)
+    question = [{"role": "user", "content": "Is the sky blue? Answer yes or no."}]
+    settings = {"temperature": 0.0, "seed": 0}
+
+    async def run():
+        one = await client.complete("local/gemma3-270m", question, logprobs=True, top_logprobs=5, max_tokens=1,
+                                    **settings)
+        longer = await client.complete("local/gemma3-270m", question, logprobs=True, top_logprobs=3, max_tokens=8,
+                                       **settings)
+        plain = await client.complete("local/gemma3-270m", question, max_tokens=8, **settings)
+        return one, longer, plain
+
+    try:
+        one, longer, plain = asyncio.run(run())
+    finally:
+        client.local.close()
+    [first] = one.logprobs
+    top = first["top"]
+    assert len(top) == 5 and [lp for _, lp in top] == sorted((lp for _, lp in top), reverse=True)
+    assert 0 < sum(math.exp(lp) for _, lp in top) <= 1 + 1e-6
+    assert first["token"] == top[0][0] and one.text == first["token"]  # greedy: the answer is the most likely token
+    assert len(longer.logprobs) == 1 and len(longer.logprobs[0]["top"]) == 3
+    assert longer.logprobs[0]["top"] == top[:3] and longer.text == plain.text and plain.logprobs is None

@@ -22,7 +22,8 @@ class Transcript:
     event's own fields. Kinds used by the harness: ``observation``,
     ``llm_call``, ``llm_attempt_failed``, ``action``, ``rejected``, ``fallback``, ``chance``,
     ``message``, ``message_rejected``, ``board`` (the game's snapshot after a step), ``end``; revision matches
-    (``core/revision.py``) log ``initial_strategy`` and ``revision_round``.
+    (``core/revision.py``) log ``initial_strategy`` and ``revision_round``; the ``revise`` scaffold logs
+    ``revision`` (one per critique, :mod:`stratbench.metrics.revision`).
 
     Events of players who act concurrently are collected per player
     (:meth:`collect`) and merged in player order, so a replay yields the same

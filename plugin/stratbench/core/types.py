@@ -128,6 +128,13 @@ class Observation:
             that conversation with ``prompt`` as a new user turn (SPIN-Bench's
             Diplomacy keeps a phase's negotiation rounds and orders in one
             conversation); empty: each decision opens its own.
+        outcome: What happened since this player's last decision, where the
+            game reports it (Hanabi's play and hint results, Diplomacy's phase
+            results); empty before the player's first decision and in games
+            without such feedback. The ``revise`` scaffold critiques its last
+            decision against it.
+        outcome_negative: The game judges that outcome bad for the player (a
+            misplay or lost life token, a failed order or a lost supply centre).
     """
 
     game: str
@@ -154,6 +161,8 @@ class Observation:
     messages: tuple[dict[str, Any], ...] = ()
     negotiation: NegotiationTurn | None = None
     conversation: str = ""
+    outcome: str = ""
+    outcome_negative: bool = False
 
     def with_feedback(self, feedback: str, attempt: int) -> Observation:
         """Returns a copy carrying the rejection reason for a retry."""

@@ -271,6 +271,38 @@ class DiplomacyState(State):
         entry["centers"] = {p: sorted(self.engine.powers[p].centers) for p in POWERS}
         self.phase_log.append(entry)
 
+    def outcome(self, player: int) -> tuple[str, bool]:
+        """Returns the results of the phases since ``player``'s powers last ordered, and whether they went badly.
+
+        Per phase: the powers' orders, the engine's result for each of their
+        units that did not simply succeed, the dropped orders and the supply
+        centres before and after. Bad: an order bounced, was cut, void or
+        dropped, a unit was dislodged, or a supply centre was lost. Empty (not
+        bad) before the powers' first orders.
+        """
+        powers = [POWERS[p] for p in self._acting_for(player)]
+        ordered = [i for i, entry in enumerate(self.phase_log) if any(p in entry["orders"] for p in powers)]
+        if not ordered:
+            return "", False
+        lines, bad = [], False
+        for index in range(ordered[-1], len(self.phase_log)):
+            entry = self.phase_log[index]
+            before = self.phase_log[index - 1]["centers"] if index else None
+            for power in powers:
+                units = entry["units"].get(power, [])
+                failed = {u: entry["results"][u] for u in units if entry["results"].get(u)}
+                dropped = entry.get("dropped", {}).get(power, [])
+                now = len(entry["centers"][power])
+                then = now if before is None else len(before[power])
+                text = f"{entry['phase']} {power}: orders {', '.join(entry['orders'].get(power, [])) or 'none'}"
+                if failed:
+                    text += "; " + "; ".join(f"{u}: {', '.join(r)}" for u, r in failed.items())
+                if dropped:
+                    text += f"; {len(dropped)} order(s) dropped"
+                lines.append(f"{text}; supply centres {then} -> {now}")
+                bad = bad or bool(failed) or bool(dropped) or now < then
+        return "Since your last orders:\n" + "\n".join(f"- {line}" for line in lines), bad
+
     def _decided_group(self, lead: int, reply: str) -> dict[int, tuple[list[str], list[str]]]:
         """Returns each group power's valid and dropped orders; an unreadable set (without the runner) holds."""
         try:
@@ -402,8 +434,10 @@ class Diplomacy(Game):
         possible = state.possible_orders(power) if not state.is_terminal() else {}
         mine = [m.to_dict() for m in state.messages.visible_to(player) if m.phase == state.phase]
         prompt = self._order_prompt(state, power, state_text, possible, text.message_lines(mine, _ROLES))
-        return self._view(state, player, state_text, possible, prompt if possible else None,
-                          state.open_ended(player))
+        outcome, negative = state.outcome(player)
+        observation = self._view(state, player, state_text, possible, prompt if possible else None,
+                                 state.open_ended(player))
+        return replace(observation, outcome=outcome, outcome_negative=negative)
 
     def observe_negotiation(self, state: State, player: int, turn: NegotiationTurn) -> Observation:
         """Returns SPIN-Bench's negotiation prompt for ``turn``'s round (no action to take)."""
@@ -526,7 +560,9 @@ class Diplomacy(Game):
             else:
                 prompt = text.paper_adjustment_prompt(kind=kind, powers=powers, state_text=state_text,
                                                       possible=repr(possible))
-        return self._paper_view(state, player, state_text, prompt, negotiation=False)
+        outcome, negative = state.outcome(player)
+        observation = self._paper_view(state, player, state_text, prompt, negotiation=False)
+        return replace(observation, outcome=outcome, outcome_negative=negative)
 
     def _paper_negotiation(self, state: DiplomacyState, player: int, turn: NegotiationTurn) -> Observation:
         group = state.group_of(player)

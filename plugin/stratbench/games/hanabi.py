@@ -137,6 +137,8 @@ class HanabiState(State):
         self._engine = game.engine().new_initial_state()
         self._deck_rng = random.Random(f"{seed}:hanabi-deck")
         self.score_before_last: int | None = None
+        self.results: list[tuple[int, str, bool]] = []
+        """Each applied action: its player, what it did and whether it cost a life token."""
         self._deal()
 
     def _deal(self) -> None:
@@ -153,10 +155,25 @@ class HanabiState(State):
         return [str(a) for a in self._engine.legal_actions(player)]
 
     def _apply(self, actions: dict[int, Action]) -> None:
-        ((_, action),) = actions.items()
-        self.score_before_last = self.view(0).score
+        ((player, action),) = actions.items()
+        before = self.view(0)
+        self.score_before_last = before.score
+        description = self.describe(action.id)
         self._engine.apply_action(int(action.id))
         self._deal()
+        self.results.append((player, *_result(description, before, self.view(0))))
+
+    def outcome(self, player: int) -> tuple[str, bool]:
+        """Returns what happened since ``player``'s last action, and whether a life token was lost meanwhile.
+
+        Empty (and not negative) before the player's first action.
+        """
+        mine = [i for i, (actor, _, _) in enumerate(self.results) if actor == player]
+        if not mine:
+            return "", False
+        since = self.results[mine[-1]:]
+        lines = [f"- player {actor} {text}" for actor, text, _ in since]
+        return "Since your last decision:\n" + "\n".join(lines), any(bad for _, _, bad in since)
 
     def _is_terminal(self) -> bool:
         return self._engine.is_terminal() or (self._max_turns is not None and self.turn >= self._max_turns)
@@ -291,6 +308,7 @@ class Hanabi(Game):
         text = render_state(view, self.players)
         if self.protocol == "paper":
             return self._paper_observation(state, player, text, legal, descriptions, view)
+        outcome, negative = state.outcome(player)
         prompt = None
         if legal:
             prompt = (
@@ -312,6 +330,8 @@ class Hanabi(Game):
             data={**view.to_dict(), "legal": {str(a): d for a, d in descriptions.items()}},
             prompt=prompt,
             system_prompt=SYSTEM_PROMPT if prompt else None,
+            outcome=outcome,
+            outcome_negative=negative,
         )
 
     def _paper_observation(
@@ -323,6 +343,7 @@ class Hanabi(Game):
         from stratbench.planning.prompt import RELEASED_SYSTEM_PROMPT
 
         prompt = hanabi_paper.decision_prompt(state.observation_string(player), descriptions) if legal else None
+        outcome, negative = state.outcome(player)
         return Observation(
             game=self.info.name,
             player=player,
@@ -340,6 +361,8 @@ class Hanabi(Game):
             prompt=prompt,
             system_prompt=RELEASED_SYSTEM_PROMPT if prompt else None,
             primer=hanabi_paper.PRIMER,
+            outcome=outcome,
+            outcome_negative=negative,
         )
 
     def secrets(self, state: State, viewer: int) -> list[tuple[str, ...]]:
@@ -416,6 +439,21 @@ class HanabiView:
             "discards": list(self.discards),
             "score": self.score,
         }
+
+
+def _result(description: str, before: HanabiView, after: HanabiView) -> tuple[str, bool]:
+    """Describes an applied action's effect from the table before and after it; True when a life token was lost."""
+    discarded = after.discards[len(before.discards):]
+    card = discarded[-1] if discarded else ""
+    if after.life_tokens < before.life_tokens:
+        return f"{description}: misplayed {card}; the team lost a life token ({after.life_tokens} left)", True
+    if after.score > before.score:
+        colour = next(c for c in after.fireworks if after.fireworks[c] > before.fireworks.get(c, 0))
+        played = f"{colour}{after.fireworks[colour]}"
+        return f"{description}: played {played} onto the fireworks (score {after.score})", False
+    if discarded:
+        return f"{description}: discarded {card} ({after.info_tokens} information tokens)", False
+    return f"{description}: a hint ({after.info_tokens} information tokens left)", False
 
 
 def parse_observation(text: str) -> HanabiView:

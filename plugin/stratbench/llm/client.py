@@ -63,11 +63,12 @@ class LLMAuthError(LLMError):
 class LLMCapabilityError(LLMError):
     """Raised when a request needs a setting (``response_format``, ``logprobs``) the provider does not accept."""
 
-    def __init__(self, model: str, provider: str, params: list[str], needed_by: str = "this request") -> None:
-        self.model, self.provider, self.params = model, provider, params
+    def __init__(self, model: str, provider: str, params: list[str], needed_by: str = "this request",
+                 detail: str | None = None) -> None:
+        self.model, self.provider, self.params, self.detail = model, provider, params, detail
+        why = detail or f"litellm's supported parameters for the {provider} provider"
         super().__init__(
-            f"{needed_by} needs {', '.join(params)}, which {model} does not accept (litellm's supported "
-            f"parameters for the {provider} provider)"
+            f"{needed_by} needs {', '.join(params)}, which {model} does not accept ({why})"
             + ("; use another --scaffold for this model" if needed_by.startswith("scaffold") else "")
         )
 

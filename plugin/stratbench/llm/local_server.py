@@ -13,6 +13,11 @@ changes:
   {"schema": ...}}`` is accepted and handed to llama-cpp-python in its own
   form (``{"type": "json_object", "schema": ...}``), which compiles the schema
   into a grammar.
+- A request with ``logprobs`` gets them for the answer's first token (what
+  the ``rap`` scaffold reads), from the logits llama.cpp computes for the
+  last prompt position anyway. llama-cpp-python's own logprobs need
+  ``logits_all``, which computes logits for every prompt token (slow with a
+  262k vocabulary), so it is left off.
 """
 
 from __future__ import annotations
@@ -66,6 +71,55 @@ def disable_prompt_reuse(llama_class: Any) -> None:
 
     generate._stratbench_fresh = True  # type: ignore[attr-defined]
     llama_class.generate = generate
+
+
+def serve_first_token_logprobs(llama_class: Any) -> None:
+    """Makes ``create_chat_completion`` answer ``logprobs`` for the first answer token without ``logits_all``.
+
+    The logits are read right after a one-token generation, when the last
+    evaluated position is the prompt's last; a longer request is generated
+    again in full after it. Streaming requests are passed through unchanged.
+    """
+    original = llama_class.create_chat_completion
+    if getattr(original, "_stratbench_logprobs", False):
+        return
+
+    def create_chat_completion(self: Any, *args: Any, **kwargs: Any) -> Any:
+        wanted, top_n = kwargs.pop("logprobs", None), kwargs.pop("top_logprobs", None)
+        if not wanted or kwargs.get("stream"):
+            return original(self, *args, logprobs=wanted, top_logprobs=top_n, **kwargs)
+        first = original(self, *args, **{**kwargs, "max_tokens": 1})
+        content = first_token_logprobs(self, first["choices"][0]["message"].get("content") or "", int(top_n or 0))
+        completion = first if kwargs.get("max_tokens") == 1 else original(self, *args, **kwargs)
+        completion["choices"][0]["logprobs"] = {"content": content, "refusal": None}
+        return completion
+
+    create_chat_completion._stratbench_logprobs = True  # type: ignore[attr-defined]
+    llama_class.create_chat_completion = create_chat_completion
+
+
+def first_token_logprobs(llama: Any, text: str, top_n: int) -> list[dict[str, Any]]:
+    """Returns OpenAI's ``logprobs.content`` for the first token of ``text`` from the last position's logits.
+
+    The token is ``text``'s first token (the most likely one when ``text`` is
+    empty); its alternatives are the ``top_n`` most likely tokens, highest
+    first, ties in token-id order.
+    """
+    import numpy as np
+
+    logits = np.ctypeslib.as_array(llama._ctx.get_logits(), shape=(llama.n_vocab(),)).astype(np.float64)
+    highest = logits.max()
+    logprobs = logits - (highest + np.log(np.exp(logits - highest).sum()))
+    order = np.argsort(-logprobs, kind="stable")
+    ids = llama.tokenize(text.encode(), add_bos=False, special=True) if text else []
+    token = int(ids[0]) if ids else int(order[0])
+
+    def entry(token_id: int) -> dict[str, Any]:
+        piece = llama.detokenize([token_id])
+        return {"token": piece.decode("utf-8", errors="replace"), "logprob": float(logprobs[token_id]),
+                "bytes": list(piece)}
+
+    return [{**entry(token), "top_logprobs": [entry(int(i)) for i in order[:top_n]]}]
 
 
 def to_llama_response_format(body: bytes) -> bytes:
@@ -128,6 +182,7 @@ def main(argv: list[str] | None = None) -> None:
     from llama_cpp.server.settings import ModelSettings, ServerSettings
 
     disable_prompt_reuse(llama_cpp.Llama)
+    serve_first_token_logprobs(llama_cpp.Llama)
     chat_format = chat_format_for(args.model, args.chat_format)
     model = ModelSettings(
         model=args.model,

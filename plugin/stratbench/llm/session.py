@@ -62,7 +62,8 @@ class ModelSession:
             if self.scaffold is None:
                 raise
             needed_by = f"scaffold {self.scaffold}"
-            raise LLMCapabilityError(error.model, error.provider, error.params, needed_by=needed_by) from None
+            raise LLMCapabilityError(error.model, error.provider, error.params, needed_by=needed_by,
+                                     detail=error.detail) from None
         self.usage.add(completion)
         self.dropped_params.update(completion.dropped_params)
         extra = {"dropped_params": list(completion.dropped_params)} if completion.dropped_params else {}

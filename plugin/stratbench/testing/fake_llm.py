@@ -12,7 +12,9 @@ It answers, with content from a *responder* function:
 - Gemini: ``POST [/v1beta]/models/<m>:generateContent`` with the key in an
   ``x-goog-api-key`` header or a ``key`` query parameter;
 
-and ``GET /v1/models``. A missing or wrong key gets a 401 in the provider's
+and ``GET /v1/models``. A request that asks for ``logprobs`` on the OpenAI
+or Azure path gets them (:func:`logprobs_content`): a responder may return a
+:class:`ScriptedReply` naming its first token's top alternatives. A missing or wrong key gets a 401 in the provider's
 own error shape. Every request is turned into an OpenAI-style body
 (``{"model", "messages", ...}``) before the responder sees it, so one
 responder serves every provider. Every request is recorded (path, lower-cased
@@ -39,7 +41,17 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-Responder = Callable[[dict[str, Any]], str]
+
+
+@dataclass(frozen=True)
+class ScriptedReply:
+    """A reply with the top alternatives of its first token (token, log-probability), for ``logprobs`` requests."""
+
+    text: str
+    top_logprobs: tuple[tuple[str, float], ...] = ()
+
+
+Responder = Callable[[dict[str, Any]], "str | ScriptedReply"]
 
 _LEGAL_LIST = re.compile(r"Legal actions:\s*(.+)")
 _GEMINI_PATH = re.compile(r"/models/([^/:]+):generateContent$")
@@ -147,7 +159,8 @@ class FakeLLMServer:
     """Serves chat completions on loopback from a responder function.
 
     Args:
-        responder: Maps the OpenAI-style request body to the reply text.
+        responder: Maps the OpenAI-style request body to the reply text or a
+            :class:`ScriptedReply`.
         fail_first: Answer this many requests with ``fail_status`` first
             (to exercise client retries).
         fail_status: The HTTP status of those failures (429, 500, ...).
@@ -155,6 +168,7 @@ class FakeLLMServer:
         api_key: The one key every provider path accepts; None accepts any
             non-empty key (and, on the OpenAI path, none).
         faults: Injected faults, or None.
+        logprobs: Whether a request that asks for ``logprobs`` gets them (False: a server that ignores them).
     """
 
     responder: Responder = first_legal_responder
@@ -163,6 +177,7 @@ class FakeLLMServer:
     delay_s: float = 0.0
     api_key: str | None = None
     faults: Faults | None = None
+    logprobs: bool = True
     requests: list[RecordedRequest] = field(default_factory=list)
     in_flight: int = 0
     """Requests being answered now."""
@@ -273,7 +288,29 @@ def _text_of(content: Any) -> str:
     return ""
 
 
-def _reply(provider: str, body: dict[str, Any], content: str, digest: str) -> dict[str, Any]:
+def logprobs_content(text: str, top: tuple[tuple[str, float], ...], top_n: int) -> list[dict[str, Any]]:
+    """Returns OpenAI's ``logprobs.content`` for ``text``, deterministically.
+
+    The tokens are the text's words, each but the first with its leading
+    whitespace. The first token's alternatives are ``top`` (sorted by
+    log-probability, highest first; the token itself at 0.0 when empty) and
+    its log-probability is the one listed for it, else the highest listed;
+    every later token has log-probability 0.0 and itself as its only
+    alternative. Each list of alternatives keeps ``top_n`` entries.
+    """
+    content = []
+    for position, token in enumerate(re.findall(r"\s*\S+", text)):
+        alternatives = sorted(top, key=lambda item: -item[1]) if position == 0 and top else [(token, 0.0)]
+        logprob = dict(alternatives).get(token, alternatives[0][1])
+        content.append({
+            "token": token, "logprob": logprob, "bytes": list(token.encode()),
+            "top_logprobs": [{"token": t, "logprob": lp, "bytes": list(t.encode())} for t, lp in alternatives[:top_n]],
+        })
+    return content
+
+
+def _reply(provider: str, body: dict[str, Any], content: str, digest: str,
+           top: tuple[tuple[str, float], ...] = (), logprobs: bool = True) -> dict[str, Any]:
     prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
     completion_tokens = max(1, len(content.split()))
     model = body.get("model", "fake")
@@ -291,9 +328,12 @@ def _reply(provider: str, body: dict[str, Any], content: str, digest: str) -> di
                               "totalTokenCount": prompt_tokens + completion_tokens},
             "modelVersion": model,
         }
+    choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+    if body.get("logprobs") and logprobs:
+        choice["logprobs"] = {"content": logprobs_content(content, top, int(body.get("top_logprobs") or 0))}
     return {
         "id": f"chatcmpl-{digest}", "object": "chat.completion", "created": 1700000000, "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "choices": [choice],
         "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                   "total_tokens": prompt_tokens + completion_tokens},
     }
@@ -435,6 +475,8 @@ def _make_handler(owner: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             if fault == "no_message":
                 self._send(200, _no_message(provider, body, digest))
                 return
-            self._send(200, _reply(provider, body, owner.responder(body), digest))
+            answer = owner.responder(body)
+            scripted = answer if isinstance(answer, ScriptedReply) else ScriptedReply(answer)
+            self._send(200, _reply(provider, body, scripted.text, digest, scripted.top_logprobs, owner.logprobs))
 
     return Handler

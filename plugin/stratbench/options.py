@@ -197,6 +197,9 @@ def add_options(parser: Any) -> None:
                     help="Send image observations to models: auto (litellm's model map), on, off")
     group.addoption("--stockfish", default=None, metavar="PATH",
                     help="Stockfish binary (default: stockfish on PATH, then /usr/games/stockfish)")
+    group.addoption("--sc2-backend", choices=("engine", "live"), default="engine",
+                    help="What plays the StarCraft II suites: engine (the offline battle engine, default) or live "
+                         "(the game: needs SC2PATH and --sc2-maps)")
     group.addoption("--sc2-maps", type=existing_folder, default=None, metavar="DIR",
                     help="StarCraft II maps for live play (the released llm_smac and llm_pysc2 folders); needs SC2PATH")
     group.addoption("--pddl-dir", default=None, metavar="DIR",

@@ -94,6 +94,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not config.pluginmanager.is_registered(builtins):
         config.pluginmanager.register(builtins, "stratbench-builtins")
     settings = _settings(config)
+    _select_sc2_backend(settings)
     registry = build_registry(config)
     _validate(config, settings, registry)
     session = StratbenchSession(settings, registry, is_controller=_is_controller(config))
@@ -164,6 +165,7 @@ def _settings(config: pytest.Config) -> RunSettings:
         stockfish=config.getoption("stockfish"),
         pddl_dir=Path(config.getoption("pddl_dir")).resolve() if config.getoption("pddl_dir") else None,
         sc2_maps=Path(config.getoption("sc2_maps")).resolve() if config.getoption("sc2_maps") else None,
+        sc2_backend=config.getoption("sc2_backend"),
         annotator_model=config.getoption("annotator_model"),
         vision=config.getoption("stratbench_vision"),
         local_models=local_models,
@@ -332,6 +334,19 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any | None:
 
 
 @pytest.hookimpl(optionalhook=True)
+def _select_sc2_backend(settings: RunSettings) -> None:
+    """Points the StarCraft II games at ``--sc2-backend``; live play without the game or maps is a usage error."""
+    from stratbench.games.sc2.engine.games import select_backend
+
+    if settings.sc2_backend == "live":
+        from stratbench.games.sc2.live import live_problem
+
+        problem = live_problem(settings.sc2_maps)
+        if problem is not None:
+            raise pytest.UsageError(f"--sc2-backend live: {problem} (set SC2PATH to the game and give --sc2-maps DIR)")
+    select_backend(settings.sc2_backend, settings.sc2_maps)
+
+
 def pytest_configure_node(node: Any) -> None:
     """Hands the controller's run id (and, with --resume, the finished matches) to each xdist worker."""
     session = node.config.stash[SESSION_KEY]

@@ -69,6 +69,8 @@ class RunSettings:
     pddl_dir: Path | None = None
     sc2_maps: Path | None = None
     """``--sc2-maps``: the StarCraft II maps folder for live play (None: not given)."""
+    sc2_backend: str = "engine"
+    """``--sc2-backend``: ``engine`` (offline battle engine) or ``live`` (the game through SC2PATH)."""
     annotator_model: str | None = None
     vision: str = "auto"
     local_models: dict[str, Path] = field(default_factory=dict)

@@ -1,6 +1,8 @@
-"""LLM-PySC2's tasks (those with scenario files) on the offline StarCraft II engine, as text.
+"""LLM-PySC2's eight tasks at levels 1-3 (24 scenario files, ``pvz_task<N>_level<L>``) as text.
 
-Backend ``engine``; baselines ``sc2-focus-fire`` and ``sc2-attack-move`` act through the text interface.
+Backend ``engine`` by default (``--sc2-backend live`` with ``SC2PATH`` and ``--sc2-maps`` plays the
+released maps); baselines ``sc2-focus-fire`` and ``sc2-attack-move`` act through the text interface.
+The variants are every ``llm-pysc2`` scenario file (``games/sc2/engine/games.py: tasks_variants``).
 """
 
 import pytest

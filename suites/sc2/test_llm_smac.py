@@ -1,6 +1,6 @@
 """LLM-SMAC's nine maps on the offline StarCraft II engine, through pysc2's SC2Env and the text interface.
 
-Backend ``engine`` (no game binary): ``stratbench.games.sc2.engine``. Baselines act through the
+Backend ``engine`` (no game binary): ``stratbench.games.sc2.engine``; ``--sc2-backend live`` plays the game. Baselines act through the
 text interface: ``sc2-focus-fire`` (weakest enemy in range, Stalkers kite) and ``sc2-attack-move``.
 """
 

@@ -44,8 +44,10 @@ def test_every_scenario_file_is_listed_and_unknown_names_say_so():
 @pytest.mark.parametrize("name", ["3s_vs_3z", "2s3z"])
 def test_focus_fire_beats_attack_move_where_focus_fire_matters(name):
     scenario = load_scenario(name)
-    focus = [play(build_battle(scenario, seed), focus_fire_orders, scenario["time_limit_loops"]) for seed in range(5)]
-    plain = [play(build_battle(scenario, seed), attack_move_orders, scenario["time_limit_loops"]) for seed in range(5)]
-    assert sum(r["won"] for r in focus) >= sum(r["won"] for r in plain) + 3
+    focus = [play(build_battle(scenario, seed), focus_fire_orders, scenario["time_limit_loops"]) for seed in range(8)]
+    plain = [play(build_battle(scenario, seed), attack_move_orders, scenario["time_limit_loops"]) for seed in range(8)]
+    # 2s3z is a mirror match: attack-move against the same scripted enemy wins about half (5 of 8 here)
+    assert sum(r["won"] for r in focus) >= 7
+    assert sum(r["won"] for r in focus) >= sum(r["won"] for r in plain) + 2
     assert sum(r["kills"] for r in focus) > sum(r["kills"] for r in plain)
     assert sum(r["deaths"] for r in focus) < sum(r["deaths"] for r in plain)

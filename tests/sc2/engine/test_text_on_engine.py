@@ -50,10 +50,11 @@ def test_focus_fire_text_outkills_attack_move_text_on_the_engine(map_name):
     assert any("<Attack_Unit(0x" in t for t in focus_texts)
     assert any("<Attack_screen(now, [" in t for t in plain_texts)
     assert focus.agents["CombatGroupSmac"]["invalid"] == 0 and plain.agents["CombatGroupSmac"]["invalid"] == 0
-    # at the released cadence (one decision per game second) kiting is coarse: focus fire kills two
-    # Zealots (100 minerals each) before the three Stalkers fall, attack-move only one
-    assert (focus.killed_value, plain.killed_value) == (200.0, 100.0)
-    assert focus.lost_value == plain.lost_value == 3 * (125 + 2 * 50)
+    # focus fire fires then steps back from the slower Zealots: it kills all three (100 minerals each) and
+    # loses one Stalker (125 + 2 x 50); attack-move kills one and loses all three
+    assert (focus.outcome, plain.outcome) == ("win", "loss")
+    assert (focus.killed_value, plain.killed_value) == (300.0, 100.0)
+    assert (focus.lost_value, plain.lost_value) == (125 + 2 * 50, 3 * (125 + 2 * 50))
     assert focus.game_loop > plain.game_loop
 
 

@@ -26,6 +26,8 @@ Entry points: :class:`SC2TextGame`, :func:`mock_game` (the registered
 
 from __future__ import annotations
 
+import functools
+
 from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
@@ -109,8 +111,11 @@ class SC2TextGame(Game):
         """The summary of every episode played with this game, in order (for the metrics)."""
 
     def new_initial_state(self, seed: int) -> SC2State:
-        """Starts an episode (the environment's own randomness is the map's; ``seed`` is unused)."""
-        episode = LockStepEpisode(self.env_factory, self.layout, defaults=self.defaults,
+        """Starts an episode; a factory marked ``takes_seed`` (the offline engine's) gets the match seed."""
+        factory = self.env_factory
+        if getattr(factory, "takes_seed", False):
+            factory = functools.partial(self.env_factory, seed=seed)
+        episode = LockStepEpisode(factory, self.layout, defaults=self.defaults,
                                   paper=self.protocol == "paper", raw_space=self.raw_space,
                                   max_decisions=self.max_decisions)
         episode.start()

@@ -12,7 +12,8 @@ observation (raw units, player common, available abilities, score by
 category and vital, feature layers at the requested screen/minimap sizes,
 player_result at the end), action (raw ``unit_command``; feature-layer
 ``unit_command`` on screen/minimap points, ``unit_selection_point``,
-``unit_selection_rect``; ui ``select_army``), step, leave, quit.
+``unit_selection_rect``, ``camera_move``; raw ``camera_move``; ui ``select_army``),
+with the abilities of :mod:`.abilities` reached by their pysc2 ability ids, step, leave, quit.
 Answered "unsupported" (an error in the response): every other request
 (replays, save_map, debug, query, observer actions, chat is ignored).
 """
@@ -22,14 +23,17 @@ from __future__ import annotations
 import json
 import math
 
+from stratbench.games.sc2.engine.abilities import ABILITIES, ABILITY_IDS, order_cast
 from stratbench.games.sc2.engine.battle import ATTACK_MOVE, ATTACK_UNIT, HOLD, MOVE, STOP, Battle, Order
+from stratbench.games.sc2.engine.conditions import result as game_result
 from stratbench.games.sc2.engine.opponent import scripted_opponent_orders
 from stratbench.games.sc2.engine.scenarios import build_battle
 from stratbench.games.sc2.pysc2_compat import import_pysc2
 
 ABILITY_ORDERS = {3674: ATTACK_MOVE, 23: ATTACK_MOVE, 3794: MOVE, 16: MOVE, 3793: HOLD, 18: HOLD, 3665: STOP, 4: STOP}
 """General ability ids (pysc2 ``actions``) -> engine order kinds: ATTACK, MOVE, HOLDPOSITION, STOP."""
-BLINK_ABILITIES = {3687, 1442}
+RESULT_SUCCESS, RESULT_NOT_SUPPORTED, RESULT_ERROR, RESULT_COOLDOWN, RESULT_NO_ENERGY = 1, 2, 3, 6, 17
+"""s2clientprotocol ``ActionResult`` values the engine answers."""
 STATUS_LAUNCHED, STATUS_INIT, STATUS_IN_GAME, STATUS_ENDED, STATUS_QUIT = 1, 2, 3, 5, 6
 
 
@@ -50,6 +54,7 @@ class EngineServer:
         self.options = None
         self.selected: set[int] = set()
         self.camera = (0.0, 0.0)
+        self.seed: int | None = None
 
     # --- dispatch ----------------------------------------------------------
     def answer(self, request_bytes: bytes) -> bytes:
@@ -71,6 +76,7 @@ class EngineServer:
 
     def _on_create_game(self, req, res) -> None:
         self.scenario = json.loads(req.local_map.map_data.decode("utf-8"))
+        self.seed = req.random_seed if req.HasField("random_seed") else None
         self.status = STATUS_INIT
         res.create_game.SetInParent()
 
@@ -92,7 +98,7 @@ class EngineServer:
         res.quit.SetInParent()
 
     def _start(self) -> None:
-        self.battle = build_battle(self.scenario or {})
+        self.battle = build_battle(self.scenario or {}, seed=self.seed)
         self.selected = set()
         own = self.battle.alive(1) or self.battle.alive()
         # the camera starts on the player's army, as SMAC's and LLM-PySC2's maps place it
@@ -128,15 +134,8 @@ class EngineServer:
         return int(getattr(getattr(import_pysc2().units, race), unit))
 
     def _result(self) -> int | None:
-        """1 win, 2 loss, 3 tie for player 1; None while playing."""
-        battle = self.battle
-        limit = (self.scenario or {}).get("time_limit_loops")
-        winner = battle.winner()
-        if winner is not None:
-            return {1: 1, 2: 2, 0: 3}[winner]
-        if limit and battle.loop >= limit:
-            return 3
-        return None
+        """1 win, 2 loss, 3 tie for player 1 (the scenario's conditions, :mod:`.conditions`); None while playing."""
+        return game_result(self.battle, self.scenario or {})
 
     def _on_step(self, req, res) -> None:
         for _ in range(max(1, req.count)):
@@ -161,17 +160,36 @@ class EngineServer:
                 self.camera[1] - (screen_point.y - size / 2) * units_per_px)
 
     def _command(self, tags, ability: int, point=None, target: int | None = None) -> int:
-        """Apply one unit command; the ActionResult (1 success, 214 not supported)."""
+        """Apply one unit command; the ``ActionResult`` (1 Success, 2 NotSupported, 17 NotEnoughEnergy, 6 Cooldown).
+
+        Blink moves every selected Stalker; other abilities are smart-cast by
+        the first selected caster (by tag) able to cast, as the game does.
+        """
+        if ability in ABILITY_IDS:
+            name = ABILITY_IDS[ability]
+            data = ABILITIES[name]
+            casters = [self.battle.units[t] for t in tags if self.battle.units[t].name == data.caster]
+            if data.target == "unit" and target is None and point is not None:
+                target = self._unit_at(point, ground=True)
+            if not casters:
+                return RESULT_ERROR
+            done = False
+            for caster in casters:
+                if order_cast(self.battle, caster.tag, name, point, target):
+                    done = True
+                    if name != "blink":
+                        break
+            if done:
+                return RESULT_SUCCESS
+            return RESULT_NO_ENERGY if all(c.energy < data.energy for c in casters) else RESULT_COOLDOWN
         for tag in tags:
-            if ability in BLINK_ABILITIES and point is not None:
-                self.battle.blink(tag, point)
-            elif target is not None and ability in (3674, 23):
+            if target is not None and ability in (3674, 23):
                 self.battle.command(tag, Order(ATTACK_UNIT, target=target))
             elif ability in ABILITY_ORDERS:
                 self.battle.command(tag, Order(ABILITY_ORDERS[ability], point=point))
             else:
-                return 214
-        return 1
+                return RESULT_NOT_SUPPORTED
+        return RESULT_SUCCESS
 
     def _on_action(self, req, res) -> None:
         for action in req.actions:
@@ -185,7 +203,13 @@ class EngineServer:
             target = cmd.target_unit_tag if cmd.HasField("target_unit_tag") else None
             own = [t for t in cmd.unit_tags if t in self.battle.units and self.battle.units[t].owner == 1]
             return self._command(own, cmd.ability_id, point, target)
+        if raw.HasField("camera_move"):
+            self.camera = (raw.camera_move.center_world_space.x, raw.camera_move.center_world_space.y)
+            return RESULT_SUCCESS
         feature = action.action_feature_layer
+        if feature.HasField("camera_move"):
+            self.camera = self._world(feature.camera_move.center_minimap, minimap=True)
+            return RESULT_SUCCESS
         if feature.HasField("unit_command"):
             cmd = feature.unit_command
             point = None
@@ -216,14 +240,14 @@ class EngineServer:
         if action.action_ui.HasField("select_army"):
             self.selected = {u.tag for u in self.battle.alive(1)}
             return 1
-        return 1 if not action.ListFields() else 214
+        return RESULT_SUCCESS if not action.ListFields() else RESULT_NOT_SUPPORTED
 
     def _own_unit_at(self, point):
         hits = [u for u in self.battle.alive(1) if math.hypot(u.x - point[0], u.y - point[1]) <= u.stats.radius + 0.5]
         return min(hits, key=lambda u: math.hypot(u.x - point[0], u.y - point[1])) if hits else None
 
-    def _unit_at(self, point) -> int | None:
-        hits = [u for u in self.battle.alive(2) if math.hypot(u.x - point[0], u.y - point[1]) <= u.stats.radius + 0.5]
+    def _unit_at(self, point, ground: bool = False) -> int | None:
+        hits = [u for u in self.battle.alive(2) if (not ground or not u.stats.flying) and math.hypot(u.x - point[0], u.y - point[1]) <= u.stats.radius + 0.5]
         return min(hits, key=lambda u: math.hypot(u.x - point[0], u.y - point[1])).tag if hits else None
 
     def _on_observation(self, _req, res) -> None:

@@ -19,18 +19,29 @@ TEAM_ACTIONS = {"Zealot": ("Attack_Unit",), "Stalker": ("Attack_Unit", "Move_Scr
 """Released SMAC action sets per unit type (digest §2.2); other types get Attack_Unit and Move_Screen."""
 
 
+_BACKEND: dict[str, Any] = {"name": "engine", "maps": None}
+"""What the ``sc2_smac`` and ``sc2_tasks`` games play on (``--sc2-backend``; set when pytest configures)."""
+
+
+def select_backend(name: str, maps_dir=None) -> None:
+    """Play the engine games on ``engine`` or ``live`` (the game, maps from ``maps_dir``)."""
+    if name not in ("engine", "live"):
+        raise ValueError(f"unknown StarCraft II backend {name!r}; known: engine, live")
+    _BACKEND.update(name=name, maps=maps_dir)
+
+
 def family_variants(family: str) -> list[str]:
     """The scenario names of ``family`` (``llm-smac`` or ``llm-pysc2``)."""
     return [n for n in scenario_names() if load_scenario(n).get("family") == family]
 
 
 def engine_env_factory(map_name: str, *, step_mul: int = 8, seed: int | None = None):
-    """A factory of pysc2 ``SC2Env`` s playing ``map_name`` on the engine."""
+    """A factory of pysc2 ``SC2Env`` s playing ``map_name`` on the engine (``factory(seed=n)``: a seeded episode)."""
     from stratbench.games.sc2.config import interface_format
     from stratbench.games.sc2.engine.run_config import engine_backend
     from stratbench.games.sc2.pysc2_compat import import_pysc2
 
-    def factory() -> Any:
+    def factory(seed: int | None = seed) -> Any:
         import_pysc2()
         from pysc2.env import sc2_env
 
@@ -38,10 +49,21 @@ def engine_env_factory(map_name: str, *, step_mul: int = 8, seed: int | None = N
             return sc2_env.SC2Env(map_name=map_name, players=[sc2_env.Agent(sc2_env.Race.protoss)],
                                   agent_interface_format=interface_format(), step_mul=step_mul, random_seed=seed)
 
+    factory.takes_seed = True
     return factory
 
 
 def _layout(scenario: dict):
+    """The scenario's agents (``agents``: the released task configurations) or one team per own unit type (SMAC)."""
+    from stratbench.games.sc2.config import AgentConfig, Layout
+
+    text = scenario.get("task_text", SMAC_TASK_TEXT)
+    if scenario.get("agents"):
+        agents = tuple(AgentConfig(a["name"], a["describe"],
+                                   tuple(TeamConfig(t["name"], tuple(t["types"])) for t in a.get("teams", ())),
+                                   always=bool(a.get("always", False)))
+                       for a in scenario["agents"])
+        return Layout(agents, communication=bool(scenario.get("communication", False)), task={"*": text})
     kinds: list[str] = []
     for group in scenario["units"]:
         kind = group["type"].split(".")[1]
@@ -49,7 +71,7 @@ def _layout(scenario: dict):
             kinds.append(kind)
     teams = tuple(TeamConfig(f"{kind}-1", (kind,), actions=TEAM_ACTIONS.get(kind, ("Attack_Unit", "Move_Screen")))
                   for kind in kinds)
-    return smac_layout(teams, scenario.get("task_text", SMAC_TASK_TEXT))
+    return smac_layout(teams, text)
 
 
 def _engine_game(name: str, family: str, variant: str | None, protocol: str, max_decisions: int):
@@ -60,8 +82,14 @@ def _engine_game(name: str, family: str, variant: str | None, protocol: str, max
     if variant not in names:
         raise ValueError(f"unknown {name} variant {variant!r}; known: {', '.join(names)}")
     scenario = load_scenario(variant)
-    return SC2TextGame(name, engine_env_factory(variant), _layout(scenario), protocol=protocol,
-                       max_decisions=max_decisions, family=family, backend="engine")
+    if _BACKEND["name"] == "live":
+        from stratbench.games.sc2.live import live_env_factory
+
+        factory = live_env_factory(variant, _BACKEND["maps"])
+    else:
+        factory = engine_env_factory(variant)
+    return SC2TextGame(name, factory, _layout(scenario), protocol=protocol,
+                       max_decisions=max_decisions, family=family, backend=_BACKEND["name"])
 
 
 def smac_game(variant: str | None = None, *, protocol: str = "default", max_decisions: int = 60):

@@ -12,7 +12,21 @@ SCREEN_LAYERS = ("height_map", "visibility_map", "creep", "power", "player_id", 
 MINIMAP_LAYERS = ("height_map", "visibility_map", "creep", "camera", "player_id", "player_relative", "selected",
                   "unit_type", "alerts", "pathable", "buildable")
 SELECTED_ABILITIES = (3674, 3794, 3793, 3665)
-"""Abilities every selected armed unit offers: Attack, Move, Hold position, Stop (Blink added for Stalkers)."""
+"""Abilities every selected unit offers: Attack, Move, Hold position, Stop (each caster adds its ready abilities)."""
+
+
+def _ready_abilities(battle, unit) -> tuple[int, ...]:
+    """The pysc2 ability ids of ``unit``'s abilities it can cast now (energy, cooldown)."""
+    from stratbench.games.sc2.engine.abilities import ABILITY_IDS, ready
+
+    return tuple(i for i, name in ABILITY_IDS.items() if ready(battle, unit, name) and i not in (1442,))
+
+
+def _on_screen(server, unit) -> bool:
+    """Whether the unit's centre lies in the camera's view (the screen layer's world width, square)."""
+    layer = server.options.feature_layer if server.options is not None else None
+    half = (layer.width if layer is not None and layer.width else 24.0) / 2
+    return abs(unit.x - server.camera[0]) < half - 1e-6 and abs(unit.y - server.camera[1]) < half - 1e-6
 
 
 def _plane(plane, image: np.ndarray) -> None:
@@ -73,15 +87,19 @@ def fill_observation(server, obs) -> None:
         raw.shield, raw.shield_max = unit.shield, unit.stats.shield
         raw.build_progress = 1.0
         raw.is_selected = unit.tag in server.selected
-        raw.is_on_screen = True
+        raw.is_on_screen = _on_screen(server, unit)
         raw.weapon_cooldown = max(0, unit.weapon_ready_loop - battle.loop)
+        raw.is_flying = unit.stats.flying or unit.lifted(battle.loop)
+        if unit.stats.energy:
+            raw.energy, raw.energy_max = unit.energy, unit.stats.energy
+        raw.cargo_space_taken = len(unit.cargo)
         if unit.order.kind != "stop":
             raw.orders.add(ability_id={"move": 16, "hold": 18}.get(unit.order.kind, 23))
     for tag in sorted(server.selected):
         unit = battle.units[tag]
-        for ability in SELECTED_ABILITIES + ((3687,) if unit.name == "Protoss.Stalker" else ()):
+        for ability in SELECTED_ABILITIES + _ready_abilities(battle, unit):
             if all(a.ability_id != ability for a in obs.abilities):
-                obs.abilities.add(ability_id=ability, requires_point=ability in (3674, 3794, 3687))
+                obs.abilities.add(ability_id=ability, requires_point=ability not in (3793, 3665, 76, 42))
     score = obs.score
     score.score_type = 2  # Melee
     details = score.score_details

@@ -22,12 +22,33 @@ def focus_target(battle: Battle, unit: Unit, foes: list[Unit]) -> Unit:
     return min(foes, key=lambda f: (unit.distance_to(f), f.tag))
 
 
+def _outranged_by(unit: Unit, foes: list[Unit]) -> Unit | None:
+    """A foe out-ranging ``unit`` that is shooting at it (a Spine Crawler against Stalkers), if any."""
+    return next((f for f in foes if f.engaged_tag == unit.tag and f.stats.range > unit.stats.range), None)
+
+
 def focus_fire_orders(battle: Battle, owner: int = 1) -> None:
-    """Every unit of ``owner`` attacks its focus target; reloading Stalkers step away from melee foes."""
+    """Every unit of ``owner`` attacks its focus target; reloading Stalkers step away from melee foes.
+
+    Against a foe that out-ranges them, units take turns: the one under fire
+    steps out of range once its shields are gone, so the foe turns to another
+    while the shields regenerate (SMAC's 2s_vs_1sc).
+    """
     foes = battle.alive(3 - owner)
     if not foes:
         return
-    for unit in battle.alive(owner):
+    own = battle.alive(owner)
+    for unit in own:
+        hunter = _outranged_by(unit, foes)
+        if hunter is not None and unit.shield < 1 and any(o is not unit and o.shield > unit.shield for o in own):
+            dx, dy = unit.x - hunter.x, unit.y - hunter.y
+            length = math.hypot(dx, dy) or 1.0
+            reach = hunter.stats.range + hunter.stats.radius + unit.stats.radius + 1.0
+            battle.command(unit.tag, Order(MOVE, point=(hunter.x + dx / length * reach, hunter.y + dy / length * reach)))
+            continue
+        if unit.order.kind == MOVE and hunter is None and any(_outranged_by(o, foes) for o in own if o is not unit) \
+                and unit.shield < unit.stats.shield:
+            continue  # resting out of range while another unit draws the fire
         reloading = battle.loop < unit.weapon_ready_loop
         melee = [f for f in foes if f.stats.range < 1 and unit.distance_to(f) < KITE_DISTANCE]
         if unit.name == "Protoss.Stalker" and reloading and melee:

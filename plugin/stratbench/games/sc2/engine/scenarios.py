@@ -1,4 +1,14 @@
-"""Scenario files (``scenarios/<name>.json``) -> a ready :class:`Battle`."""
+"""Scenario files (``scenarios/<name>.json``) -> a ready :class:`Battle`.
+
+A scenario names its ``size``, ``time_limit_loops``, win conditions
+(:mod:`.conditions`) and unit groups. A group is ``type``, ``owner``, ``x``,
+``y``, ``count`` units spaced ``spacing`` apart along y, and optionally:
+``stats`` (upgrades, e.g. ``{"cooldown": 1.11}``), ``energy``, ``ai`` for the
+scripted side (``attack``, ``defend``, ``passive``; :mod:`.opponent`),
+``at`` (seconds: the group arrives then), ``cargo`` (``{"type", "count"}``
+carried by a transport) with ``drop`` ([x, y] where the transport unloads).
+A scenario's ``attack_at`` (seconds) makes the scripted side defend until then.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +16,8 @@ import json
 import random
 from pathlib import Path
 
-from stratbench.games.sc2.engine.battle import Battle
+from stratbench.games.sc2.engine.battle import MOVE, Battle, Order
+from stratbench.games.sc2.engine.unit_data import LOOPS_PER_SECOND
 
 SCENARIO_DIR = Path(__file__).with_name("scenarios")
 
@@ -16,15 +27,36 @@ def scenario_names() -> list[str]:
 
 
 def load_scenario(name: str) -> dict:
-    """The scenario ``name`` as a dict, or a one-line error naming the missing file."""
+    """The scenario ``name`` as a dict, or a one-line error naming the missing file or bad condition."""
+    from stratbench.games.sc2.engine.conditions import validate
+
     path = SCENARIO_DIR / f"{name}.json"
     if not path.exists():
         raise ValueError(f"unknown SC2 engine scenario {name!r} (no {path.name}); known: {', '.join(scenario_names())}")
-    return json.loads(path.read_text(encoding="utf-8"))
+    scenario = json.loads(path.read_text(encoding="utf-8"))
+    for condition in scenario.get("victory", []) + scenario.get("defeat", []):
+        validate(condition)
+    return scenario
+
+
+def _unit_fields(scenario: dict, group: dict) -> dict:
+    fields: dict = {}
+    if group.get("stats"):
+        fields["overrides"] = dict(group["stats"])
+    if "energy" in group:
+        fields["energy"] = float(group["energy"])
+    if int(group["owner"]) == 2:
+        fields["ai"] = group.get("ai", "attack")
+        fields["attack_loop"] = round(float(group.get("attack_at", scenario.get("attack_at", 0))) * LOOPS_PER_SECOND)
+    if group.get("passive"):
+        fields["passive"] = True
+    if group.get("cargo"):
+        fields["cargo"] = [group["cargo"]["type"]] * int(group["cargo"].get("count", 1))
+    return fields
 
 
 def build_battle(scenario: dict, seed: int | None = None) -> Battle:
-    """Place every unit group of ``scenario`` (``count`` units spaced ``spacing`` apart along y).
+    """Place every unit group of ``scenario`` (later arrivals are scheduled).
 
     With ``seed``, every unit is shifted by up to 0.5 in x and y (a seeded,
     reproducible jitter, as the game's random seed varies spawn details).
@@ -38,5 +70,14 @@ def build_battle(scenario: dict, seed: int | None = None) -> Battle:
             y = float(group["y"]) + index * float(group.get("spacing", 1.5))
             if rng is not None:
                 x, y = x + rng.uniform(-0.5, 0.5), y + rng.uniform(-0.5, 0.5)
-            battle.add(group["type"], int(group["owner"]), x, y)
+            fields = _unit_fields(scenario, group)
+            fields["post"] = (x, y)
+            if group.get("drop"):
+                fields["order"] = Order(MOVE, point=(float(group["drop"][0]), float(group["drop"][1])))
+            owner = int(group["owner"])
+            at = round(float(group.get("at", 0)) * LOOPS_PER_SECOND)
+            if at > 0:
+                battle.schedule(at, {"name": group["type"], "owner": owner, "x": x, "y": y, **fields})
+            else:
+                battle.add(group["type"], owner, x, y, **fields)
     return battle

@@ -1,0 +1,213 @@
+"""Unit abilities: the data table (one source per row), casting, and the timed effects they leave.
+
+Each ability, its numbers and the approximation made (times on "faster"):
+
+- ``blink`` (Stalker): teleport up to 8 toward the point, 7 s cooldown; instant, no vision check.
+- ``guardian_shield`` (Sentry, 75 energy): for 5.71 s every allied unit within 4.5 of the Sentry
+  (which it follows) takes 2 less damage from each ranged hit (weapon range above 1), never below 0.5.
+- ``force_field`` (Sentry, 50 energy, range 9): a disc of radius 1.7 for 11 s that ground units may not
+  step into; units standing in it when cast are pushed to its edge; a Massive unit walking into it breaks it.
+- ``psionic_storm`` (High Templar, 75 energy, range 9): radius 1.5 for 2.86 s, 10 damage every 8 loops
+  (8 ticks, the first on the cast loop: 80 in all) to every unit of both sides inside, ignoring armour;
+  storms do not stack (a unit takes at most one tick per loop).
+- ``purification_nova`` (Disruptor, 21.4 s cooldown): the ball travels to the point (at most 13 away,
+  farther points are pulled in) and detonates 2.1 s after the cast for 145 damage (+55 to shields) to every
+  ground unit of both sides within 1.5, ignoring armour; the Disruptor itself is not hit.
+- ``corrosive_bile`` (Ravager, 7 s cooldown, range 9): lands 2.5 s after the cast, 60 damage to every unit
+  (ground and air, both sides) within 0.5, ignoring armour; it also destroys Force Fields it lands on.
+- ``graviton_beam`` (Phoenix, 50 energy, range 4): lifts a non-massive ground unit for 7.14 s: it cannot act
+  and counts as flying (anti-air weapons hit it, ground-only ones cannot); the Phoenix channels (cannot act)
+  as long. The channel is not broken by damage.
+- ``volatile_burst`` (Baneling): explodes at once (its attack already does, see :mod:`.battle`).
+
+A unit given a cast out of range walks into range first (order ``cast``), as the game does. Ability damage
+counts as the caster's damage in the score; friendly-fire damage is not counted. The pysc2 ability ids
+(feature and raw functions share them) that reach each ability are in ``ABILITY_IDS``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from stratbench.games.sc2.engine.unit_data import LOOPS_PER_SECOND
+
+
+@dataclass(frozen=True)
+class AbilityData:
+    """One ability's numbers (times in seconds on "faster")."""
+
+    name: str
+    caster: str
+    target: str  # "point", "unit" or "none"
+    energy: float
+    cooldown: float
+    range: float
+    radius: float
+    damage: float
+    duration: float
+    source: str
+
+    @property
+    def duration_loops(self) -> int:
+        return round(self.duration * LOOPS_PER_SECOND)
+
+    @property
+    def cooldown_loops(self) -> int:
+        return round(self.cooldown * LOOPS_PER_SECOND)
+
+
+ABILITIES: dict[str, AbilityData] = {a.name: a for a in (
+    AbilityData("blink", "Protoss.Stalker", "point", 0, 7.0, 8.0, 0, 0, 0, "Liquipedia Stalker (LotV 5.0): Blink range 8, cooldown 7"),
+    AbilityData("guardian_shield", "Protoss.Sentry", "none", 75, 0, 0, 4.5, 2, 5.71,
+                "Liquipedia Sentry (LotV 5.0): Guardian Shield 75 energy, radius 4.5, -2 ranged damage, 5.71 s"),
+    AbilityData("force_field", "Protoss.Sentry", "point", 50, 0, 9.0, 1.7, 0, 11.0,
+                "Liquipedia Sentry (LotV 5.0): Force Field 50 energy, range 9, radius 1.7, 11 s"),
+    AbilityData("psionic_storm", "Protoss.HighTemplar", "point", 75, 0, 9.0, 1.5, 80, 2.86,
+                "Liquipedia High Templar (LotV 5.0): Psionic Storm 75 energy, range 9, radius 1.5, 80 damage over 2.86 s"),
+    AbilityData("purification_nova", "Protoss.Disruptor", "point", 0, 21.4, 13.0, 1.5, 145, 2.1,
+                "Liquipedia Disruptor (LotV 5.0): Purification Nova 145 (+55 shields), radius 1.5, detonates after 2.1 s, cooldown 21.4"),
+    AbilityData("corrosive_bile", "Zerg.Ravager", "point", 0, 7.0, 9.0, 0.5, 60, 2.5,
+                "Liquipedia Ravager (LotV 5.0): Corrosive Bile 60 damage, range 9, radius 0.5, lands after 2.5 s, cooldown 7"),
+    AbilityData("graviton_beam", "Protoss.Phoenix", "unit", 50, 0, 4.0, 0, 0, 7.14,
+                "Liquipedia Phoenix (LotV 5.0): Graviton Beam 50 energy, range 4, 7.14 s"),
+    AbilityData("volatile_burst", "Zerg.Baneling", "none", 0, 0, 0, 2.2, 16, 0,
+                "Liquipedia Baneling (LotV 5.0): Volatile Burst 16 (+19 light), radius 2.2"),
+)}
+ABILITY_IDS: dict[int, str] = {3687: "blink", 1442: "blink", 76: "guardian_shield", 1526: "force_field",
+                               1036: "psionic_storm", 2346: "purification_nova", 2338: "corrosive_bile",
+                               173: "graviton_beam", 42: "volatile_burst"}
+"""pysc2 ability ids (``Effect_*`` functions, feature and raw) -> ability name."""
+STORM_TICK_LOOPS = 8
+STORM_TICK_DAMAGE = 10.0
+NOVA_SHIELD_BONUS = 55.0
+
+
+def abilities_of(unit_name: str) -> list[AbilityData]:
+    return [a for a in ABILITIES.values() if a.caster == unit_name]
+
+
+def ready(battle, unit, name: str) -> bool:
+    """Whether ``unit`` may cast ``name`` now (type, energy, cooldown, not channelling)."""
+    data = ABILITIES[name]
+    return (unit.alive and unit.name == data.caster and unit.energy >= data.energy
+            and battle.loop >= unit.ready.get(name, 0) and battle.loop >= unit.busy_until)
+
+
+def order_cast(battle, tag: int, name: str, point=None, target: int | None = None) -> bool:
+    """Order a cast (walk into range first); False when the unit cannot cast it or the target is missing."""
+    from stratbench.games.sc2.engine.battle import Order
+
+    unit = battle.units.get(tag)
+    data = ABILITIES.get(name)
+    if unit is None or data is None or not ready(battle, unit, name):
+        return False
+    if data.target == "unit" and (target is None or target not in battle.units):
+        return False
+    if data.target == "point" and point is None:
+        return False
+    if data.target == "none" or name == "blink" or name == "purification_nova":
+        return cast(battle, unit, name, point, target)
+    battle.command(tag, Order("cast", point=point, target=target, ability=name))
+    return True
+
+
+def cast_in_range(battle, unit, data: AbilityData, point, target) -> bool:
+    if data.target == "unit":
+        other = battle.units[target]
+        return unit.distance_to(other) <= data.range + 1e-9
+    return math.hypot(point[0] - unit.x, point[1] - unit.y) <= data.range + 1e-9
+
+
+def cast(battle, unit, name: str, point=None, target: int | None = None) -> bool:
+    """Cast ``name`` now (in range or pulled into range); False when not ready or the target is invalid."""
+    from stratbench.games.sc2.engine.battle import Effect, Order
+
+    data = ABILITIES[name]
+    if not ready(battle, unit, name):
+        return False
+    loop = battle.loop
+    if point is not None and data.range and data.target == "point":
+        dx, dy = point[0] - unit.x, point[1] - unit.y
+        length = math.hypot(dx, dy)
+        if length > data.range:
+            point = (unit.x + dx / length * data.range, unit.y + dy / length * data.range)
+        point = battle._clamp(*point)
+    if name == "blink":
+        unit.x, unit.y = point
+        unit.order = Order()
+    elif name == "guardian_shield":
+        battle.effects.append(Effect(name, unit.owner, unit.x, unit.y, data.radius, loop, loop + data.duration_loops, unit.tag))
+    elif name == "force_field":
+        battle.effects.append(Effect(name, unit.owner, point[0], point[1], data.radius, loop, loop + data.duration_loops))
+        _push_out(battle, point, data.radius)
+    elif name == "psionic_storm":
+        battle.effects.append(Effect(name, unit.owner, point[0], point[1], data.radius, loop,
+                                     loop + STORM_TICK_LOOPS * round(data.damage / STORM_TICK_DAMAGE), unit.tag))
+    elif name in ("purification_nova", "corrosive_bile"):
+        battle.effects.append(Effect(name, unit.owner, point[0], point[1], data.radius, loop, loop + data.duration_loops, unit.tag))
+    elif name == "graviton_beam":
+        other = battle.units.get(target)
+        view = other.view(loop) if other is not None else None
+        if other is None or not other.alive or view.flying or "Massive" in view.attributes or view.is_structure:
+            return False
+        if unit.distance_to(other) > data.range + 1e-9:
+            return False
+        other.lifted_until = unit.busy_until = loop + data.duration_loops
+        other.order = Order()
+    elif name == "volatile_burst":
+        from stratbench.games.sc2.engine.unit_data import stats_for
+
+        stats = stats_for("Zerg.Baneling")
+        for victim in list(battle.alive(3 - unit.owner)):
+            if not victim.stats.flying and math.hypot(victim.x - unit.x, victim.y - unit.y) <= data.radius + victim.stats.radius:
+                battle.deal(unit.owner, victim, stats.hit_damage(victim.view(loop)))
+        unit.health = 0.0
+    unit.energy -= data.energy
+    if data.cooldown:
+        unit.ready[name] = loop + data.cooldown_loops
+    return True
+
+
+def _push_out(battle, point, radius: float) -> None:
+    for unit in battle.alive():
+        if unit.stats.flying or unit.stats.speed <= 0:
+            continue
+        dx, dy = unit.x - point[0], unit.y - point[1]
+        distance = math.hypot(dx, dy)
+        reach = radius + unit.stats.radius
+        if distance < reach:
+            ux, uy = (dx / distance, dy / distance) if distance > 1e-9 else (1.0, 0.0)
+            unit.x, unit.y = battle._clamp(point[0] + ux * reach, point[1] + uy * reach)
+
+
+def _inside(unit, effect, *, ground_only: bool) -> bool:
+    if ground_only and unit.stats.flying:
+        return False
+    return math.hypot(unit.x - effect.x, unit.y - effect.y) <= effect.radius + unit.stats.radius
+
+
+def apply_effects(battle) -> None:
+    """Tick every effect of this loop (storm ticks, detonations) and drop those that ended."""
+    loop = battle.loop
+    stormed: set[int] = set()
+    for effect in battle.effects:
+        if effect.kind == "psionic_storm" and loop < effect.end and (loop - effect.start) % STORM_TICK_LOOPS == 0:
+            for unit in battle.alive():
+                if unit.tag not in stormed and _inside(unit, effect, ground_only=False):
+                    stormed.add(unit.tag)
+                    battle.deal(effect.owner, unit, STORM_TICK_DAMAGE, armor=False)
+        elif effect.kind == "purification_nova" and loop == effect.end:
+            for unit in battle.alive():
+                if unit.tag != effect.source and _inside(unit, effect, ground_only=True):
+                    if unit.shield > 0:
+                        battle.deal(effect.owner, unit, min(unit.shield, NOVA_SHIELD_BONUS), armor=False)
+                    battle.deal(effect.owner, unit, ABILITIES["purification_nova"].damage, armor=False)
+        elif effect.kind == "corrosive_bile" and loop == effect.end:
+            for unit in battle.alive():
+                if _inside(unit, effect, ground_only=False):
+                    battle.deal(effect.owner, unit, ABILITIES["corrosive_bile"].damage, armor=False)
+            for other in battle.effects:
+                if other.kind == "force_field" and math.hypot(other.x - effect.x, other.y - effect.y) <= other.radius + effect.radius:
+                    other.end = loop
+    battle.effects = [e for e in battle.effects if loop < e.end]

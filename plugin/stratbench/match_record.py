@@ -38,8 +38,9 @@ def build_record(
     """Returns the result record of a played match (see docs/ARCHITECTURE.md, Results).
 
     With the match's ``transcript``, the record gains ``decision_cost`` (per
-    side: calls and tokens per decision, :mod:`stratbench.match_cost`) and
-    each critiquing player's ``revise`` metric (:mod:`stratbench.metrics.revision`).
+    side: calls and tokens per decision, :mod:`stratbench.match_cost`, from
+    the sides' usage and decisions) and each critiquing player's ``revise``
+    metric (:mod:`stratbench.metrics.revision`).
     """
     info = game.info
     sides = []
@@ -97,7 +98,8 @@ def build_record(
         "versions": versions,
     }
     if transcript is not None:
-        record["decision_cost"] = decision_cost(transcript, info.sides, outcome.decisions, set(sessions))
+        modelled = [any(p in sessions for p in players) for players in info.sides]
+        record["decision_cost"] = decision_cost([u if m else None for u, m in zip(usage, modelled)], decisions)
         for player, values in revision_record(transcript, sorted(sessions)).items():
             record["metrics"] = {**record["metrics"], player: {**record["metrics"].get(player, {}), **values}}
     if cassette_path is not None:

@@ -76,13 +76,13 @@ def _play(game, script):
         outcome = asyncio.run(run_match(game, state, agents, rng=random.Random(0), rules=MatchRules(3),
                                         transcript=transcript))
         requests = [r.body["messages"] for r in server.requests]
-    return outcome, transcript.to_list(), requests
+    return outcome, transcript.to_list(), requests, session.usage.to_dict()
 
 
 def test_a_rejected_answer_is_critiqued_then_answered_again():
     # X: 8; O: 0; X answers 0 (taken), critique, then 7; O: 1; X: 6 wins the bottom row.
     script = Script(["Action: 8", "Action: 0", "Action: 7", "Action: 6"], ["Square 0 is taken; take 7."])
-    outcome, events, requests = _play(TicTacToe(), script)
+    outcome, events, requests, _ = _play(TicTacToe(), script)
     assert outcome.scores == [1.0, 0.0] and outcome.illegal[0] == 1
     assert len(requests) == 5  # 3 decisions + 1 critique + 1 revised answer
     critique = requests[2]
@@ -100,7 +100,7 @@ def test_outcome_feedback_and_rejections_give_rows_whose_orr_csr_and_slope_are_k
         ["Action: 8", "Action: 0", "Action: 8", "Action: 7", "Action: 6"],
         ["Taking 0 was fine. Revise: no", "0 is taken.", "8 is mine already.", "Good. Revise: yes"],
     )
-    outcome, events, requests = _play(OutcomeTicTacToe(), script)
+    outcome, events, requests, usage = _play(OutcomeTicTacToe(), script)
     assert outcome.scores == [1.0, 0.0] and outcome.decisions[0] == 3 and outcome.illegal[0] == 2
     # turn 0: 1 call; turn 2: outcome critique + answer + 2 x (critique + answer); turn 4: critique + answer.
     assert len(requests) == 1 + 6 + 2
@@ -124,7 +124,7 @@ def test_outcome_feedback_and_rejections_give_rows_whose_orr_csr_and_slope_are_k
     record = revision_record(events, [0])
     assert record["0"]["revise"]["over_correction_rate"] == pytest.approx(2 / 3)
     assert len(record["0"]["revise"]["rows"]) == 4
-    cost = decision_cost(events, ((0,), (1,)), outcome.decisions, {0})
+    cost = decision_cost([usage, None], [outcome.decisions[0], outcome.decisions[1]])
     assert cost[1] is None
     assert cost[0]["calls"] == 9 and cost[0]["decisions"] == 3 and cost[0]["calls_per_decision"] == 3.0
     calls = [e for e in events if e["kind"] == "llm_call"]

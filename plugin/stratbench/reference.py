@@ -21,6 +21,12 @@ An empty ``scaffolds`` list leaves a game out of the reference run. A game's
 only (a shorter turn limit, say); every match record carries them as
 ``game_options``.
 
+``scaffold_settings`` are the settings of the scaffolds that take any, for
+the reference matches only (``{"rap": {"iterations": 3}}``: a shorter search
+than ``--rap-iterations`` would give), each merged over the run's own, so
+the replay needs no ``--rap-*`` flags; they enter the matches' settings hash
+like the command-line ones.
+
 A model recorded under fewer scaffolds than the others gets an entry in
 ``per_model``: its own ``scaffolds`` (a subset of the top-level list, for
 every game) and, per game, its own ``scaffolds`` list that replaces what the
@@ -42,7 +48,7 @@ from stratbench.core.schedule import SubjectLimit
 
 PROFILE_NAME = "reference.json"
 MODES = ("auto", "replay", "record", "off")
-_KEYS = {"models", "scaffolds", "matches", "max_tokens", "games", "per_model", "note"}
+_KEYS = {"models", "scaffolds", "matches", "max_tokens", "games", "per_model", "note", "scaffold_settings"}
 
 
 class ReferenceError(ValueError):
@@ -65,6 +71,8 @@ class ReferenceProfile:
         model_scaffolds: Per model, the scaffolds it plays every game under (absent: all).
         model_game_scaffolds: Per model and game, the scaffolds it plays that game under; replaces the
             game's and the model's lists for that model.
+        scaffold_settings: Per scaffold name, the settings the reference matches build it with (over the
+            run's).
     """
 
     path: Path
@@ -77,6 +85,12 @@ class ReferenceProfile:
     game_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     model_scaffolds: dict[str, frozenset[str]] = field(default_factory=dict)
     model_game_scaffolds: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
+    scaffold_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def merged_scaffold_settings(self, run: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """Returns the run's scaffold settings with the profile's laid over them, scaffold by scaffold."""
+        names = set(run) | set(self.scaffold_settings)
+        return {name: {**run.get(name, {}), **self.scaffold_settings.get(name, {})} for name in sorted(names)}
 
     def subjects(self) -> list[AgentSpec]:
         """Returns the reference subjects, models × scaffolds."""
@@ -153,8 +167,19 @@ def load_profile(path: Path) -> ReferenceProfile:
     model_scaffolds, model_game_scaffolds = _per_model(path, data.get("per_model"), models, scaffolds)
     return ReferenceProfile(
         path, tuple(models), tuple(scaffolds), matches, max_tokens, games, game_scaffolds, game_options,
-        model_scaffolds, model_game_scaffolds,
+        model_scaffolds, model_game_scaffolds, _scaffold_settings(path, data.get("scaffold_settings"), scaffolds),
     )
+
+
+def _scaffold_settings(path: Path, value: Any, scaffolds: list[str]) -> dict[str, dict[str, Any]]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(v, dict) and v for v in value.values()):
+        raise ReferenceError(f"{path}: 'scaffold_settings' must be an object of scaffold name -> settings object")
+    unknown = sorted(set(value) - set(scaffolds))
+    if unknown:
+        raise ReferenceError(f"{path}: scaffold_settings names {', '.join(unknown)}, not in 'scaffolds'")
+    return {name: dict(settings) for name, settings in value.items()}
 
 
 def _per_model(

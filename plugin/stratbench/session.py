@@ -255,11 +255,14 @@ class StratbenchSession:
     # -- settings and unscored records ------------------------------------------
 
     def _agent_options(self, spec: MatchSpec, options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Returns the run options a match's agents get (a reference match: the profile's max tokens)."""
+        """Returns the run options a match's agents get (a reference match: the profile's max tokens and
+        scaffold settings)."""
         agent_options = {**self.settings.as_options(), "seed": spec.seed}
         if self.is_reference(spec):
             assert self.settings.reference is not None
             agent_options["max_tokens"] = self.settings.reference.max_tokens
+            agent_options["scaffold_settings"] = self.settings.reference.merged_scaffold_settings(
+                agent_options.get("scaffold_settings") or {})
         agent_options = agent_options_for(self.protocol(spec), agent_options,
                                           temperature_given=self.settings.temperature_given)
         agent_options["protocol"] = spec.protocol

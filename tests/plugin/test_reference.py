@@ -190,3 +190,43 @@ def test_per_model_errors_name_the_file_and_the_field(tmp_path, per_model, messa
     with pytest.raises(ReferenceError) as error:
         load_profile(path)
     assert str(error.value) == f"{path}: {message}"
+
+
+def test_profile_scaffold_settings_shape_the_reference_rap_matches_and_their_replay(pytester, fake_llm):
+    from stratbench.testing.rap_responder import rap_responder
+
+    fake_llm.responder = rap_responder()
+    pytester.makepyfile(test_ttt=SUITE)
+    cassettes = pytester.path / "cassettes"
+    cassettes.mkdir()
+    profile = {**PROFILE, "scaffolds": ["rap"], "matches": 1, "scaffold_settings": {"rap": {"iterations": 2}}}
+    (cassettes / "reference.json").write_text(json.dumps(profile))
+    recorded = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--stratbench-reference=record", "--api-base", fake_llm.api_base, "-k", "ref"
+    )
+    assert recorded.ret == 0, recorded.stdout.str()[-3000:]
+    (record,) = [r for r in _records(pytester) if r["cassette"]]
+    assert _searches(pytester, record) == {(2, 2)}  # --rap-iterations is left at 10
+    fake_llm.stop()
+
+    replayed = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-k", "ref")  # still 10 on the command line
+    assert replayed.ret == 0, replayed.stdout.str()[-3000:]
+    (again,) = [r for r in _records(pytester) if r["cassette"]]
+    assert again["settings_hash"] == record["settings_hash"] and again["scores"] == record["scores"]
+    assert _searches(pytester, again) == {(2, 2)}
+
+    profile["scaffold_settings"] = {"tree": {"depth": 1}}
+    (cassettes / "reference.json").write_text(json.dumps(profile))
+    with pytest.raises(ReferenceError, match="scaffold_settings names tree"):
+        load_profile(cassettes / "reference.json")
+
+
+def _searches(pytester, record):
+    """The (depth, iterations) of the match's searches, from its transcript."""
+    text = (pytester.path / "reports/latest" / record["transcript"]).read_text()
+    try:
+        events = json.loads(text)
+    except json.JSONDecodeError:
+        events = [json.loads(line) for line in text.splitlines() if line.strip()]
+    events = events["events"] if isinstance(events, dict) else events
+    return {(e["depth"], e["iterations"]) for e in events if e.get("kind") == "rap_search" and e["searched"]}

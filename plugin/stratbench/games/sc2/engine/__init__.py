@@ -15,15 +15,24 @@ Approximations, each a documented choice:
   against one walking into it); flying units and the Colossus never collide;
 - targets are acquired on the loop's starting positions; the scripted side
   re-decides every 4 loops;
+- automatic targeting (idle, attack-move, hold) keeps a target until it dies
+  or leaves weapon range, then takes the nearest enemy in weapon range, and
+  with none chases the old one (Liquipedia "Automatic Targeting"); a unit
+  with no target engages the nearest enemy within sight (the game's scan
+  range is shorter; sight stands in for its response to being attacked);
+- orders queue as with shift: a queued order waits until the current one is
+  done (a move arrives, the attacked unit dies, a cast is made), an order
+  that is not queued replaces the queue; Hold Position never finishes;
 - shields regenerate 2 per normal second (2.8 per second on Faster) after 10
   normal seconds (7.14 s) without damage, energy 0.7875 per second
   (Liquipedia, "Plasma Shield", "Energy"); health does not regenerate;
 - splash hits every enemy unit of the target's layer within the weapon's
   ``splash`` radius of the target at full damage (the game uses falloff
   zones and, for the Colossus, a line);
-- a unit killed during a loop still acts in that loop (all units of a loop
-  act on the state at its start, in tag order, so neither side fires first
-  by construction);
+- a unit killed during a loop still acts in that loop (every unit alive at
+  the loop's start acts, in tag order, judging range on the loop's starting
+  positions, so neither side fires first by construction: two units that
+  kill each other both fire);
 - flying units are hit only by weapons that target air; a unit lifted by
   Graviton Beam counts as flying;
 - abilities: see :mod:`.abilities` (Blink, Guardian Shield, Force Field,

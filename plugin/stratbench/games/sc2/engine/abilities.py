@@ -94,9 +94,17 @@ def ready(battle, unit, name: str) -> bool:
             and battle.loop >= unit.ready.get(name, 0) and battle.loop >= unit.busy_until)
 
 
-def order_cast(battle, tag: int, name: str, point=None, target: int | None = None) -> bool:
-    """Order a cast (walk into range first); False when the unit cannot cast it or the target is missing."""
-    from stratbench.games.sc2.engine.battle import Order
+INSTANT = frozenset({"blink", "purification_nova", "guardian_shield", "volatile_burst"})
+"""Abilities cast at once when their order comes up (no walk into range: Blink and the Nova pull the point in)."""
+
+
+def order_cast(battle, tag: int, name: str, point=None, target: int | None = None, *, queued: bool = False) -> bool:
+    """Order a cast (walk into range first); False when the unit cannot cast it or the target is missing.
+
+    A ``queued`` cast waits behind the unit's orders (the game's shift-queue);
+    otherwise an instant ability is cast now and the others replace the unit's orders.
+    """
+    from stratbench.games.sc2.engine.battle import STOP, Order
 
     unit = battle.units.get(tag)
     data = ABILITIES.get(name)
@@ -106,9 +114,13 @@ def order_cast(battle, tag: int, name: str, point=None, target: int | None = Non
         return False
     if data.target == "point" and point is None:
         return False
-    if data.target == "none" or name == "blink" or name == "purification_nova":
+    order = Order("cast", point=point, target=target, ability=name)
+    if queued and (unit.order.kind != STOP or unit.queue):
+        return battle.command(tag, order, queued=True)
+    if name in INSTANT:
+        unit.queue = []
         return cast(battle, unit, name, point, target)
-    battle.command(tag, Order("cast", point=point, target=target, ability=name))
+    battle.command(tag, order)
     return True
 
 
@@ -154,7 +166,7 @@ def cast(battle, unit, name: str, point=None, target: int | None = None) -> bool
         if unit.distance_to(other) > data.range + 1e-9:
             return False
         other.lifted_until = unit.busy_until = loop + data.duration_loops
-        other.order = Order()
+        other.order, other.queue = Order(), []
     elif name == "volatile_burst":
         from stratbench.games.sc2.engine.unit_data import stats_for
 

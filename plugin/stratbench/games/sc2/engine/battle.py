@@ -27,6 +27,8 @@ WORKERS = frozenset({"Protoss.Probe", "Zerg.Drone", "Terran.SCV"})
 NON_ARMY = WORKERS | {"Zerg.Overlord", "Zerg.OverlordTransport", "Zerg.Overseer"}
 """Units that are not army (StarCraft II counts army as supply-using non-workers; Overlords use none)."""
 
+IN_RANGE_SLACK = 1.0
+"""Enemies this much beyond weapon range at a loop's start are still checked for range (they may have stepped in)."""
 ARRIVAL_DISTANCE = 0.5
 """A move ends within this distance of its point (collision may keep a unit from the exact point)."""
 
@@ -73,6 +75,7 @@ class Unit:
     ready: dict[str, int] = field(default_factory=dict)
     last_damaged_loop: int = -10**9
     order: Order = field(default_factory=Order)
+    queue: list[Order] = field(default_factory=list)
     engaged_tag: int | None = None
     passive: bool = False
     busy_until: int = 0
@@ -194,14 +197,28 @@ class Battle:
         """Living units (of ``owner`` if given), in tag order."""
         return [u for u in self.units.values() if u.alive and (owner is None or u.owner == owner)]
 
-    def command(self, tag: int, order: Order) -> bool:
-        """Give a living unit an order; False when the tag is dead or unknown."""
+    def command(self, tag: int, order: Order, *, queued: bool = False) -> bool:
+        """Give a living unit an order; False when the tag is dead or unknown.
+
+        A ``queued`` order (the game's shift-queue) waits behind the unit's
+        current and already queued orders; on an idle unit it starts at once.
+        An order that is not queued replaces them all.
+        """
         unit = self.units.get(tag)
         if unit is None or not unit.alive:
             return False
+        if queued and (unit.order.kind != STOP or unit.queue):
+            unit.queue.append(order)
+            return True
         unit.order = order
+        unit.queue = []
         unit.engaged_tag = None
         return True
+
+    def finish_order(self, unit: Unit) -> None:
+        """``unit``'s order is done: its next queued order starts, or it stops (idle)."""
+        unit.order = unit.queue.pop(0) if unit.queue else Order()
+        unit.engaged_tag = None
 
     def step(self, loops: int = 1) -> None:
         """Advance ``loops`` game loops."""
@@ -266,7 +283,7 @@ class Battle:
             self._nearest = np.argmin(self._masked, axis=1)
             self._nearest_d = self._masked[np.arange(len(living)), self._nearest]
         for unit in living:
-            if unit.alive and self.loop >= unit.busy_until and not unit.lifted(self.loop):
+            if self.loop >= unit.busy_until and not unit.lifted(self.loop):  # alive at the loop's start
                 self._act(unit)
         apply_effects(self)
         self._separate()
@@ -296,7 +313,11 @@ class Battle:
         if known is None:
             known = self._hit_cache[key] = (unit.stats.can_hit(view), unit.stats.weapon_range(view) + 1e-9)
         reach = known[1] + unit.stats.radius + other.stats.radius
-        dx, dy = unit.x - other.x, unit.y - other.y
+        i, j = self._index.get(unit.tag), self._index.get(other.tag)
+        if i is not None and j is not None:  # positions at the loop's start: units that moved this loop do not count
+            dx, dy = self._dx[i, j], self._dy[i, j]
+        else:
+            dx, dy = unit.x - other.x, unit.y - other.y
         return dx * dx + dy * dy <= reach * reach
 
     def _nearest_enemy(self, unit: Unit, within: float) -> Unit | None:
@@ -316,6 +337,21 @@ class Battle:
                 return self._living[j]
             row[j] = np.inf
 
+    def _nearest_in_range(self, unit: Unit) -> Unit | None:
+        """The nearest living enemy in ``unit``'s weapon range now (candidates from the loop's start, ties by tag)."""
+        i = self._index.get(unit.tag)
+        if i is None:
+            return None
+        reach = max(unit.stats.range, unit.stats.air_range or 0) + IN_RANGE_SLACK
+        row = self._masked[i]
+        for j in np.argsort(row, kind="stable"):
+            if row[j] > reach:
+                return None
+            other = self._living[int(j)]
+            if other.alive and self._in_range(unit, other):
+                return other
+        return None
+
     def _act(self, unit: Unit) -> None:
         order = unit.order
         if order.kind == CAST:
@@ -323,7 +359,7 @@ class Battle:
             return
         if order.kind == MOVE and order.point is not None:
             if self._move_toward(unit, order.point, ARRIVAL_DISTANCE):
-                unit.order = Order()
+                self.finish_order(unit)
                 if unit.cargo:
                     self.unload(unit)
             return
@@ -331,25 +367,18 @@ class Battle:
         if order.kind == ATTACK_UNIT and order.target is not None:
             target = self.units.get(order.target)
             if target is None or not target.alive:
-                unit.order = Order()
+                self.finish_order(unit)
                 return
         elif unit.stats.has_weapon and not (unit.passive and order.kind in (STOP, HOLD)):
-            engaged = self.units.get(unit.engaged_tag) if unit.engaged_tag else None
-            rooted = order.kind == HOLD or unit.stats.speed <= 0
-            if engaged is not None and self._can_target(unit, engaged) and (not rooted or self._in_range(unit, engaged)):
-                target = engaged
-            else:
-                acquire = max(unit.stats.range, unit.stats.air_range or 0) if rooted else max(unit.stats.sight, unit.stats.range)
-                target = self._nearest_enemy(unit, acquire)
-                unit.engaged_tag = target.tag if target else None
+            target = self._auto_target(unit, rooted=order.kind == HOLD or unit.stats.speed <= 0)
         if target is not None and unit.stats.has_weapon and not self._can_target(unit, target):
-            unit.order = Order()  # the game refuses an attack on a unit its weapons cannot hit
+            self.finish_order(unit)  # the game refuses an attack on a unit its weapons cannot hit
             return
         if target is None or not unit.stats.has_weapon:
             if order.kind in (ATTACK_MOVE, ATTACK_UNIT) and target is not None and not unit.stats.has_weapon:
                 self._move_toward(unit, (target.x, target.y), unit.stats.radius + target.stats.radius)
             elif order.kind == ATTACK_MOVE and order.point is not None and self._move_toward(unit, order.point, ARRIVAL_DISTANCE):
-                unit.order = Order()
+                self.finish_order(unit)
             return
         if self._in_range(unit, target):
             if self.loop >= unit.weapon_ready_loop:
@@ -358,17 +387,42 @@ class Battle:
             reach = unit.stats.weapon_range(target.view(self.loop))
             self._move_toward(unit, (target.x, target.y), unit.stats.radius + target.stats.radius + reach)
 
+    def _auto_target(self, unit: Unit, *, rooted: bool) -> Unit | None:
+        """The target a unit picks for itself (idle, attack-move, hold), as the game's automatic targeting.
+
+        The engaged target is kept while it is in weapon range; once it leaves
+        weapon range, an enemy in weapon range is taken instead, and with none
+        the unit chases it (a rooted or holding unit does not); with no target
+        the nearest enemy within acquisition range (weapon range when rooted,
+        else sight) is engaged (Liquipedia "Automatic Targeting": a target is
+        kept until it dies or leaves weapon range).
+        """
+        engaged = self.units.get(unit.engaged_tag) if unit.engaged_tag else None
+        valid = engaged is not None and self._can_target(unit, engaged)
+        if valid and self._in_range(unit, engaged):
+            return engaged
+        near = self._nearest_in_range(unit)
+        if near is not None:
+            target = near
+        elif valid and not rooted:
+            target = engaged
+        else:
+            target = None if rooted else self._nearest_enemy(unit, max(unit.stats.sight, unit.stats.range))
+        unit.engaged_tag = target.tag if target else None
+        return target
+
     def _cast_order(self, unit: Unit, order: Order) -> None:
-        from stratbench.games.sc2.engine.abilities import ABILITIES, cast, cast_in_range, ready
+        from stratbench.games.sc2.engine.abilities import ABILITIES, INSTANT, cast, cast_in_range, ready
 
         data = ABILITIES[order.ability]
         other = self.units.get(order.target) if order.target is not None else None
         if not ready(self, unit, data.name) or (data.target == "unit" and (other is None or not other.alive)):
-            unit.order = Order()
+            self.finish_order(unit)
             return
-        if cast_in_range(self, unit, data, order.point, order.target):
+        if data.name in INSTANT or cast_in_range(self, unit, data, order.point, order.target):
             cast(self, unit, data.name, order.point, order.target)
-            unit.order = Order()
+            if unit.alive:
+                self.finish_order(unit)
         elif other is not None:
             self._move_toward(unit, (other.x, other.y), data.range + unit.stats.radius + other.stats.radius)
         else:

@@ -22,6 +22,15 @@ def _ready_abilities(battle, unit) -> tuple[int, ...]:
     return tuple(i for i, name in ABILITY_IDS.items() if ready(battle, unit, name) and i not in (1442,))
 
 
+def _order_ability(order) -> int:
+    """The game's ability id of an order (attack for attack-move and attack-unit; the ability's own for a cast)."""
+    from stratbench.games.sc2.engine.abilities import ABILITY_IDS
+
+    if order.kind == "cast":
+        return next(i for i, name in ABILITY_IDS.items() if name == order.ability)
+    return {"move": 16, "hold": 18}.get(order.kind, 23)
+
+
 def _on_screen(server, unit) -> bool:
     """Whether the unit's centre lies in the camera's view (the screen layer's world width, square)."""
     layer = server.options.feature_layer if server.options is not None else None
@@ -93,8 +102,8 @@ def fill_observation(server, obs) -> None:
         if unit.stats.energy:
             raw.energy, raw.energy_max = unit.energy, unit.stats.energy
         raw.cargo_space_taken = len(unit.cargo)
-        if unit.order.kind != "stop":
-            raw.orders.add(ability_id={"move": 16, "hold": 18}.get(unit.order.kind, 23))
+        for order in ([unit.order] if unit.order.kind != "stop" else []) + unit.queue:  # the current, then the queued
+            raw.orders.add(ability_id=_order_ability(order))
     for tag in sorted(server.selected):
         unit = battle.units[tag]
         for ability in SELECTED_ABILITIES + _ready_abilities(battle, unit):

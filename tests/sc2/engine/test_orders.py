@@ -94,3 +94,31 @@ def test_two_units_that_kill_each_other_in_the_same_loop_both_fire():
     battle.step()
     assert not mine.alive and not theirs.alive
     assert battle.kills == {1: 1, 2: 1} and battle.winner() == 0
+
+
+def test_two_storm_commands_to_two_selected_templars_are_cast_by_both():
+    # smart-casting: one caster obeys each command, one not already ordered to cast it first
+    from stratbench.games.sc2.engine.controller import EngineServer
+
+    server = EngineServer()
+    server.battle = Battle(40, 40)
+    first = server.battle.add("Protoss.HighTemplar", 1, 10.0, 10.0, energy=200.0)
+    second = server.battle.add("Protoss.HighTemplar", 1, 10.0, 12.0, energy=200.0)
+    tags = [first.tag, second.tag]
+    assert server._command(tags, 1036, point=(25.0, 10.0)) == 1  # 15 away: walks into range 9 first
+    assert server._command(tags, 1036, point=(25.0, 14.0)) == 1
+    assert (first.order.ability, first.order.point) == ("psionic_storm", (25.0, 10.0))
+    assert (second.order.ability, second.order.point) == ("psionic_storm", (25.0, 14.0))
+
+
+def test_a_graviton_beam_channel_ends_when_the_lifted_unit_dies():
+    battle = Battle(40, 40)
+    phoenix = battle.add("Protoss.Phoenix", 1, 10.0, 10.0, energy=50.0)
+    drone = battle.add("Zerg.Drone", 2, 12.0, 10.0)
+    assert order_cast(battle, phoenix.tag, "graviton_beam", target=drone.tag)
+    battle.step()  # cast on loop 0: channelled until 0 + 160 (7.14 s)
+    assert phoenix.busy_until == 160 and drone.lifted(1)
+    battle.step(9)
+    battle.deal(1, drone, 40.0)
+    battle.step()  # loop 10: the channel ends with the Drone
+    assert phoenix.busy_until == 10 and phoenix.channel_target is None

@@ -45,7 +45,7 @@ requests), :mod:`.observation` (builds observations), :mod:`.run_config`
 :mod:`.scenarios` (the scenario files), :mod:`.games` (the registered
 ``sc2_smac`` and ``sc2_tasks`` games, on ``--sc2-backend engine`` or
 ``live``), :mod:`.policies` and :mod:`.text_baselines` (scripted focus fire
-and attack-move).
+and attack-move; :mod:`.text_abilities`: the focus-fire text's ability rules).
 
 Agreement with prior art (read, not copied): like JaxMARL's SMAX and
 SMAClite, units move without pathfinding and the heuristic enemy targets the

@@ -17,7 +17,7 @@ Each ability, its numbers and the approximation made (times on "faster"):
   (ground and air, both sides) within 0.5, ignoring armour; it also destroys Force Fields it lands on.
 - ``graviton_beam`` (Phoenix, 50 energy, range 4): lifts a non-massive ground unit for 7.14 s: it cannot act
   and counts as flying (anti-air weapons hit it, ground-only ones cannot); the Phoenix channels (cannot act)
-  as long. The channel is not broken by damage.
+  as long, or until the lifted unit dies. The channel is not broken by damage.
 - ``volatile_burst`` (Baneling): explodes at once (its attack already does, see :mod:`.battle`).
 
 A unit given a cast out of range walks into range first (order ``cast``), as the game does. Ability damage
@@ -166,6 +166,7 @@ def cast(battle, unit, name: str, point=None, target: int | None = None) -> bool
         if unit.distance_to(other) > data.range + 1e-9:
             return False
         other.lifted_until = unit.busy_until = loop + data.duration_loops
+        unit.channel_target = other.tag
         other.order, other.queue = Order(), []
     elif name == "volatile_burst":
         from stratbench.games.sc2.engine.unit_data import stats_for

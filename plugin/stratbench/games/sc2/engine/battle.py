@@ -80,6 +80,7 @@ class Unit:
     passive: bool = False
     busy_until: int = 0
     lifted_until: int = 0
+    channel_target: int | None = None
     cargo: list[str] = field(default_factory=list)
     ai: str = "attack"
     post: tuple[float, float] | None = None
@@ -257,6 +258,11 @@ class Battle:
             spec = dict(spec)
             self.add(spec.pop("name"), spec.pop("owner"), spec.pop("x"), spec.pop("y"), **spec)
         living = self.alive()
+        for unit in living:
+            if unit.channel_target is not None and self.loop < unit.busy_until:
+                other = self.units.get(unit.channel_target)
+                if other is None or not other.alive:  # a channel ends with its target
+                    unit.busy_until, unit.channel_target = self.loop, None
         self._living = living
         self._living_by_owner = {owner: [u for u in living if u.owner == owner] for owner in (1, 2)}
         self._index = {u.tag: i for i, u in enumerate(living)}

@@ -164,13 +164,17 @@ class EngineServer:
         """Apply one unit command; the ``ActionResult`` (1 Success, 2 NotSupported, 17 NotEnoughEnergy, 6 Cooldown).
 
         Blink moves every selected Stalker; other abilities are smart-cast by
-        the first selected caster (by tag) able to cast, as the game does. A
+        the first selected caster (by tag) able to cast, one with no order to
+        cast the same ability first (so repeated casts spread over the
+        casters), as the game does (StarCraft Wiki "Smartcasting"). A
         ``queued`` command (``queue_command``) waits behind each unit's orders.
         """
         if ability in ABILITY_IDS:
             name = ABILITY_IDS[ability]
             data = ABILITIES[name]
             casters = [self.battle.units[t] for t in tags if self.battle.units[t].name == data.caster]
+            # smart-cast: one caster obeys, one not yet ordered to cast this ability first
+            casters.sort(key=lambda u: any(o.kind == "cast" and o.ability == name for o in [u.order, *u.queue]))
             if data.target == "unit" and target is None and point is not None:
                 target = self._unit_at(point, ground=True)
             if not casters:

@@ -19,6 +19,10 @@
     ``PEEL_RANGE`` of them (protecting the Stalkers), else the one nearest to
     the team;
   - with nothing in range, a team attacks the nearest enemy;
+  - a team casts its key ability first when the rule of
+    :mod:`.text_abilities` says so and its action space has the ability's
+    action (Graviton Beam, Psionic Storm, Purification Nova, Guardian Shield,
+    Blink; the observation's ``actions``, its Valid Actions);
   - ranged teams are written first, so their orders are the first executed
     (each team's selection takes environment steps);
 
@@ -39,7 +43,7 @@ from stratbench.core.agent import AgentContext
 from stratbench.core.types import Action, Observation
 from stratbench.games.sc2.engine.unit_data import UnitStats, unit_stats
 from stratbench.games.sc2.game import REPLY
-from stratbench.games.sc2.unit_table import ENEMY, UnitInfo, UnitTable
+from stratbench.games.sc2.unit_table import ENEMY, SELF, UnitInfo, UnitTable
 
 PX_PER_UNIT = 128 / 24
 """Screen pixels per world unit at the default 128 px screen over the camera's 24 world units."""
@@ -57,6 +61,8 @@ MINIMAP_MARGIN = 6
 """Retreat points keep this far (minimap pixels) from the map's edge."""
 MELEE_RANGE = 1.0
 """Weapons of at most this range are melee."""
+MAX_ACTIONS = 3
+"""Actions the released loop executes per team and decision."""
 DEFAULT_RANGE = 5.0
 """The weapon range assumed for a unit type the table does not list."""
 
@@ -85,8 +91,13 @@ def _gap(a: UnitInfo, b: UnitInfo) -> float:
     return math.dist(a.screen, b.screen) / PX_PER_UNIT - _radius(a) - _radius(b)
 
 
+def _can_hit(unit: UnitInfo, enemy: UnitInfo) -> bool:
+    mine, theirs = _stats(unit), _stats(enemy)
+    return mine is None or theirs is None or mine.can_hit(theirs)
+
+
 def _in_range(members, enemy: UnitInfo) -> bool:
-    return any(_gap(m, enemy) <= _range(m) for m in members)
+    return any(_gap(m, enemy) <= _range(m) and _can_hit(m, enemy) for m in members)
 
 
 def _teams(observation: Observation):
@@ -169,20 +180,49 @@ def _ranged_team_actions(members, centre, enemies, escorted: bool) -> list[str]:
     return [f"    <Attack_Unit({hex(e.tag)})>" for e in in_range[:3]]
 
 
-def focus_fire_reply(observation: Observation) -> str:
-    """The focus-fire reply text for one decision."""
+def _team_actions(team, members, centre, enemies, side, loop: int, memory: dict) -> list[str]:
+    """One team's actions: its key ability when the rule of :mod:`.text_abilities` says so, then fighting."""
+    from stratbench.games.sc2.engine import text_abilities as cast
+
+    kinds = {u.type_name for u in members}
+    allowed = set(side["actions"].get(team, ()))
+    if "Phoenix" in kinds and "Ability_GravitonBeam_Unit" in allowed:
+        lifting = cast.graviton(members, enemies, loop, memory)
+        if lifting:
+            return lifting
+    casts: list[str] = []
+    if "HighTemplar" in kinds and "Ability_PsiStorm_Screen" in allowed:
+        casts = cast.storms(members, enemies, side["own"], loop, memory)
+    elif "Disruptor" in kinds and "Ability_PurificationNova_Attack" in allowed:
+        casts = cast.nova(team, members, enemies, side["own"], loop, memory)
+    elif "Sentry" in kinds and "Ability_GuardianShield" in allowed:
+        casts = cast.guardian_shield(team, members, enemies, loop, memory)
+    if not any((s := _stats(u)) is None or s.has_weapon for u in members):
+        return casts or cast.follow(members, enemies, side["own"])
+    if all(_melee(u) for u in members):
+        fighting = _melee_team_actions(centre, enemies, side["ranged"])
+    else:
+        fighting = _ranged_team_actions(members, centre, enemies, side["escorted"])
+    blinks = cast.blink(members, enemies, loop, memory) if "Select_Unit_Blink_Screen" in allowed else []
+    return (casts + fighting)[:MAX_ACTIONS - len(blinks)] + blinks
+
+
+def focus_fire_reply(observation: Observation, memory: dict | None = None) -> str:
+    """The focus-fire reply text for one decision (``memory``: the agent's record of its own casts)."""
+    memory = {} if memory is None else memory
     lines = ["Analysis:", "  Focus the weakest enemy in range, incoming melee first; Stalkers fire then step back from "
-             "melee; melee units protect the ranged ones.", "Actions:"]
+             "melee; melee units protect the ranged ones; cast the key abilities.", "Actions:"]
     lines += _advance_off_screen(observation)
+    raw = observation.data["observation"]
+    loop = int(raw["game_loop"][0])
     teams = sorted(_teams(observation), key=lambda team: all(_melee(u) for u in team[1]))  # ranged teams act first
-    ranged_allies = [u for _, members, _, _ in teams for u in members if not _melee(u)]
-    escorted = any(_melee(u) for _, members, _, _ in teams for u in members)
+    side = {"own": [u for u in UnitTable.from_observation(raw).of(SELF) if u.screen is not None],
+            "ranged": [u for _, members, _, _ in teams for u in members if not _melee(u)],
+            "escorted": any(_melee(u) for _, members, _, _ in teams for u in members),
+            "actions": observation.data.get("actions", {})}
     for team, members, centre, enemies in teams:
         lines.append(f"  Team {team}:")
-        if all(_melee(u) for u in members):
-            lines += _melee_team_actions(centre, enemies, ranged_allies)
-        else:
-            lines += _ranged_team_actions(members, centre, enemies, escorted)
+        lines += _team_actions(team, members, centre, enemies, side, loop, memory)
     return "\n".join(lines) + "\n"
 
 
@@ -203,9 +243,10 @@ class FocusFireAgent:
 
     def __init__(self, context: AgentContext | None = None) -> None:
         self.context = context
+        self.memory: dict = {}
 
     async def act(self, observation: Observation) -> Action:
-        return Action(REPLY, focus_fire_reply(observation))
+        return Action(REPLY, focus_fire_reply(observation, self.memory))
 
 
 class AttackMoveAgent:

@@ -5,7 +5,8 @@ source per row), :mod:`.battle` (fixed-step simulation at 22.4 game loops per
 second on "faster": attack, move, attack-move, stop, hold, cast; collision;
 timed effects), :mod:`.abilities` (the ability table and casting),
 :mod:`.conditions` (victory, defeat, tie as scenario data),
-:mod:`.opponent` (the scripted enemy: attack, defend, passive, drops).
+:mod:`.opponent` (the scripted enemy: attack, defend, passive, drops, casts),
+:mod:`.zerg_spells` (the Infestor's, Viper's and Swarm Host's abilities).
 
 Approximations, each a documented choice:
 - a weapon fires the loop its target is in range and its cooldown is ready;
@@ -37,7 +38,12 @@ Approximations, each a documented choice:
   Graviton Beam counts as flying;
 - abilities: see :mod:`.abilities` (Blink, Guardian Shield, Force Field,
   Psionic Storm, Purification Nova, Corrosive Bile, Graviton Beam, Volatile
-  Burst); other abilities answer NotSupported (ActionResult 2).
+  Burst) and :mod:`.zerg_spells` (Fungal Growth, Abduct, Blinding Cloud,
+  Parasitic Bomb, Spawn Locusts); other abilities answer NotSupported
+  (ActionResult 2);
+- summoned units (Locusts, Broodlings: each Brood Lord attack on a ground
+  unit hatches one) die when their timed life ends, no one's kill; a
+  Carrier's Interceptors are folded into its weapon (not targetable).
 
 Modules beyond the simulation: :mod:`.controller` (answers pysc2's
 requests), :mod:`.observation` (builds observations), :mod:`.run_config`

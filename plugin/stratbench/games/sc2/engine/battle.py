@@ -81,6 +81,8 @@ class Unit:
     busy_until: int = 0
     lifted_until: int = 0
     channel_target: int | None = None
+    rooted_until: int = 0
+    expires: int = 0
     cargo: list[str] = field(default_factory=list)
     ai: str = "attack"
     post: tuple[float, float] | None = None
@@ -178,6 +180,7 @@ class Battle:
         self._static_key: tuple = ()
         self._hit_cache: dict[tuple[int, int], tuple[bool, float]] = {}
         self._static = None
+        self._blinded: set[int] = set()
 
     def add(self, name: str, owner: int, x: float, y: float, *, overrides: dict | None = None, **fields) -> Unit:
         """Place a unit of type ``name`` at (x, y) with full health and shields (``overrides``: upgraded stats)."""
@@ -185,6 +188,8 @@ class Battle:
         unit = Unit(tag=unit_tag(self._next_index), owner=owner, stats=stats, x=x, y=y, **fields)
         if name in WORKERS:
             unit.passive = True
+        if stats.life_loops and not unit.expires:
+            unit.expires = self.loop + stats.life_loops
         self.units[unit.tag] = unit
         self._next_index += 1
         return unit
@@ -257,6 +262,9 @@ class Battle:
             _, spec = self.pending.pop(0)
             spec = dict(spec)
             self.add(spec.pop("name"), spec.pop("owner"), spec.pop("x"), spec.pop("y"), **spec)
+        for unit in self.alive():
+            if unit.expires and self.loop >= unit.expires:  # a summoned unit's timed life ends (no one's kill)
+                unit.health = unit.shield = 0.0
         living = self.alive()
         for unit in living:
             if unit.channel_target is not None and self.loop < unit.busy_until:
@@ -284,6 +292,7 @@ class Battle:
         else:
             air, hittable = self._static_air, hittable_static[1]
         self._air = air
+        self._blinded = blinded_units(self, living)
         self._masked = np.where(hittable, self._dist, np.inf)
         if len(living):
             self._nearest = np.argmin(self._masked, axis=1)
@@ -318,7 +327,10 @@ class Battle:
         known = self._hit_cache.get(key)
         if known is None:
             known = self._hit_cache[key] = (unit.stats.can_hit(view), unit.stats.weapon_range(view) + 1e-9)
-        reach = known[1] + unit.stats.radius + other.stats.radius
+        weapon = known[1]
+        if unit.tag in self._blinded and weapon > MELEE_RANGE:
+            weapon = BLINDED_RANGE
+        reach = weapon + unit.stats.radius + other.stats.radius
         i, j = self._index.get(unit.tag), self._index.get(other.tag)
         if i is not None and j is not None:  # positions at the loop's start: units that moved this loop do not count
             dx, dy = self._dx[i, j], self._dy[i, j]
@@ -462,6 +474,9 @@ class Battle:
             self.deal(unit.owner, victim, amount, hits=stats.hits_per_attack(view))
         if stats.name == "Zerg.Baneling":
             unit.health = 0.0
+        if stats.name == "Zerg.BroodLord" and not target.view(self.loop).flying:
+            x, y = self._clamp(target.x - 0.5 * math.copysign(1.0, target.x - unit.x), target.y)
+            self.add("Zerg.Broodling", unit.owner, x, y, ai="attack")  # each attack hatches a Broodling at the target
 
     def deal(self, owner: int, victim: Unit, amount: float, *, hits: int = 1, armor: bool = True) -> None:
         """``hits`` hits of ``amount`` from player ``owner`` to ``victim``, counting damage and the kill."""
@@ -487,7 +502,7 @@ class Battle:
         distance = math.hypot(dx, dy)
         if distance <= stop_at + 1e-9:
             return True
-        if unit.stats.speed <= 0:
+        if unit.stats.speed <= 0 or self.loop < unit.rooted_until:
             return False
         step = min(unit.stats.speed / LOOPS_PER_SECOND, distance - stop_at)
         x, y = self._clamp(unit.x + dx / distance * step, unit.y + dy / distance * step)
@@ -554,5 +569,16 @@ class Battle:
         return min(max(x, 0.0), self.width), min(max(y, 0.0), self.height)
 
 
+def blinded_units(battle: Battle, living: list[Unit]) -> set[int]:
+    """Tags of the ground units (not structures) standing in a Blinding Cloud this loop."""
+    clouds = [e for e in battle.effects if e.kind == "blinding_cloud" and e.start <= battle.loop < e.end]
+    if not clouds:
+        return set()
+    return {u.tag for u in living if not u.stats.flying and not u.stats.is_structure
+            and any(math.hypot(u.x - c.x, u.y - c.y) <= c.radius + u.stats.radius for c in clouds)}
+
+
+BLINDED_RANGE = 0.1
+"""A ranged ground weapon's range inside a Blinding Cloud: melee (Liquipedia "Viper", LotV 5.0)."""
 GUARDIAN_SHIELD_REDUCTION = 2.0
 """Guardian Shield lowers each ranged hit by 2 (Liquipedia "Sentry", LotV 5.0); the table is in :mod:`.abilities`."""

@@ -17,7 +17,11 @@ import asyncio
 from stratbench.games.sc2.engine.conditions import WIN, result
 from stratbench.games.sc2.engine.opponent import scripted_opponent_orders
 from stratbench.games.sc2.engine.policies import attack_move_orders, focus_fire_orders
-from stratbench.games.sc2.engine.scenarios import build_battle, load_scenario, scenario_names
+from stratbench.games.sc2.engine.scenarios import (
+    build_battle,
+    load_scenario,
+    scenario_names,
+)
 
 
 def value(unit) -> float:
@@ -71,7 +75,10 @@ def main() -> None:
     else:
         names = [n for n in scenario_names() if args.tasks or load_scenario(n).get("family") == "llm-smac"]
     if args.text:
-        from stratbench.games.sc2.engine.text_baselines import AttackMoveAgent, FocusFireAgent
+        from stratbench.games.sc2.engine.text_baselines import (
+            AttackMoveAgent,
+            FocusFireAgent,
+        )
         from stratbench.games.sc2.pysc2_compat import import_pysc2
 
         import_pysc2()

@@ -33,7 +33,11 @@ import math
 from dataclasses import dataclass
 
 from stratbench.games.sc2.engine.unit_data import LOOPS_PER_SECOND
-from stratbench.games.sc2.engine.zerg_spells import SPELLS, apply_spell_effects, cast_spell
+from stratbench.games.sc2.engine.zerg_spells import (
+    SPELLS,
+    apply_spell_effects,
+    cast_spell,
+)
 
 
 @dataclass(frozen=True)

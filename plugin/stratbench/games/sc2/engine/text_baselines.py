@@ -210,8 +210,8 @@ def _team_actions(team, members, centre, enemies, side, loop: int, memory: dict)
 def focus_fire_reply(observation: Observation, memory: dict | None = None) -> str:
     """The focus-fire reply text for one decision (``memory``: the agent's record of its own casts)."""
     memory = {} if memory is None else memory
-    lines = ["Analysis:", "  Focus the weakest enemy in range, incoming melee first; Stalkers fire then step back from "
-             "melee; melee units protect the ranged ones; cast the key abilities.", "Actions:"]
+    lines = ["Analysis:", ("  Focus the weakest enemy in range, incoming melee first; Stalkers fire then step back from "
+                           "melee; melee units protect the ranged ones; cast the key abilities."), "Actions:"]
     lines += _advance_off_screen(observation)
     raw = observation.data["observation"]
     loop = int(raw["game_loop"][0])

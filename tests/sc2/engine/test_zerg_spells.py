@@ -1,4 +1,4 @@
-"""Infestor, Viper, Swarm Host and Brood Lord mechanics, hand-computed (times on "faster": 22.4 loops a second)."""
+"""Infestor, Viper, Swarm Host, Brood Lord and Carrier mechanics, hand-computed (22.4 loops a second)."""
 
 import math
 
@@ -129,11 +129,33 @@ def test_spells_and_summons_keep_damage_positive_dead_units_still_and_replay_ide
                 if unit.tag in dead:
                     assert (unit.x, unit.y, unit.weapon_ready_loop) == dead[unit.tag]
             trace.append(tuple((u.tag, round(u.x, 6), round(u.y, 6), u.health, u.shield) for u in battle.alive()))
-        summoned = {u.name for u in battle.units.values()} & {"Zerg.Locust", "Zerg.Broodling"}
+        summoned = {u.name for u in battle.units.values()} & {"Zerg.Locust", "Zerg.Broodling", "Protoss.Interceptor"}
         return trace, kinds, summoned
 
     first, kinds, summoned = play(3)
     assert play(3)[0] == first
-    expected = {"pvz_task7_level2": ({"fungal_growth", "blinding_cloud"}, {"Zerg.Broodling"}),
-                "pvz_task5_level3": (set(), {"Zerg.Locust"})}[name]
-    assert expected[0] <= kinds and expected[1] <= summoned
+    if name == "pvz_task7_level2":  # Infestors and Vipers cast, Brood Lords hatch, Carriers launch
+        assert "fungal_growth" in kinds and kinds & {"blinding_cloud", "parasitic_bomb"}
+        assert summoned == {"Zerg.Broodling", "Protoss.Interceptor"}
+    else:
+        assert summoned == {"Zerg.Locust"}
+
+
+def test_a_carrier_launches_its_interceptors_one_per_0_27_seconds_and_docks_them_when_the_fight_ends():
+    from stratbench.games.sc2.engine.interceptors import HANGAR
+
+    battle = Battle(40, 40)
+    carrier = battle.add("Protoss.Carrier", 1, 10.0, 10.0)
+    ling = battle.add("Zerg.Zergling", 2, 17.0, 10.0)  # 7 - 1.25 - 0.375 = 5.375: in launch range 8
+    ling.order = Order(HOLD)
+    battle.command(carrier.tag, Order(ATTACK_UNIT, target=ling.tag))
+    assert carrier.hangar == HANGAR == 8
+    interval = round(0.27 * LOOPS_PER_SECOND)  # 6 loops
+    battle.step(1 + 3 * interval)  # launches on loops 0, 6, 12, 18
+    out = [u for u in battle.alive(1) if u.name == "Protoss.Interceptor"]
+    assert len(out) == 4 and carrier.hangar == 4
+    while ling.alive and battle.loop < 200:
+        battle.step()
+    assert not ling.alive and battle.damage_dealt[1] == 35  # 5 x 2 per Interceptor volley, no armour
+    battle.step(60)  # the fight is over: every Interceptor flies back and docks, none lost
+    assert carrier.hangar == 8 and not any(u.name == "Protoss.Interceptor" for u in battle.units.values())

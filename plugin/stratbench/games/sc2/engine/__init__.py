@@ -6,7 +6,8 @@ second on "faster": attack, move, attack-move, stop, hold, cast; collision;
 timed effects), :mod:`.abilities` (the ability table and casting),
 :mod:`.conditions` (victory, defeat, tie as scenario data),
 :mod:`.opponent` (the scripted enemy: attack, defend, passive, drops, casts),
-:mod:`.zerg_spells` (the Infestor's, Viper's and Swarm Host's abilities).
+:mod:`.zerg_spells` (the Infestor's, Viper's and Swarm Host's abilities),
+:mod:`.interceptors` (a Carrier's Interceptors).
 
 Approximations, each a documented choice:
 - a weapon fires the loop its target is in range and its cooldown is ready;
@@ -43,7 +44,8 @@ Approximations, each a documented choice:
   (ActionResult 2);
 - summoned units (Locusts, Broodlings: each Brood Lord attack on a ground
   unit hatches one) die when their timed life ends, no one's kill; a
-  Carrier's Interceptors are folded into its weapon (not targetable).
+  Carrier's Interceptors are units it launches, leashes and docks
+  (:mod:`.interceptors`).
 
 Modules beyond the simulation: :mod:`.controller` (answers pysc2's
 requests), :mod:`.observation` (builds observations), :mod:`.run_config`

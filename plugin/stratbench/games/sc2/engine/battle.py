@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from stratbench.games.sc2.engine.interceptors import CARRIER, HANGAR, launch, update_interceptors
 from stratbench.games.sc2.engine.unit_data import LOOPS_PER_SECOND, UnitStats, stats_for, with_overrides
 
 NORMAL_SECOND_LOOPS = 16
@@ -83,6 +84,8 @@ class Unit:
     channel_target: int | None = None
     rooted_until: int = 0
     expires: int = 0
+    hangar: int = 0
+    carrier: int | None = None
     cargo: list[str] = field(default_factory=list)
     ai: str = "attack"
     post: tuple[float, float] | None = None
@@ -190,6 +193,8 @@ class Battle:
             unit.passive = True
         if stats.life_loops and not unit.expires:
             unit.expires = self.loop + stats.life_loops
+        if name == CARRIER:
+            unit.hangar = HANGAR
         self.units[unit.tag] = unit
         self._next_index += 1
         return unit
@@ -258,6 +263,7 @@ class Battle:
     def _step_once(self) -> None:
         from stratbench.games.sc2.engine.abilities import apply_effects
 
+        update_interceptors(self)
         while self.pending and self.pending[0][0] <= self.loop:
             _, spec = self.pending.pop(0)
             spec = dict(spec)
@@ -460,6 +466,9 @@ class Battle:
     def _fire(self, unit: Unit, target: Unit) -> None:
         stats = unit.stats
         unit.weapon_ready_loop = self.loop + stats.cooldown_loops
+        if stats.name == CARRIER:  # the launch bay: Interceptors do the damage
+            launch(self, unit, target)
+            return
         victims = [target]
         if stats.splash > 0:
             victims += [o for o in self._living_by_owner.get(target.owner, ()) if o.alive and o is not target

@@ -260,7 +260,7 @@ class EngineServer:
     def _on_observation(self, _req, res) -> None:
         from stratbench.games.sc2.engine.observation import fill_observation
 
-        self.selected = {t for t in self.selected if self.battle.units[t].alive}
+        self.selected = {t for t in self.selected if t in self.battle.units and self.battle.units[t].alive}
         fill_observation(self, res.observation.observation)
         result = self._result()
         if result is not None:

@@ -7,7 +7,8 @@ timed effects), :mod:`.abilities` (the ability table and casting),
 :mod:`.conditions` (victory, defeat, tie as scenario data),
 :mod:`.opponent` (the scripted enemy: attack, defend, passive, drops, casts),
 :mod:`.zerg_spells` (the Infestor's, Viper's and Swarm Host's abilities),
-:mod:`.interceptors` (a Carrier's Interceptors).
+:mod:`.interceptors` (a Carrier's Interceptors), :mod:`.warp_in` (Warp Gates,
+the Warp Prism's power field, the player's resources).
 
 Approximations, each a documented choice:
 - a weapon fires the loop its target is in range and its cooldown is ready;

@@ -86,6 +86,7 @@ class Unit:
     expires: int = 0
     hangar: int = 0
     carrier: int | None = None
+    phasing: bool = False
     cargo: list[str] = field(default_factory=list)
     ai: str = "attack"
     post: tuple[float, float] | None = None
@@ -184,6 +185,8 @@ class Battle:
         self._hit_cache: dict[tuple[int, int], tuple[bool, float]] = {}
         self._static = None
         self._blinded: set[int] = set()
+        self.resources: dict[int, dict[str, float]] = {1: {"minerals": 0.0, "vespene": 0.0},
+                                                       2: {"minerals": 0.0, "vespene": 0.0}}
 
     def add(self, name: str, owner: int, x: float, y: float, *, overrides: dict | None = None, **fields) -> Unit:
         """Place a unit of type ``name`` at (x, y) with full health and shields (``overrides``: upgraded stats)."""
@@ -511,7 +514,7 @@ class Battle:
         distance = math.hypot(dx, dy)
         if distance <= stop_at + 1e-9:
             return True
-        if unit.stats.speed <= 0 or self.loop < unit.rooted_until:
+        if unit.stats.speed <= 0 or self.loop < unit.rooted_until or unit.phasing:
             return False
         step = min(unit.stats.speed / LOOPS_PER_SECOND, distance - stop_at)
         x, y = self._clamp(unit.x + dx / distance * step, unit.y + dy / distance * step)

@@ -12,7 +12,8 @@ observation (raw units, player common, available abilities, score by
 category and vital, feature layers at the requested screen/minimap sizes,
 player_result at the end), action (raw ``unit_command``; feature-layer
 ``unit_command`` on screen/minimap points, ``unit_selection_point``,
-``unit_selection_rect``, ``camera_move``; raw ``camera_move``; ui ``select_army``; ``queue_command``
+``unit_selection_rect``, ``camera_move``; raw ``camera_move``; ui ``select_army``, ``select_warp_gates``;
+warp-in and the Warp Prism's modes (:mod:`.warp_in`); ``queue_command``
 queues a command behind the units' orders, as shift does),
 with the abilities of :mod:`.abilities` reached by their pysc2 ability ids, step, leave, quit.
 Answered "unsupported" (an error in the response): every other request
@@ -29,6 +30,7 @@ from stratbench.games.sc2.engine.battle import ATTACK_MOVE, ATTACK_UNIT, HOLD, M
 from stratbench.games.sc2.engine.conditions import result as game_result
 from stratbench.games.sc2.engine.opponent import scripted_opponent_orders
 from stratbench.games.sc2.engine.scenarios import build_battle
+from stratbench.games.sc2.engine.warp_in import PHASE, TRAIN_WARP, TRANSPORT, morph_prisms, warp_in
 from stratbench.games.sc2.pysc2_compat import import_pysc2
 
 ABILITY_ORDERS = {3674: ATTACK_MOVE, 23: ATTACK_MOVE, 3794: MOVE, 16: MOVE, 3793: HOLD, 18: HOLD, 3665: STOP, 4: STOP}
@@ -169,6 +171,12 @@ class EngineServer:
         casters), as the game does (StarCraft Wiki "Smartcasting"). A
         ``queued`` command (``queue_command``) waits behind each unit's orders.
         """
+        if ability in TRAIN_WARP:
+            if point is None:
+                return RESULT_ERROR
+            return warp_in(self.battle, [self.battle.units[t] for t in tags], TRAIN_WARP[ability], point)
+        if ability in (PHASE, TRANSPORT):
+            return morph_prisms(self.battle, [self.battle.units[t] for t in tags], phasing=ability == PHASE)
         if ability in ABILITY_IDS:
             name = ABILITY_IDS[ability]
             data = ABILITIES[name]
@@ -246,6 +254,10 @@ class EngineServer:
             return 1
         if action.action_ui.HasField("select_army"):
             self.selected = {u.tag for u in self.battle.alive(1)}
+            return 1
+        if action.action_ui.HasField("select_warp_gates"):
+            gates = {u.tag for u in self.battle.alive(1) if u.name == "Protoss.WarpGate"}
+            self.selected = (self.selected | gates) if action.action_ui.select_warp_gates.selection_add else gates
             return 1
         return RESULT_SUCCESS if not action.ListFields() else RESULT_NOT_SUPPORTED
 

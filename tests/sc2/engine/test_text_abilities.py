@@ -72,3 +72,18 @@ def test_purification_nova_once_per_disruptor_per_cooldown():
         f"    <Ability_PurificationNova_Attack({hex(roaches[1].tag)})>"]  # the middle Roach catches all three
     assert rules.nova("Disruptor-1", [disruptor], roaches, [disruptor], loop=478, memory=memory) == []  # 21.4 s = 479
     assert rules.nova("Disruptor-1", [disruptor], roaches, [disruptor], loop=479, memory=memory) != []
+
+
+def test_a_warp_prism_flies_to_the_army_phases_and_the_gates_warp_zealots_around_it():
+    prism = _unit("WarpPrism", 20, 64)
+    stalkers = [_unit("Stalker", 80, 60), _unit("Stalker", 80, 68)]
+    memory: dict = {}
+    assert rules.warp_ins([prism], [prism, *stalkers], memory) == ["    <Move_screen(now, [80, 64])>"]
+    there = _unit("WarpPrism", 80, 64)
+    offset = round(1.5 * PX)  # 8 px: 1.5 world units from the prism, inside its 3.75 field
+    assert rules.warp_ins([there], [there, *stalkers], memory) == [
+        "    <Morph_WarpPrismPhasingMode()>", "    <select_warp_gates(select)>",
+        f"    <TrainWarp_Zealot_screen(now, [{80 + offset}, 64])>"]
+    assert rules.warp_ins([there], [there, *stalkers], memory) == [
+        "    <select_warp_gates(select)>", "    <TrainWarp_Zealot_screen(now, [84, 71])>",
+        "    <TrainWarp_Zealot_screen(now, [76, 71])>"]  # at 60 and 120 degrees

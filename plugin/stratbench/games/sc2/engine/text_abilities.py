@@ -22,6 +22,10 @@ nothing:
   within 7 of it and no blink of its own in the last 7 s, blinks
   ``BLINK_DISTANCE`` away from the nearest enemy and holds there.
 
+- Warp-in (Warp Prism team, task 8): the Warp Prism flies to its side's
+  armed units (one decision's flight), phases, and each decision the Warp
+  Gates warp in Zealots (what minerals alone buy) 1.5 from it, two a decision.
+
 Force Field is not cast: its use is to cut off a ramp or a retreat, and the
 engine has no terrain. Casters without a weapon (High Templar, Disruptor)
 that cast nothing keep ``FOLLOW_DISTANCE`` behind their side's armed units.
@@ -176,3 +180,34 @@ def follow(members, enemies, own) -> list[str]:
     length = math.hypot(dx, dy) or 1.0
     x, y = _screen((ax + dx / length * FOLLOW_DISTANCE * PX_PER_UNIT, ay + dy / length * FOLLOW_DISTANCE * PX_PER_UNIT))
     return [f"    <Move_screen(now, [{x}, {y}])>"]
+
+
+def warp_ins(members, own, memory: dict) -> list[str]:
+    """A Warp Prism flies to its side's armed units (one decision), phases, and the Warp Gates warp Zealots around it."""
+    prism = members[0]
+    armed = [o for o in own if (s := _stats(o)) is not None and s.has_weapon and not s.is_structure]
+    if not memory.get("phased"):
+        if armed and not memory.get("flown"):
+            ax, ay = sum(o.screen[0] for o in armed) / len(armed), sum(o.screen[1] for o in armed) / len(armed)
+            if _world(prism.screen, (ax, ay)) > WARP_SPOT_DISTANCE:
+                memory["flown"] = True
+                x, y = _screen((ax, ay))
+                return [f"    <Move_screen(now, [{x}, {y}])>"]
+        memory["phased"] = True
+        return ["    <Morph_WarpPrismPhasingMode()>", "    <select_warp_gates(select)>", _warp(prism, memory)]
+    return ["    <select_warp_gates(select)>", _warp(prism, memory), _warp(prism, memory)]
+
+
+WARP_SPOT_DISTANCE = 3.0
+"""A Warp Prism this close (world units) to its side's armed units phases and warps in."""
+WARP_OFFSET = 1.5
+"""Warped units appear this far from the Warp Prism (world units; its power field reaches 3.75)."""
+
+
+def _warp(prism: UnitInfo, memory: dict) -> str:
+    count = memory.get("warps", 0)
+    memory["warps"] = count + 1
+    angle = math.radians(60 * count)
+    x, y = _screen((prism.screen[0] + math.cos(angle) * WARP_OFFSET * PX_PER_UNIT,
+                    prism.screen[1] + math.sin(angle) * WARP_OFFSET * PX_PER_UNIT))
+    return f"    <TrainWarp_Zealot_screen(now, [{x}, {y}])>"

@@ -22,7 +22,7 @@
   - a team casts its key ability first when the rule of
     :mod:`.text_abilities` says so and its action space has the ability's
     action (Graviton Beam, Psionic Storm, Purification Nova, Guardian Shield,
-    Blink; the observation's ``actions``, its Valid Actions);
+    Blink, warp-in at a Warp Prism; the observation's ``actions``, its Valid Actions);
   - ranged teams are written first, so their orders are the first executed
     (each team's selection takes environment steps);
 
@@ -186,6 +186,8 @@ def _team_actions(team, members, centre, enemies, side, loop: int, memory: dict)
 
     kinds = {u.type_name for u in members}
     allowed = set(side["actions"].get(team, ()))
+    if kinds == {"WarpPrism"} and "Morph_WarpPrismPhasingMode" in allowed:
+        return cast.warp_ins(members, side["own"], memory)
     if "Phoenix" in kinds and "Ability_GravitonBeam_Unit" in allowed:
         lifting = cast.graviton(members, enemies, loop, memory)
         if lifting:

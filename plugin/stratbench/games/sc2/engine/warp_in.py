@@ -28,11 +28,12 @@ POWER_RADIUS = 3.75
 WARP_SECONDS = 4.0
 """A fast warp-in (at a Warp Prism), seconds (Liquipedia "Warp Gate", LotV 5.0)."""
 GATE_COOLDOWN = {"Protoss.Zealot": 20.0, "Protoss.Adept": 20.0, "Protoss.Stalker": 23.0, "Protoss.Sentry": 23.0,
-                 "Protoss.HighTemplar": 32.0, "Protoss.DarkTemplar": 32.0}
+                 "Protoss.HighTemplar": 32.0}
 """Seconds a Warp Gate waits after warping in each unit type (Liquipedia "Warp Gate", LotV 5.0)."""
 TRAIN_WARP = {1413: "Protoss.Zealot", 1414: "Protoss.Stalker", 1416: "Protoss.HighTemplar",
-              1417: "Protoss.DarkTemplar", 1418: "Protoss.Sentry", 1419: "Protoss.Adept"}
-"""pysc2 ability ids of ``TrainWarp_*`` -> the unit warped in."""
+              1418: "Protoss.Sentry", 1419: "Protoss.Adept"}
+"""pysc2 ability ids of ``TrainWarp_*`` -> the unit warped in (not the Dark Templar: cloaking is not modelled,
+so it is not in the table; its warp-in answers NotSupported)."""
 PHASE, TRANSPORT = 1528, 1530
 """pysc2 ability ids of the Warp Prism's Phasing and Transport modes."""
 WARP_GATE, WARP_PRISM = "Protoss.WarpGate", "Protoss.WarpPrism"

@@ -92,6 +92,9 @@ def _play(battle: Battle) -> list[tuple]:
         dead = {u.tag for u in battle.units.values() if not u.alive}
         battle.step()
         for unit in battle.units.values():
+            if unit.tag not in before:  # summoned this loop (a Broodling): whole, alive
+                assert unit.alive and unit.health == unit.stats.health
+                continue
             h, s, x, y, ready = before[unit.tag]
             assert unit.health <= h + 1e-9 and unit.health >= 0  # health never rises, never negative
             assert 0 <= unit.shield <= unit.stats.shield

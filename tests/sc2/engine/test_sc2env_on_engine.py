@@ -83,3 +83,25 @@ def test_the_engine_run_config_is_chosen_only_inside_engine_backend():
     except Exception as error:  # no StarCraft II here: pysc2's own configs may refuse to start
         chosen = type(error).__name__
     assert chosen != "EngineRunConfig"
+
+
+def test_a_queued_raw_command_waits_behind_the_attack():
+    pysc2 = import_pysc2()
+    from pysc2.env import sc2_env
+
+    functions, column = pysc2.actions.RAW_FUNCTIONS, pysc2.features.FeatureUnit
+    with engine_backend():
+        env = sc2_env.SC2Env(map_name="3s_vs_3z", players=[sc2_env.Agent(sc2_env.Race.protoss)],
+                             agent_interface_format=interface_format(screen=32, minimap=32, raw_actions=True),
+                             step_mul=8, random_seed=1)
+        try:
+            raw = env.reset()[0].observation.raw_units
+            own = [int(u.tag) for u in raw if u.alliance == 1]
+            foe = min(int(u.tag) for u in raw if u.alliance == 4)
+            env.step([functions.Attack_unit("now", own, foe)])
+            raw = env.step([functions.Move_pt("queued", own, [2, 16])])[0].observation.raw_units
+            assert [int(u[column.order_length]) for u in raw if u.alliance == 1] == [2, 2, 2]  # attack, then move
+            raw = env.step([functions.Move_pt("now", own, [2, 16])])[0].observation.raw_units
+            assert [int(u[column.order_length]) for u in raw if u.alliance == 1] == [1, 1, 1]  # replaced
+        finally:
+            env.close()

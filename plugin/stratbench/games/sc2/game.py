@@ -153,6 +153,7 @@ class SC2TextGame(Game):
             data={
                 "agent": name,
                 "teams": {team.name: [hex(tag) for tag in team.tags] for team in teams},
+                "actions": {team.name: list(team.config.action_names()) for team in teams},
                 "observation": episode.timestep.observation,
             },
         )

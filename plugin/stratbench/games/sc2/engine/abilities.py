@@ -17,8 +17,10 @@ Each ability, its numbers and the approximation made (times on "faster"):
   (ground and air, both sides) within 0.5, ignoring armour; it also destroys Force Fields it lands on.
 - ``graviton_beam`` (Phoenix, 50 energy, range 4): lifts a non-massive ground unit for 7.14 s: it cannot act
   and counts as flying (anti-air weapons hit it, ground-only ones cannot); the Phoenix channels (cannot act)
-  as long. The channel is not broken by damage.
+  as long, or until the lifted unit dies. The channel is not broken by damage.
 - ``volatile_burst`` (Baneling): explodes at once (its attack already does, see :mod:`.battle`).
+- ``fungal_growth``, ``abduct``, ``blinding_cloud``, ``parasitic_bomb``, ``spawn_locusts`` (Infestor, Viper,
+  Swarm Host): see :mod:`.zerg_spells`.
 
 A unit given a cast out of range walks into range first (order ``cast``), as the game does. Ability damage
 counts as the caster's damage in the score; friendly-fire damage is not counted. The pysc2 ability ids
@@ -31,6 +33,11 @@ import math
 from dataclasses import dataclass
 
 from stratbench.games.sc2.engine.unit_data import LOOPS_PER_SECOND
+from stratbench.games.sc2.engine.zerg_spells import (
+    SPELLS,
+    apply_spell_effects,
+    cast_spell,
+)
 
 
 @dataclass(frozen=True)
@@ -73,10 +80,24 @@ ABILITIES: dict[str, AbilityData] = {a.name: a for a in (
                 "Liquipedia Phoenix (LotV 5.0): Graviton Beam 50 energy, range 4, 7.14 s"),
     AbilityData("volatile_burst", "Zerg.Baneling", "none", 0, 0, 0, 2.2, 16, 0,
                 "Liquipedia Baneling (LotV 5.0): Volatile Burst 16 (+19 light), radius 2.2"),
+    AbilityData("fungal_growth", "Zerg.Infestor", "point", 75, 0, 10.0, 2.25, 30, 2.85,
+                "Liquipedia Infestor (LotV 5.0): Fungal Growth 75 energy, range 10, radius 2.25, 30 damage over 2.85 s, "
+                "roots as long"),
+    AbilityData("abduct", "Zerg.Viper", "unit", 75, 0, 9.0, 0, 0, 0,
+                "Liquipedia Viper (LotV 5.0): Abduct 75 energy, range 9, pulls the target to the Viper"),
+    AbilityData("blinding_cloud", "Zerg.Viper", "point", 100, 0, 11.0, 2.0, 0, 5.71,
+                "Liquipedia Viper (LotV 5.0): Blinding Cloud 100 energy, range 11, radius 2, 5.71 s: ground units "
+                "under it attack at melee range"),
+    AbilityData("parasitic_bomb", "Zerg.Viper", "unit", 125, 0, 8.0, 3.0, 120, 7.0,
+                "Liquipedia Viper (LotV 5.0): Parasitic Bomb 125 energy, range 8, 120 damage over 7 s to air units "
+                "within 3 of the target"),
+    AbilityData("spawn_locusts", "Zerg.SwarmHost", "none", 0, 43.0, 0, 0, 0, 0,
+                "Liquipedia Swarm Host (LotV 5.0): Spawn Locusts, two Locusts, cooldown 43 s"),
 )}
 ABILITY_IDS: dict[int, str] = {3687: "blink", 1442: "blink", 76: "guardian_shield", 1526: "force_field",
                                1036: "psionic_storm", 2346: "purification_nova", 2338: "corrosive_bile",
-                               173: "graviton_beam", 42: "volatile_burst"}
+                               173: "graviton_beam", 42: "volatile_burst", 74: "fungal_growth", 2067: "abduct",
+                               2063: "blinding_cloud", 2542: "parasitic_bomb", 2704: "spawn_locusts"}
 """pysc2 ability ids (``Effect_*`` functions, feature and raw) -> ability name."""
 STORM_TICK_LOOPS = 8
 STORM_TICK_DAMAGE = 10.0
@@ -94,9 +115,17 @@ def ready(battle, unit, name: str) -> bool:
             and battle.loop >= unit.ready.get(name, 0) and battle.loop >= unit.busy_until)
 
 
-def order_cast(battle, tag: int, name: str, point=None, target: int | None = None) -> bool:
-    """Order a cast (walk into range first); False when the unit cannot cast it or the target is missing."""
-    from stratbench.games.sc2.engine.battle import Order
+INSTANT = frozenset({"blink", "purification_nova", "guardian_shield", "volatile_burst", "spawn_locusts"})
+"""Abilities cast at once when their order comes up (no walk into range: Blink and the Nova pull the point in)."""
+
+
+def order_cast(battle, tag: int, name: str, point=None, target: int | None = None, *, queued: bool = False) -> bool:
+    """Order a cast (walk into range first); False when the unit cannot cast it or the target is missing.
+
+    A ``queued`` cast waits behind the unit's orders (the game's shift-queue);
+    otherwise an instant ability is cast now and the others replace the unit's orders.
+    """
+    from stratbench.games.sc2.engine.battle import STOP, Order
 
     unit = battle.units.get(tag)
     data = ABILITIES.get(name)
@@ -106,9 +135,13 @@ def order_cast(battle, tag: int, name: str, point=None, target: int | None = Non
         return False
     if data.target == "point" and point is None:
         return False
-    if data.target == "none" or name == "blink" or name == "purification_nova":
+    order = Order("cast", point=point, target=target, ability=name)
+    if queued and (unit.order.kind != STOP or unit.queue):
+        return battle.command(tag, order, queued=True)
+    if name in INSTANT:
+        unit.queue = []
         return cast(battle, unit, name, point, target)
-    battle.command(tag, Order("cast", point=point, target=target, ability=name))
+    battle.command(tag, order)
     return True
 
 
@@ -133,7 +166,10 @@ def cast(battle, unit, name: str, point=None, target: int | None = None) -> bool
         if length > data.range:
             point = (unit.x + dx / length * data.range, unit.y + dy / length * data.range)
         point = battle._clamp(*point)
-    if name == "blink":
+    if name in SPELLS:
+        if not cast_spell(battle, unit, name, point, target):
+            return False
+    elif name == "blink":
         unit.x, unit.y = point
         unit.order = Order()
     elif name == "guardian_shield":
@@ -154,7 +190,8 @@ def cast(battle, unit, name: str, point=None, target: int | None = None) -> bool
         if unit.distance_to(other) > data.range + 1e-9:
             return False
         other.lifted_until = unit.busy_until = loop + data.duration_loops
-        other.order = Order()
+        unit.channel_target = other.tag
+        other.order, other.queue = Order(), []
     elif name == "volatile_burst":
         from stratbench.games.sc2.engine.unit_data import stats_for
 
@@ -190,6 +227,7 @@ def _inside(unit, effect, *, ground_only: bool) -> bool:
 def apply_effects(battle) -> None:
     """Tick every effect of this loop (storm ticks, detonations) and drop those that ended."""
     loop = battle.loop
+    apply_spell_effects(battle)
     stormed: set[int] = set()
     for effect in battle.effects:
         if effect.kind == "psionic_storm" and loop < effect.end and (loop - effect.start) % STORM_TICK_LOOPS == 0:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from stratbench.games.sc2.engine.interceptors import CARRIER, HANGAR, launch, update_interceptors
 from stratbench.games.sc2.engine.unit_data import LOOPS_PER_SECOND, UnitStats, stats_for, with_overrides
 
 NORMAL_SECOND_LOOPS = 16
@@ -27,6 +28,8 @@ WORKERS = frozenset({"Protoss.Probe", "Zerg.Drone", "Terran.SCV"})
 NON_ARMY = WORKERS | {"Zerg.Overlord", "Zerg.OverlordTransport", "Zerg.Overseer"}
 """Units that are not army (StarCraft II counts army as supply-using non-workers; Overlords use none)."""
 
+IN_RANGE_SLACK = 1.0
+"""Enemies this much beyond weapon range at a loop's start are still checked for range (they may have stepped in)."""
 ARRIVAL_DISTANCE = 0.5
 """A move ends within this distance of its point (collision may keep a unit from the exact point)."""
 
@@ -73,10 +76,17 @@ class Unit:
     ready: dict[str, int] = field(default_factory=dict)
     last_damaged_loop: int = -10**9
     order: Order = field(default_factory=Order)
+    queue: list[Order] = field(default_factory=list)
     engaged_tag: int | None = None
     passive: bool = False
     busy_until: int = 0
     lifted_until: int = 0
+    channel_target: int | None = None
+    rooted_until: int = 0
+    expires: int = 0
+    hangar: int = 0
+    carrier: int | None = None
+    phasing: bool = False
     cargo: list[str] = field(default_factory=list)
     ai: str = "attack"
     post: tuple[float, float] | None = None
@@ -174,6 +184,9 @@ class Battle:
         self._static_key: tuple = ()
         self._hit_cache: dict[tuple[int, int], tuple[bool, float]] = {}
         self._static = None
+        self._blinded: set[int] = set()
+        self.resources: dict[int, dict[str, float]] = {1: {"minerals": 0.0, "vespene": 0.0},
+                                                       2: {"minerals": 0.0, "vespene": 0.0}}
 
     def add(self, name: str, owner: int, x: float, y: float, *, overrides: dict | None = None, **fields) -> Unit:
         """Place a unit of type ``name`` at (x, y) with full health and shields (``overrides``: upgraded stats)."""
@@ -181,6 +194,10 @@ class Battle:
         unit = Unit(tag=unit_tag(self._next_index), owner=owner, stats=stats, x=x, y=y, **fields)
         if name in WORKERS:
             unit.passive = True
+        if stats.life_loops and not unit.expires:
+            unit.expires = self.loop + stats.life_loops
+        if name == CARRIER:
+            unit.hangar = HANGAR
         self.units[unit.tag] = unit
         self._next_index += 1
         return unit
@@ -194,14 +211,28 @@ class Battle:
         """Living units (of ``owner`` if given), in tag order."""
         return [u for u in self.units.values() if u.alive and (owner is None or u.owner == owner)]
 
-    def command(self, tag: int, order: Order) -> bool:
-        """Give a living unit an order; False when the tag is dead or unknown."""
+    def command(self, tag: int, order: Order, *, queued: bool = False) -> bool:
+        """Give a living unit an order; False when the tag is dead or unknown.
+
+        A ``queued`` order (the game's shift-queue) waits behind the unit's
+        current and already queued orders; on an idle unit it starts at once.
+        An order that is not queued replaces them all.
+        """
         unit = self.units.get(tag)
         if unit is None or not unit.alive:
             return False
+        if queued and (unit.order.kind != STOP or unit.queue):
+            unit.queue.append(order)
+            return True
         unit.order = order
+        unit.queue = []
         unit.engaged_tag = None
         return True
+
+    def finish_order(self, unit: Unit) -> None:
+        """``unit``'s order is done: its next queued order starts, or it stops (idle)."""
+        unit.order = unit.queue.pop(0) if unit.queue else Order()
+        unit.engaged_tag = None
 
     def step(self, loops: int = 1) -> None:
         """Advance ``loops`` game loops."""
@@ -235,11 +266,20 @@ class Battle:
     def _step_once(self) -> None:
         from stratbench.games.sc2.engine.abilities import apply_effects
 
+        update_interceptors(self)
         while self.pending and self.pending[0][0] <= self.loop:
             _, spec = self.pending.pop(0)
             spec = dict(spec)
             self.add(spec.pop("name"), spec.pop("owner"), spec.pop("x"), spec.pop("y"), **spec)
+        for unit in self.alive():
+            if unit.expires and self.loop >= unit.expires:  # a summoned unit's timed life ends (no one's kill)
+                unit.health = unit.shield = 0.0
         living = self.alive()
+        for unit in living:
+            if unit.channel_target is not None and self.loop < unit.busy_until:
+                other = self.units.get(unit.channel_target)
+                if other is None or not other.alive:  # a channel ends with its target
+                    unit.busy_until, unit.channel_target = self.loop, None
         self._living = living
         self._living_by_owner = {owner: [u for u in living if u.owner == owner] for owner in (1, 2)}
         self._index = {u.tag: i for i, u in enumerate(living)}
@@ -261,12 +301,13 @@ class Battle:
         else:
             air, hittable = self._static_air, hittable_static[1]
         self._air = air
+        self._blinded = blinded_units(self, living)
         self._masked = np.where(hittable, self._dist, np.inf)
         if len(living):
             self._nearest = np.argmin(self._masked, axis=1)
             self._nearest_d = self._masked[np.arange(len(living)), self._nearest]
         for unit in living:
-            if unit.alive and self.loop >= unit.busy_until and not unit.lifted(self.loop):
+            if self.loop >= unit.busy_until and not unit.lifted(self.loop):  # alive at the loop's start
                 self._act(unit)
         apply_effects(self)
         self._separate()
@@ -295,8 +336,15 @@ class Battle:
         known = self._hit_cache.get(key)
         if known is None:
             known = self._hit_cache[key] = (unit.stats.can_hit(view), unit.stats.weapon_range(view) + 1e-9)
-        reach = known[1] + unit.stats.radius + other.stats.radius
-        dx, dy = unit.x - other.x, unit.y - other.y
+        weapon = known[1]
+        if unit.tag in self._blinded and weapon > MELEE_RANGE:
+            weapon = BLINDED_RANGE
+        reach = weapon + unit.stats.radius + other.stats.radius
+        i, j = self._index.get(unit.tag), self._index.get(other.tag)
+        if i is not None and j is not None:  # positions at the loop's start: units that moved this loop do not count
+            dx, dy = self._dx[i, j], self._dy[i, j]
+        else:
+            dx, dy = unit.x - other.x, unit.y - other.y
         return dx * dx + dy * dy <= reach * reach
 
     def _nearest_enemy(self, unit: Unit, within: float) -> Unit | None:
@@ -316,6 +364,21 @@ class Battle:
                 return self._living[j]
             row[j] = np.inf
 
+    def _nearest_in_range(self, unit: Unit) -> Unit | None:
+        """The nearest living enemy in ``unit``'s weapon range now (candidates from the loop's start, ties by tag)."""
+        i = self._index.get(unit.tag)
+        if i is None:
+            return None
+        reach = max(unit.stats.range, unit.stats.air_range or 0) + IN_RANGE_SLACK
+        row = self._masked[i]
+        for j in np.argsort(row, kind="stable"):
+            if row[j] > reach:
+                return None
+            other = self._living[int(j)]
+            if other.alive and self._in_range(unit, other):
+                return other
+        return None
+
     def _act(self, unit: Unit) -> None:
         order = unit.order
         if order.kind == CAST:
@@ -323,7 +386,7 @@ class Battle:
             return
         if order.kind == MOVE and order.point is not None:
             if self._move_toward(unit, order.point, ARRIVAL_DISTANCE):
-                unit.order = Order()
+                self.finish_order(unit)
                 if unit.cargo:
                     self.unload(unit)
             return
@@ -331,25 +394,18 @@ class Battle:
         if order.kind == ATTACK_UNIT and order.target is not None:
             target = self.units.get(order.target)
             if target is None or not target.alive:
-                unit.order = Order()
+                self.finish_order(unit)
                 return
         elif unit.stats.has_weapon and not (unit.passive and order.kind in (STOP, HOLD)):
-            engaged = self.units.get(unit.engaged_tag) if unit.engaged_tag else None
-            rooted = order.kind == HOLD or unit.stats.speed <= 0
-            if engaged is not None and self._can_target(unit, engaged) and (not rooted or self._in_range(unit, engaged)):
-                target = engaged
-            else:
-                acquire = max(unit.stats.range, unit.stats.air_range or 0) if rooted else max(unit.stats.sight, unit.stats.range)
-                target = self._nearest_enemy(unit, acquire)
-                unit.engaged_tag = target.tag if target else None
+            target = self._auto_target(unit, rooted=order.kind == HOLD or unit.stats.speed <= 0)
         if target is not None and unit.stats.has_weapon and not self._can_target(unit, target):
-            unit.order = Order()  # the game refuses an attack on a unit its weapons cannot hit
+            self.finish_order(unit)  # the game refuses an attack on a unit its weapons cannot hit
             return
         if target is None or not unit.stats.has_weapon:
             if order.kind in (ATTACK_MOVE, ATTACK_UNIT) and target is not None and not unit.stats.has_weapon:
                 self._move_toward(unit, (target.x, target.y), unit.stats.radius + target.stats.radius)
             elif order.kind == ATTACK_MOVE and order.point is not None and self._move_toward(unit, order.point, ARRIVAL_DISTANCE):
-                unit.order = Order()
+                self.finish_order(unit)
             return
         if self._in_range(unit, target):
             if self.loop >= unit.weapon_ready_loop:
@@ -358,17 +414,42 @@ class Battle:
             reach = unit.stats.weapon_range(target.view(self.loop))
             self._move_toward(unit, (target.x, target.y), unit.stats.radius + target.stats.radius + reach)
 
+    def _auto_target(self, unit: Unit, *, rooted: bool) -> Unit | None:
+        """The target a unit picks for itself (idle, attack-move, hold), as the game's automatic targeting.
+
+        The engaged target is kept while it is in weapon range; once it leaves
+        weapon range, an enemy in weapon range is taken instead, and with none
+        the unit chases it (a rooted or holding unit does not); with no target
+        the nearest enemy within acquisition range (weapon range when rooted,
+        else sight) is engaged (Liquipedia "Automatic Targeting": a target is
+        kept until it dies or leaves weapon range).
+        """
+        engaged = self.units.get(unit.engaged_tag) if unit.engaged_tag else None
+        valid = engaged is not None and self._can_target(unit, engaged)
+        if valid and self._in_range(unit, engaged):
+            return engaged
+        near = self._nearest_in_range(unit)
+        if near is not None:
+            target = near
+        elif valid and not rooted:
+            target = engaged
+        else:
+            target = None if rooted else self._nearest_enemy(unit, max(unit.stats.sight, unit.stats.range))
+        unit.engaged_tag = target.tag if target else None
+        return target
+
     def _cast_order(self, unit: Unit, order: Order) -> None:
-        from stratbench.games.sc2.engine.abilities import ABILITIES, cast, cast_in_range, ready
+        from stratbench.games.sc2.engine.abilities import ABILITIES, INSTANT, cast, cast_in_range, ready
 
         data = ABILITIES[order.ability]
         other = self.units.get(order.target) if order.target is not None else None
         if not ready(self, unit, data.name) or (data.target == "unit" and (other is None or not other.alive)):
-            unit.order = Order()
+            self.finish_order(unit)
             return
-        if cast_in_range(self, unit, data, order.point, order.target):
+        if data.name in INSTANT or cast_in_range(self, unit, data, order.point, order.target):
             cast(self, unit, data.name, order.point, order.target)
-            unit.order = Order()
+            if unit.alive:
+                self.finish_order(unit)
         elif other is not None:
             self._move_toward(unit, (other.x, other.y), data.range + unit.stats.radius + other.stats.radius)
         else:
@@ -388,6 +469,9 @@ class Battle:
     def _fire(self, unit: Unit, target: Unit) -> None:
         stats = unit.stats
         unit.weapon_ready_loop = self.loop + stats.cooldown_loops
+        if stats.name == CARRIER:  # the launch bay: Interceptors do the damage
+            launch(self, unit, target)
+            return
         victims = [target]
         if stats.splash > 0:
             victims += [o for o in self._living_by_owner.get(target.owner, ()) if o.alive and o is not target
@@ -402,6 +486,9 @@ class Battle:
             self.deal(unit.owner, victim, amount, hits=stats.hits_per_attack(view))
         if stats.name == "Zerg.Baneling":
             unit.health = 0.0
+        if stats.name == "Zerg.BroodLord" and not target.view(self.loop).flying:
+            x, y = self._clamp(target.x - 0.5 * math.copysign(1.0, target.x - unit.x), target.y)
+            self.add("Zerg.Broodling", unit.owner, x, y, ai="attack")  # each attack hatches a Broodling at the target
 
     def deal(self, owner: int, victim: Unit, amount: float, *, hits: int = 1, armor: bool = True) -> None:
         """``hits`` hits of ``amount`` from player ``owner`` to ``victim``, counting damage and the kill."""
@@ -427,7 +514,7 @@ class Battle:
         distance = math.hypot(dx, dy)
         if distance <= stop_at + 1e-9:
             return True
-        if unit.stats.speed <= 0:
+        if unit.stats.speed <= 0 or self.loop < unit.rooted_until or unit.phasing:
             return False
         step = min(unit.stats.speed / LOOPS_PER_SECOND, distance - stop_at)
         x, y = self._clamp(unit.x + dx / distance * step, unit.y + dy / distance * step)
@@ -494,5 +581,16 @@ class Battle:
         return min(max(x, 0.0), self.width), min(max(y, 0.0), self.height)
 
 
+def blinded_units(battle: Battle, living: list[Unit]) -> set[int]:
+    """Tags of the ground units (not structures) standing in a Blinding Cloud this loop."""
+    clouds = [e for e in battle.effects if e.kind == "blinding_cloud" and e.start <= battle.loop < e.end]
+    if not clouds:
+        return set()
+    return {u.tag for u in living if not u.stats.flying and not u.stats.is_structure
+            and any(math.hypot(u.x - c.x, u.y - c.y) <= c.radius + u.stats.radius for c in clouds)}
+
+
+BLINDED_RANGE = 0.1
+"""A ranged ground weapon's range inside a Blinding Cloud: melee (Liquipedia "Viper", LotV 5.0)."""
 GUARDIAN_SHIELD_REDUCTION = 2.0
 """Guardian Shield lowers each ranged hit by 2 (Liquipedia "Sentry", LotV 5.0); the table is in :mod:`.abilities`."""

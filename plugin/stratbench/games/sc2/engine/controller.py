@@ -12,7 +12,9 @@ observation (raw units, player common, available abilities, score by
 category and vital, feature layers at the requested screen/minimap sizes,
 player_result at the end), action (raw ``unit_command``; feature-layer
 ``unit_command`` on screen/minimap points, ``unit_selection_point``,
-``unit_selection_rect``, ``camera_move``; raw ``camera_move``; ui ``select_army``),
+``unit_selection_rect``, ``camera_move``; raw ``camera_move``; ui ``select_army``, ``select_warp_gates``;
+warp-in and the Warp Prism's modes (:mod:`.warp_in`); ``queue_command``
+queues a command behind the units' orders, as shift does),
 with the abilities of :mod:`.abilities` reached by their pysc2 ability ids, step, leave, quit.
 Answered "unsupported" (an error in the response): every other request
 (replays, save_map, debug, query, observer actions, chat is ignored).
@@ -28,6 +30,7 @@ from stratbench.games.sc2.engine.battle import ATTACK_MOVE, ATTACK_UNIT, HOLD, M
 from stratbench.games.sc2.engine.conditions import result as game_result
 from stratbench.games.sc2.engine.opponent import scripted_opponent_orders
 from stratbench.games.sc2.engine.scenarios import build_battle
+from stratbench.games.sc2.engine.warp_in import PHASE, TRAIN_WARP, TRANSPORT, morph_prisms, warp_in
 from stratbench.games.sc2.pysc2_compat import import_pysc2
 
 ABILITY_ORDERS = {3674: ATTACK_MOVE, 23: ATTACK_MOVE, 3794: MOVE, 16: MOVE, 3793: HOLD, 18: HOLD, 3665: STOP, 4: STOP}
@@ -159,23 +162,34 @@ class EngineServer:
         return (self.camera[0] + (screen_point.x - size / 2) * units_per_px,
                 self.camera[1] - (screen_point.y - size / 2) * units_per_px)
 
-    def _command(self, tags, ability: int, point=None, target: int | None = None) -> int:
+    def _command(self, tags, ability: int, point=None, target: int | None = None, queued: bool = False) -> int:
         """Apply one unit command; the ``ActionResult`` (1 Success, 2 NotSupported, 17 NotEnoughEnergy, 6 Cooldown).
 
         Blink moves every selected Stalker; other abilities are smart-cast by
-        the first selected caster (by tag) able to cast, as the game does.
+        the first selected caster (by tag) able to cast, one with no order to
+        cast the same ability first (so repeated casts spread over the
+        casters), as the game does (StarCraft Wiki "Smartcasting"). A
+        ``queued`` command (``queue_command``) waits behind each unit's orders.
         """
+        if ability in TRAIN_WARP:
+            if point is None:
+                return RESULT_ERROR
+            return warp_in(self.battle, [self.battle.units[t] for t in tags], TRAIN_WARP[ability], point)
+        if ability in (PHASE, TRANSPORT):
+            return morph_prisms(self.battle, [self.battle.units[t] for t in tags], phasing=ability == PHASE)
         if ability in ABILITY_IDS:
             name = ABILITY_IDS[ability]
             data = ABILITIES[name]
             casters = [self.battle.units[t] for t in tags if self.battle.units[t].name == data.caster]
+            # smart-cast: one caster obeys, one not yet ordered to cast this ability first
+            casters.sort(key=lambda u: any(o.kind == "cast" and o.ability == name for o in [u.order, *u.queue]))
             if data.target == "unit" and target is None and point is not None:
                 target = self._unit_at(point, ground=True)
             if not casters:
                 return RESULT_ERROR
             done = False
             for caster in casters:
-                if order_cast(self.battle, caster.tag, name, point, target):
+                if order_cast(self.battle, caster.tag, name, point, target, queued=queued):
                     done = True
                     if name != "blink":
                         break
@@ -184,9 +198,10 @@ class EngineServer:
             return RESULT_NO_ENERGY if all(c.energy < data.energy for c in casters) else RESULT_COOLDOWN
         for tag in tags:
             if target is not None and ability in (3674, 23):
-                self.battle.command(tag, Order(ATTACK_UNIT, target=target))
+                self.battle.command(tag, Order(ATTACK_UNIT, target=target), queued=queued)
             elif ability in ABILITY_ORDERS:
-                self.battle.command(tag, Order(ABILITY_ORDERS[ability], point=point))
+                kind = ABILITY_ORDERS[ability]
+                self.battle.command(tag, Order(kind, point=point), queued=queued and kind != STOP)
             else:
                 return RESULT_NOT_SUPPORTED
         return RESULT_SUCCESS
@@ -202,7 +217,7 @@ class EngineServer:
             point = (cmd.target_world_space_pos.x, cmd.target_world_space_pos.y) if cmd.HasField("target_world_space_pos") else None
             target = cmd.target_unit_tag if cmd.HasField("target_unit_tag") else None
             own = [t for t in cmd.unit_tags if t in self.battle.units and self.battle.units[t].owner == 1]
-            return self._command(own, cmd.ability_id, point, target)
+            return self._command(own, cmd.ability_id, point, target, cmd.queue_command)
         if raw.HasField("camera_move"):
             self.camera = (raw.camera_move.center_world_space.x, raw.camera_move.center_world_space.y)
             return RESULT_SUCCESS
@@ -218,7 +233,7 @@ class EngineServer:
             elif cmd.HasField("target_minimap_coord"):
                 point = self._world(cmd.target_minimap_coord, minimap=True)
             target = self._unit_at(point) if point is not None and cmd.ability_id in (3674, 23) else None
-            return self._command(sorted(self.selected), cmd.ability_id, point, target)
+            return self._command(sorted(self.selected), cmd.ability_id, point, target, cmd.queue_command)
         if feature.HasField("unit_selection_point"):
             unit = self._own_unit_at(self._world(feature.unit_selection_point.selection_screen_coord, minimap=False))
             if feature.unit_selection_point.type not in (2, 4):  # Select or AllType replace the selection
@@ -240,6 +255,10 @@ class EngineServer:
         if action.action_ui.HasField("select_army"):
             self.selected = {u.tag for u in self.battle.alive(1)}
             return 1
+        if action.action_ui.HasField("select_warp_gates"):
+            gates = {u.tag for u in self.battle.alive(1) if u.name == "Protoss.WarpGate"}
+            self.selected = (self.selected | gates) if action.action_ui.select_warp_gates.selection_add else gates
+            return 1
         return RESULT_SUCCESS if not action.ListFields() else RESULT_NOT_SUPPORTED
 
     def _own_unit_at(self, point):
@@ -253,7 +272,7 @@ class EngineServer:
     def _on_observation(self, _req, res) -> None:
         from stratbench.games.sc2.engine.observation import fill_observation
 
-        self.selected = {t for t in self.selected if self.battle.units[t].alive}
+        self.selected = {t for t in self.selected if t in self.battle.units and self.battle.units[t].alive}
         fill_observation(self, res.observation.observation)
         result = self._result()
         if result is not None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from stratbench.games.sc2.engine.warp_in import ready_warp_abilities
+
 SCREEN_LAYERS = ("height_map", "visibility_map", "creep", "power", "player_id", "player_relative", "unit_type",
                  "selected", "unit_hit_points", "unit_hit_points_ratio", "unit_energy", "unit_energy_ratio",
                  "unit_shields", "unit_shields_ratio", "unit_density", "unit_density_aa", "effects", "hallucinations",
@@ -13,6 +15,8 @@ MINIMAP_LAYERS = ("height_map", "visibility_map", "creep", "camera", "player_id"
                   "unit_type", "alerts", "pathable", "buildable")
 SELECTED_ABILITIES = (3674, 3794, 3793, 3665)
 """Abilities every selected unit offers: Attack, Move, Hold position, Stop (each caster adds its ready abilities)."""
+NO_POINT = frozenset({3793, 3665, 76, 42, 2704, 1528, 1530})
+"""Ability ids cast without a target (Hold, Stop, Guardian Shield, Volatile Burst, Spawn Locusts, prism modes)."""
 
 
 def _ready_abilities(battle, unit) -> tuple[int, ...]:
@@ -20,6 +24,15 @@ def _ready_abilities(battle, unit) -> tuple[int, ...]:
     from stratbench.games.sc2.engine.abilities import ABILITY_IDS, ready
 
     return tuple(i for i, name in ABILITY_IDS.items() if ready(battle, unit, name) and i not in (1442,))
+
+
+def _order_ability(order) -> int:
+    """The game's ability id of an order (attack for attack-move and attack-unit; the ability's own for a cast)."""
+    from stratbench.games.sc2.engine.abilities import ABILITY_IDS
+
+    if order.kind == "cast":
+        return next(i for i, name in ABILITY_IDS.items() if name == order.ability)
+    return {"move": 16, "hold": 18}.get(order.kind, 23)
 
 
 def _on_screen(server, unit) -> bool:
@@ -72,6 +85,9 @@ def fill_observation(server, obs) -> None:
     common.army_count = len(own)
     common.food_used = common.food_army = len(own)
     common.food_cap = 200
+    common.minerals = int(battle.resources[1]["minerals"])
+    common.vespene = int(battle.resources[1]["vespene"])
+    common.warp_gate_count = sum(1 for u in own if u.name == "Protoss.WarpGate")
     obs.raw_data.player.camera.x, obs.raw_data.player.camera.y = server.camera
     for unit in battle.alive():
         raw = obs.raw_data.units.add()
@@ -93,13 +109,13 @@ def fill_observation(server, obs) -> None:
         if unit.stats.energy:
             raw.energy, raw.energy_max = unit.energy, unit.stats.energy
         raw.cargo_space_taken = len(unit.cargo)
-        if unit.order.kind != "stop":
-            raw.orders.add(ability_id={"move": 16, "hold": 18}.get(unit.order.kind, 23))
+        for order in ([unit.order] if unit.order.kind != "stop" else []) + unit.queue:  # the current, then the queued
+            raw.orders.add(ability_id=_order_ability(order))
     for tag in sorted(server.selected):
         unit = battle.units[tag]
-        for ability in SELECTED_ABILITIES + _ready_abilities(battle, unit):
+        for ability in SELECTED_ABILITIES + _ready_abilities(battle, unit) + ready_warp_abilities(battle, unit):
             if all(a.ability_id != ability for a in obs.abilities):
-                obs.abilities.add(ability_id=ability, requires_point=ability not in (3793, 3665, 76, 42))
+                obs.abilities.add(ability_id=ability, requires_point=ability not in NO_POINT)
     score = obs.score
     score.score_type = 2  # Melee
     details = score.score_details

@@ -9,8 +9,13 @@ Each unit follows its scenario ``ai``:
   its sight of the post, return to the post when none does;
 - ``passive``: never acts (workers mining).
 
-A transport under way to its ``drop`` point keeps flying there. Ravagers cast
-Corrosive Bile on the nearest player unit in range whenever it is ready.
+A transport under way to its ``drop`` point keeps flying there. Casters use
+their abilities as the built-in AI does, whenever ready and in range:
+Ravagers cast Corrosive Bile on the nearest player unit; Infestors Fungal
+Growth on a clump of at least 3 player units (within 2.25 of one); Vipers
+Parasitic Bomb on a player air unit with another within 3, else Blinding Cloud
+on at least 3 ranged ground units (within 2 of one), else Abduct the most
+valuable Massive unit; Swarm Hosts spawn Locusts when a player unit is within 15.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import math
 
 import numpy as np
 
-from stratbench.games.sc2.engine.abilities import cast, ready
+from stratbench.games.sc2.engine.abilities import ABILITIES, cast, ready
 from stratbench.games.sc2.engine.battle import ATTACK_MOVE, HOLD, MOVE, STOP, Battle, Order
 
 
@@ -48,6 +53,8 @@ def scripted_opponent_orders(battle: Battle, owner: int = 2) -> None:
         if unit.name == "Zerg.Ravager" and ready(battle, unit, "corrosive_bile") and \
                 math.hypot(nearest.x - unit.x, nearest.y - unit.y) <= 9.0:
             cast(battle, unit, "corrosive_bile", (nearest.x, nearest.y))
+        elif unit.name in CASTERS:
+            _cast_spells(battle, unit, foes)
         attacking = unit.ai == "attack" and battle.loop >= unit.attack_loop
         if attacking:
             if unit.order.kind in (STOP, ATTACK_MOVE, HOLD):
@@ -64,3 +71,53 @@ def scripted_opponent_orders(battle: Battle, owner: int = 2) -> None:
                 unit.engaged_tag = None
         elif unit.order.kind != STOP:
             unit.order = Order()
+
+
+CASTERS = frozenset({"Zerg.Infestor", "Zerg.Viper", "Zerg.SwarmHost"})
+CLUMP = 3
+LOCUST_TRIGGER = 15.0
+"""A Swarm Host spawns Locusts when a player unit is this close."""
+
+
+def _clump_centre(unit, foes, name: str, minimum: int):
+    """The foe in the ability's range with the most foes within its radius (at least ``minimum``), ties by tag."""
+    data = ABILITIES[name]
+    best = None
+    for foe in foes:
+        if math.hypot(foe.x - unit.x, foe.y - unit.y) > data.range:
+            continue
+        caught = sum(1 for other in foes if math.hypot(other.x - foe.x, other.y - foe.y) <= data.radius + other.stats.radius)
+        if caught >= minimum and (best is None or (caught, -foe.tag) > (best[0], -best[1].tag)):
+            best = (caught, foe)
+    return None if best is None else best[1]
+
+
+def _cast_spells(battle: Battle, unit, foes) -> None:
+    """Infestor, Viper and Swarm Host abilities, as the built-in AI uses them."""
+    if unit.name == "Zerg.SwarmHost":
+        if ready(battle, unit, "spawn_locusts") and any(math.hypot(f.x - unit.x, f.y - unit.y) <= LOCUST_TRIGGER
+                                                        for f in foes):
+            cast(battle, unit, "spawn_locusts")
+        return
+    if unit.name == "Zerg.Infestor":
+        if ready(battle, unit, "fungal_growth"):
+            centre = _clump_centre(unit, foes, "fungal_growth", CLUMP)
+            if centre is not None:
+                cast(battle, unit, "fungal_growth", (centre.x, centre.y))
+        return
+    air = [f for f in foes if f.view(battle.loop).flying]
+    if ready(battle, unit, "parasitic_bomb"):
+        centre = _clump_centre(unit, air, "parasitic_bomb", 2)
+        if centre is not None and cast(battle, unit, "parasitic_bomb", target=centre.tag):
+            return
+    if ready(battle, unit, "blinding_cloud"):
+        ranged = [f for f in foes if not f.stats.flying and f.stats.has_weapon and f.stats.range > 1.0]
+        centre = _clump_centre(unit, ranged, "blinding_cloud", CLUMP)
+        if centre is not None and cast(battle, unit, "blinding_cloud", (centre.x, centre.y)):
+            return
+    if ready(battle, unit, "abduct"):
+        reach = ABILITIES["abduct"].range
+        massive = [f for f in foes if "Massive" in f.stats.attributes and unit.distance_to(f) <= reach]
+        if massive:
+            prize = max(massive, key=lambda f: (f.stats.minerals + 2 * f.stats.vespene, -f.tag))
+            cast(battle, unit, "abduct", target=prize.tag)

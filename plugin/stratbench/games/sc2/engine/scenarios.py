@@ -7,7 +7,8 @@ A scenario names its ``size``, ``time_limit_loops``, win conditions
 scripted side (``attack``, ``defend``, ``passive``; :mod:`.opponent`),
 ``at`` (seconds: the group arrives then), ``cargo`` (``{"type", "count"}``
 carried by a transport) with ``drop`` ([x, y] where the transport unloads).
-A scenario's ``attack_at`` (seconds) makes the scripted side defend until then.
+A scenario's ``attack_at`` (seconds) makes the scripted side defend until then;
+its ``resources`` (``{"minerals": 1600, "vespene": 0}``) are the player's to warp in with.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ def build_battle(scenario: dict, seed: int | None = None) -> Battle:
     rng = random.Random(seed) if seed is not None else None
     width, height = scenario.get("size", [32, 32])
     battle = Battle(width, height)
+    resources = scenario.get("resources", {})
+    battle.resources[1] = {"minerals": float(resources.get("minerals", 0)), "vespene": float(resources.get("vespene", 0))}
     for group in scenario.get("units", []):
         for index in range(int(group.get("count", 1))):
             x = float(group["x"])

@@ -15,7 +15,8 @@ UNITS_FILE = Path(__file__).with_name("units.csv")
 
 @dataclass(frozen=True)
 class UnitStats:
-    """One unit type's published stats (times in game seconds on "faster"; cost includes what it morphs from)."""
+    """One unit type's published stats (times in game seconds on "faster"; cost includes what it morphs from;
+    ``life``: a summoned unit's timed life, 0 for none)."""
 
     name: str
     health: float
@@ -42,12 +43,18 @@ class UnitStats:
     splash: float
     minerals: int
     vespene: int
+    life: float
     source: str
 
     @property
     def cooldown_loops(self) -> int:
         """The weapon cooldown in whole game loops (rounded to nearest)."""
         return max(1, round(self.cooldown * LOOPS_PER_SECOND))
+
+    @property
+    def life_loops(self) -> int:
+        """A summoned unit's timed life in game loops (0: it lives until killed)."""
+        return round(self.life * LOOPS_PER_SECOND)
 
     @property
     def has_weapon(self) -> bool:
@@ -107,7 +114,7 @@ def _row_to_stats(row: dict[str, str]) -> UnitStats:
         air_damage=_optional(row["air_damage"]), air_attacks=_optional(row["air_attacks"], int),
         air_bonus_attribute=_optional(row["air_bonus_attribute"], str), air_bonus=_optional(row["air_bonus"]),
         air_range=_optional(row["air_range"]), splash=float(row["splash"]),
-        minerals=int(row["minerals"]), vespene=int(row["vespene"]), source=row["source"],
+        minerals=int(row["minerals"]), vespene=int(row["vespene"]), life=float(row["life"] or 0), source=row["source"],
     )
 
 

@@ -19,7 +19,9 @@ Example ``reference.json``::
 An empty ``scaffolds`` list leaves a game out of the reference run. A game's
 ``options`` are keyword arguments for its factory in the reference matches
 only (a shorter turn limit, say); every match record carries them as
-``game_options``.
+``game_options``. A game's ``max_tokens`` replaces the top-level one for its
+matches (a game whose answers are long, such as StarCraft II's analysis and
+actions).
 
 ``scaffold_settings`` are the settings of the scaffolds that take any, for
 the reference matches only (``{"rap": {"iterations": 3}}``: a shorter search
@@ -73,6 +75,7 @@ class ReferenceProfile:
             game's and the model's lists for that model.
         scaffold_settings: Per scaffold name, the settings the reference matches build it with (over the
             run's).
+        game_max_tokens: Per game name, the answer limit that replaces ``max_tokens`` for its matches.
     """
 
     path: Path
@@ -86,11 +89,16 @@ class ReferenceProfile:
     model_scaffolds: dict[str, frozenset[str]] = field(default_factory=dict)
     model_game_scaffolds: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
     scaffold_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    game_max_tokens: dict[str, int] = field(default_factory=dict)
 
     def merged_scaffold_settings(self, run: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         """Returns the run's scaffold settings with the profile's laid over them, scaffold by scaffold."""
         names = set(run) | set(self.scaffold_settings)
         return {name: {**run.get(name, {}), **self.scaffold_settings.get(name, {})} for name in sorted(names)}
+
+    def max_tokens_for(self, game: str) -> int | None:
+        """Returns the answer limit of a game's reference matches."""
+        return self.game_max_tokens.get(game, self.max_tokens)
 
     def subjects(self) -> list[AgentSpec]:
         """Returns the reference subjects, models × scaffolds."""
@@ -137,17 +145,18 @@ def load_profile(path: Path) -> ReferenceProfile:
     matches = data.get("matches", 1)
     if not isinstance(matches, int) or matches < 1:
         raise ReferenceError(f"{path}: 'matches' must be a whole number of at least 1, got {matches!r}")
-    max_tokens = data.get("max_tokens")
-    if max_tokens is not None and (not isinstance(max_tokens, int) or max_tokens < 1):
-        raise ReferenceError(f"{path}: 'max_tokens' must be a whole number of at least 1, got {max_tokens!r}")
+    max_tokens = _answer_limit(path, data.get("max_tokens"), "max_tokens")
     games: dict[str, frozenset[str]] = {}
     game_scaffolds: dict[str, frozenset[str]] = {}
     game_options: dict[str, dict[str, Any]] = {}
+    game_max_tokens: dict[str, int] = {}
     for game, entry in (data.get("games") or {}).items():
-        if not isinstance(entry, dict) or not entry or set(entry) - {"variants", "scaffolds", "options"}:
+        if not isinstance(entry, dict) or not entry or set(entry) - {"variants", "scaffolds", "options", "max_tokens"}:
             raise ReferenceError(
-                f"{path}: games.{game} must be an object with 'variants', 'scaffolds' and/or 'options'"
+                f"{path}: games.{game} must be an object with 'variants', 'scaffolds', 'options' and/or 'max_tokens'"
             )
+        if "max_tokens" in entry:
+            game_max_tokens[game] = _answer_limit(path, entry["max_tokens"], f"games.{game}.max_tokens")
         if "options" in entry:
             if not isinstance(entry["options"], dict) or not all(isinstance(k, str) for k in entry["options"]):
                 raise ReferenceError(f"{path}: games.{game}.options must be an object of keyword arguments")
@@ -168,7 +177,14 @@ def load_profile(path: Path) -> ReferenceProfile:
     return ReferenceProfile(
         path, tuple(models), tuple(scaffolds), matches, max_tokens, games, game_scaffolds, game_options,
         model_scaffolds, model_game_scaffolds, _scaffold_settings(path, data.get("scaffold_settings"), scaffolds),
+        game_max_tokens,
     )
+
+
+def _answer_limit(path: Path, value: Any, where: str) -> int | None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        raise ReferenceError(f"{path}: '{where}' must be a whole number of at least 1, got {value!r}")
+    return value
 
 
 def _scaffold_settings(path: Path, value: Any, scaffolds: list[str]) -> dict[str, dict[str, Any]]:

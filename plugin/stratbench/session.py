@@ -260,7 +260,7 @@ class StratbenchSession:
         agent_options = {**self.settings.as_options(), "seed": spec.seed}
         if self.is_reference(spec):
             assert self.settings.reference is not None
-            agent_options["max_tokens"] = self.settings.reference.max_tokens
+            agent_options["max_tokens"] = self.settings.reference.max_tokens_for(spec.game)
             agent_options["scaffold_settings"] = self.settings.reference.merged_scaffold_settings(
                 agent_options.get("scaffold_settings") or {})
         agent_options = agent_options_for(self.protocol(spec), agent_options,

@@ -31,6 +31,11 @@ def test_profile_errors_name_the_file_and_the_field(tmp_path):
     path.write_text(json.dumps({**PROFILE, "models": []}))
     with pytest.raises(ReferenceError, match="'models' must be a non-empty list"):
         load_profile(path)
+    path.write_text(json.dumps({**PROFILE, "games": {"hive": {"max_tokens": 0}}}))
+    with pytest.raises(ReferenceError, match=r"'games.hive.max_tokens' must be a whole number"):
+        load_profile(path)
+    path.write_text(json.dumps({**PROFILE, "games": {"hive": {"max_tokens": 300}}}))
+    assert (load_profile(path).max_tokens_for("hive"), load_profile(path).max_tokens_for("chess")) == (300, 32)
     path.write_text("{not json")
     with pytest.raises(ReferenceError, match="cannot read"):
         load_profile(path)
@@ -133,7 +138,7 @@ def test_game_options_shorten_only_the_reference_matches_and_are_recorded(pytest
     cassettes = pytester.path / "cassettes"
     cassettes.mkdir()
     profile = {**PROFILE, "scaffolds": ["direct"], "matches": 1,
-               "games": {"hive": {"options": {"max_turns_per_player": 2}}}}
+               "games": {"hive": {"options": {"max_turns_per_player": 2}, "max_tokens": 40}}}
     (cassettes / "reference.json").write_text(json.dumps(profile))
     recorded = pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", "--stratbench-reference=record", "--api-base", fake_llm.api_base
@@ -143,6 +148,7 @@ def test_game_options_shorten_only_the_reference_matches_and_are_recorded(pytest
     assert record["game_options"] == {"max_turns_per_player": 2}
     assert record["turns"] == 4 and record["terminal"] == "turn limit (2 turns per player): draw"
     assert any("Turn 2 of 2 for you." in str(r.body) for r in fake_llm.requests)
+    assert {r.body.get("max_tokens") for r in fake_llm.requests} == {40}  # the game's, not the profile's 32
     fake_llm.stop()
     replayed = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     assert replayed.ret == 0, replayed.stdout.str()

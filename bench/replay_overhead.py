@@ -9,8 +9,12 @@ the cheapest a litellm call can be.
 
 Replay and floor alternate repeat by repeat, and each figure is the median.
 
+``--model`` names the model the match is recorded and replayed as (default
+``openai/m``, missing from litellm's price map; ``openai/gpt-4o-mini`` is
+priced, which changes the cost calculation both sides make).
+
 Usage:
-    python bench/replay_overhead.py [--repeats 5] [--sizes 10,100,1000]
+    python bench/replay_overhead.py [--repeats 5] [--sizes 10,100,1000] [--model openai/m]
 """
 
 from __future__ import annotations
@@ -75,7 +79,7 @@ def make_session(root: Path, mode: str, api_base: str | None) -> StratbenchSessi
     for hook in ("games", "agents", "scaffolds", "metrics"):
         getattr(builtins, f"pytest_stratbench_add_{hook}")(registry=registry)
     registry.add_game("count", Count)
-    settings = RunSettings(models=["openai/m"], api_base=api_base, report_dir=root / "reports",
+    settings = RunSettings(models=[MODEL], api_base=api_base, report_dir=root / "reports",
                            cassette_dir=root / "cassettes", record_mode=mode, run_id="bench")
     session = StratbenchSession(settings, registry, is_controller=False)
     session._loop = LOOP  # one loop for the whole bench, as in a pytest process (litellm's logging worker is bound to it)
@@ -83,6 +87,8 @@ def make_session(root: Path, mode: str, api_base: str | None) -> StratbenchSessi
 
 
 LOOP = asyncio.new_event_loop()
+MODEL = "openai/m"
+"""The model the bench records and replays as (``--model``)."""
 
 
 def finish(session: StratbenchSession) -> None:
@@ -92,12 +98,12 @@ def finish(session: StratbenchSession) -> None:
 
 
 def spec(n: int) -> MatchSpec:
-    return MatchSpec("count", (AgentSpec("llm", "openai/m", "direct"),), 0, 0, f"count-{n}", variant=str(n))
+    return MatchSpec("count", (AgentSpec("llm", MODEL, "direct"),), 0, 0, f"count-{n}", variant=str(n))
 
 
 def record(root: Path, n: int) -> str:
     """Records the n-call match once against the loopback server; returns its node id."""
-    node = f"suites/bench/test_count.py::test_count[openai/m+direct-{n}-s0]"
+    node = f"suites/bench/test_count.py::test_count[{MODEL}+direct-{n}-s0]"
     with FakeLLMServer() as server:
         recorder = make_session(root, "once", server.api_base)
         recorder.play(spec(n), SuiteSpec("count"), node)
@@ -125,7 +131,7 @@ def floor_once(loop: asyncio.AbstractEventLoop, n: int) -> float:
 
     async def calls() -> None:
         for _ in range(n):
-            await litellm.acompletion(model="openai/m", messages=messages, mock_response="Action: 1")
+            await litellm.acompletion(model=MODEL, messages=messages, mock_response="Action: 1")
 
     start = time.perf_counter()
     loop.run_until_complete(calls())
@@ -146,10 +152,13 @@ def measure(root: Path, n: int, repeats: int) -> tuple[float, float]:
 
 
 def main() -> None:
+    global MODEL
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--sizes", default="10,100,1000")
+    parser.add_argument("--model", default=MODEL)
     args = parser.parse_args()
+    MODEL = args.model
     sizes = [int(s) for s in args.sizes.split(",")]
     floor_once(LOOP, 10)  # warm up imports and litellm's lazy setup
     print(f"load: {os.getloadavg()[0]:.2f} (1-min average, {os.cpu_count()} cores)")

@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+COUNTED = ("calls", "prompt_tokens", "completion_tokens")
+"""The usage counts given in all and per decision."""
+
 
 def decision_cost(usage: Sequence[dict[str, Any] | None], decisions: Sequence[int]) -> list[dict[str, Any] | None]:
     """Returns, per side, its calls, prompt and completion tokens in all and per decision; None for a side
@@ -28,9 +31,8 @@ def decision_cost(usage: Sequence[dict[str, Any] | None], decisions: Sequence[in
         if side_usage is None:
             found.append(None)
             continue
-        totals = {"decisions": n, **{key: int(side_usage[key]) for key in ("calls", "prompt_tokens",
-                                                                             "completion_tokens")}}
-        for key in ("calls", "prompt_tokens", "completion_tokens"):
+        totals = {"decisions": n, **{key: int(side_usage[key]) for key in COUNTED}}
+        for key in COUNTED:
             totals[f"{key}_per_decision"] = round(totals[key] / n, 6) if n else None
         found.append(totals)
     return found

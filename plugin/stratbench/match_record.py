@@ -44,7 +44,7 @@ def build_record(
     """
     info = game.info
     sides = []
-    illegal, fallbacks, decisions, usage = [], [], [], []
+    illegal, fallbacks, decisions, usage, modelled = [], [], [], [], []
     for side, players in enumerate(info.sides):
         sides.append({**spec.sides[side].to_dict(), "players": list(players),
                       "roles": [game.role(p) for p in players]})
@@ -52,7 +52,8 @@ def build_record(
         fallbacks.append(sum(outcome.fallbacks[p] for p in players))
         decisions.append(sum(outcome.decisions[p] for p in players))
         side_usage = [sessions[p].usage.to_dict() for p in players if p in sessions]
-        if any(p in sessions for p in players):
+        modelled.append(bool(side_usage))
+        if modelled[-1]:
             sides[-1]["vision"] = any(sessions[p].vision for p in players if p in sessions)
             sides[-1]["retries"] = sum(sessions[p].retries for p in players if p in sessions)
             sides[-1]["dropped_params"] = sorted(set().union(*(sessions[p].dropped_params for p in players
@@ -98,7 +99,6 @@ def build_record(
         "versions": versions,
     }
     if transcript is not None:
-        modelled = [any(p in sessions for p in players) for players in info.sides]
         record["decision_cost"] = decision_cost([u if m else None for u, m in zip(usage, modelled)], decisions)
         for player, values in revision_record(transcript, sorted(sessions)).items():
             record["metrics"] = {**record["metrics"], player: {**record["metrics"].get(player, {}), **values}}

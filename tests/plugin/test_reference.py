@@ -229,10 +229,5 @@ def test_profile_scaffold_settings_shape_the_reference_rap_matches_and_their_rep
 
 def _searches(pytester, record):
     """The (depth, iterations) of the match's searches, from its transcript."""
-    text = (pytester.path / "reports/latest" / record["transcript"]).read_text()
-    try:
-        events = json.loads(text)
-    except json.JSONDecodeError:
-        events = [json.loads(line) for line in text.splitlines() if line.strip()]
-    events = events["events"] if isinstance(events, dict) else events
+    events = json.loads((pytester.path / "reports/latest" / record["transcript"]).read_text())["events"]
     return {(e["depth"], e["iterations"]) for e in events if e.get("kind") == "rap_search" and e["searched"]}

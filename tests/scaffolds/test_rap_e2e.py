@@ -23,13 +23,7 @@ def results(pytester):
 
 
 def transcript(pytester, record):
-    path = pytester.path / "reports/latest" / record["transcript"]
-    text = path.read_text()
-    try:
-        events = json.loads(text)
-    except json.JSONDecodeError:
-        events = [json.loads(line) for line in text.splitlines() if line.strip()]
-    return events["events"] if isinstance(events, dict) else events
+    return json.loads((pytester.path / "reports/latest" / record["transcript"]).read_text())["events"]
 
 
 def played(events):

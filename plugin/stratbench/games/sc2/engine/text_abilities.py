@@ -36,11 +36,11 @@ from __future__ import annotations
 import math
 
 from stratbench.games.sc2.engine.abilities import ABILITIES
-from stratbench.games.sc2.engine.unit_data import LOOPS_PER_SECOND, unit_stats
+from stratbench.games.sc2.engine.unit_data import LOOPS_PER_SECOND, UnitStats, unit_stats
 from stratbench.games.sc2.unit_table import UnitInfo
 
 PX_PER_UNIT = 128 / 24
-"""Screen pixels per world unit (128 px over the camera's 24 world units)."""
+"""Screen pixels per world unit at the default 128 px screen over the camera's 24 world units."""
 CLUMP = 3
 """Enemies a storm or nova must catch."""
 SAFE_DISTANCE = 3.0
@@ -61,7 +61,8 @@ def _loops(seconds: float) -> int:
     return round(seconds * LOOPS_PER_SECOND)
 
 
-def _stats(unit: UnitInfo):
+def stats_of(unit: UnitInfo) -> UnitStats | None:
+    """The published stats of an observed unit's type (None for a type the table does not list)."""
     return unit_stats().get(f"{unit.race}.{unit.type_name}")
 
 
@@ -121,7 +122,7 @@ def guardian_shield(team: str, members, enemies, loop: int, memory: dict) -> lis
         return []
     if loop - memory.setdefault("shield", {}).get(team, -10**9) < data.duration_loops:
         return []
-    ranged = [e for e in enemies if (s := _stats(e)) is not None and s.has_weapon and s.range > 1.0]
+    ranged = [e for e in enemies if (s := stats_of(e)) is not None and s.has_weapon and s.range > 1.0]
     if not any(_world(e.screen, m.screen) <= 9.0 for e in ranged for m in members):
         return []
     memory["shield"][team] = loop
@@ -158,7 +159,7 @@ def graviton(members, enemies, loop: int, memory: dict) -> list[str]:
         lines.append(f"    <Attack_Unit({hex(floating[0].tag)})>")
     if any(m.energy >= data.energy for m in members):
         centre = (sum(m.screen[0] for m in members) / len(members), sum(m.screen[1] for m in members) / len(members))
-        ground = [e for e in enemies if e not in floating and (s := _stats(e)) is not None
+        ground = [e for e in enemies if e not in floating and (s := stats_of(e)) is not None
                   and s.layer == "ground" and "Massive" not in s.attributes and not s.is_structure]
         workers = [e for e in ground if e.type_name in WORKERS]
         pool = workers or ground
@@ -171,7 +172,7 @@ def graviton(members, enemies, loop: int, memory: dict) -> list[str]:
 
 def follow(members, enemies, own) -> list[str]:
     """A caster without a weapon keeps ``FOLLOW_DISTANCE`` behind its side's armed units."""
-    armed = [o for o in own if (s := _stats(o)) is not None and s.has_weapon and not s.is_structure]
+    armed = [o for o in own if (s := stats_of(o)) is not None and s.has_weapon and not s.is_structure]
     if not armed or not enemies:
         return []
     ax, ay = sum(o.screen[0] for o in armed) / len(armed), sum(o.screen[1] for o in armed) / len(armed)
@@ -185,7 +186,7 @@ def follow(members, enemies, own) -> list[str]:
 def warp_ins(members, own, memory: dict) -> list[str]:
     """A Warp Prism flies to its side's armed units (one decision), phases, and the Warp Gates warp Zealots around it."""
     prism = members[0]
-    armed = [o for o in own if (s := _stats(o)) is not None and s.has_weapon and not s.is_structure]
+    armed = [o for o in own if (s := stats_of(o)) is not None and s.has_weapon and not s.is_structure]
     if not memory.get("phased"):
         if armed and not memory.get("flown"):
             ax, ay = sum(o.screen[0] for o in armed) / len(armed), sum(o.screen[1] for o in armed) / len(armed)

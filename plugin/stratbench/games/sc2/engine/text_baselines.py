@@ -41,12 +41,11 @@ import math
 
 from stratbench.core.agent import AgentContext
 from stratbench.core.types import Action, Observation
-from stratbench.games.sc2.engine.unit_data import UnitStats, unit_stats
+from stratbench.games.sc2.engine import text_abilities as cast
+from stratbench.games.sc2.engine.text_abilities import PX_PER_UNIT, stats_of
 from stratbench.games.sc2.game import REPLY
 from stratbench.games.sc2.unit_table import ENEMY, SELF, UnitInfo, UnitTable
 
-PX_PER_UNIT = 128 / 24
-"""Screen pixels per world unit at the default 128 px screen over the camera's 24 world units."""
 KITE_RANGE = 2.5
 """A Stalker team fires then steps back when a melee enemy is this close to a member (world units, edge to edge)."""
 PEEL_RANGE = 4.0
@@ -67,22 +66,18 @@ DEFAULT_RANGE = 5.0
 """The weapon range assumed for a unit type the table does not list."""
 
 
-def _stats(unit: UnitInfo) -> UnitStats | None:
-    return unit_stats().get(f"{unit.race}.{unit.type_name}")
-
-
 def _range(unit: UnitInfo) -> float:
-    stats = _stats(unit)
+    stats = stats_of(unit)
     return DEFAULT_RANGE if stats is None else stats.range
 
 
 def _radius(unit: UnitInfo) -> float:
-    stats = _stats(unit)
+    stats = stats_of(unit)
     return 0.5 if stats is None else stats.radius
 
 
 def _melee(unit: UnitInfo) -> bool:
-    stats = _stats(unit)
+    stats = stats_of(unit)
     return stats is not None and stats.has_weapon and stats.range <= MELEE_RANGE
 
 
@@ -92,7 +87,7 @@ def _gap(a: UnitInfo, b: UnitInfo) -> float:
 
 
 def _can_hit(unit: UnitInfo, enemy: UnitInfo) -> bool:
-    mine, theirs = _stats(unit), _stats(enemy)
+    mine, theirs = stats_of(unit), stats_of(enemy)
     return mine is None or theirs is None or mine.can_hit(theirs)
 
 
@@ -182,7 +177,6 @@ def _ranged_team_actions(members, centre, enemies, escorted: bool) -> list[str]:
 
 def _team_actions(team, members, centre, enemies, side, loop: int, memory: dict) -> list[str]:
     """One team's actions: its key ability when the rule of :mod:`.text_abilities` says so, then fighting."""
-    from stratbench.games.sc2.engine import text_abilities as cast
 
     kinds = {u.type_name for u in members}
     allowed = set(side["actions"].get(team, ()))
@@ -199,7 +193,7 @@ def _team_actions(team, members, centre, enemies, side, loop: int, memory: dict)
         casts = cast.nova(team, members, enemies, side["own"], loop, memory)
     elif "Sentry" in kinds and "Ability_GuardianShield" in allowed:
         casts = cast.guardian_shield(team, members, enemies, loop, memory)
-    if not any((s := _stats(u)) is None or s.has_weapon for u in members):
+    if not any((s := stats_of(u)) is None or s.has_weapon for u in members):
         return casts or cast.follow(members, enemies, side["own"])
     if all(_melee(u) for u in members):
         fighting = _melee_team_actions(centre, enemies, side["ranged"])

@@ -8,4 +8,3 @@ never reach the network at import.
 import os
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-os.environ.setdefault("DISABLE_AIOHTTP_TRANSPORT", "True")

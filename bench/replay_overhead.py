@@ -5,7 +5,12 @@ recorded once against the loopback fake server, then replayed from its
 cassette (server stopped). The replay time per call (game, runner, scaffold,
 parser, client, litellm, vcrpy, cassette load) is compared with
 ``litellm.acompletion(..., mock_response=...)`` per call in the same process:
-the cheapest a litellm call can be.
+the cheapest a litellm call can be. A second reference, the *network
+floor*, is litellm's own ``network_mock``: its full request path (the OpenAI
+SDK, httpx, parsing and pricing a real response) against a mock transport
+that answers at once; what a replay adds to it is stratbench (game, runner,
+scaffold, client, cassette router) and vcrpy (its stub, the cassette's load
+and lookup).
 
 Replay and floor alternate repeat by repeat, and each figure is the median.
 
@@ -28,7 +33,6 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-os.environ.setdefault("DISABLE_AIOHTTP_TRANSPORT", "True")
 
 import stratbench.builtins as builtins  # noqa: E402
 from stratbench.core.agent import AgentSpec  # noqa: E402
@@ -138,17 +142,49 @@ def floor_once(loop: asyncio.AbstractEventLoop, n: int) -> float:
     return (time.perf_counter() - start) / n
 
 
-def measure(root: Path, n: int, repeats: int) -> tuple[float, float]:
-    """Returns the median replay and floor seconds per call, the two interleaved repeat by repeat.
+NETWORK_MOCK_BASE = "http://litellm-network-mock.invalid/v1"
+"""The API base of the network floor's calls: its own cached client, built while ``litellm.network_mock`` was on."""
+
+
+def network_floor_once(loop: asyncio.AbstractEventLoop, n: int) -> float:
+    """Makes n litellm calls through its full request path to its own mock transport; returns seconds per call.
+
+    ``litellm.network_mock`` swaps only the httpx transport for one that
+    answers at once: the OpenAI SDK's request building, httpx and the parsing
+    and pricing of a real response all run, as in a replay. litellm caches the
+    client it builds, so the switch is on only while the first call builds it.
+    """
+    import litellm
+
+    messages = [{"role": "system", "content": "You are an agent playing a game."},
+                {"role": "user", "content": "Turn 1 of 10.\nLegal actions: 1, 2, 3"}]
+
+    async def calls() -> None:
+        for i in range(n):
+            litellm.network_mock = i == 0
+            try:
+                await litellm.acompletion(model=MODEL, messages=messages, api_base=NETWORK_MOCK_BASE,
+                                          api_key="sk-network-mock")
+            finally:
+                litellm.network_mock = False
+
+    start = time.perf_counter()
+    loop.run_until_complete(calls())
+    return (time.perf_counter() - start) / n
+
+
+def measure(root: Path, n: int, repeats: int) -> tuple[float, float, float]:
+    """Returns the median replay, floor and network-floor seconds per call, interleaved repeat by repeat.
 
     Interleaving keeps a change in the machine's load from landing on one side only.
     """
     node = record(root, n)
-    replays, floors = [], []
+    replays, floors, network = [], [], []
     for _ in range(repeats):
         replays.append(replay_once(root, n, node))
         floors.append(floor_once(LOOP, n))
-    return statistics.median(replays), statistics.median(floors)
+        network.append(network_floor_once(LOOP, n))
+    return statistics.median(replays), statistics.median(floors), statistics.median(network)
 
 
 def main() -> None:
@@ -161,12 +197,15 @@ def main() -> None:
     MODEL = args.model
     sizes = [int(s) for s in args.sizes.split(",")]
     floor_once(LOOP, 10)  # warm up imports and litellm's lazy setup
+    network_floor_once(LOOP, 10)
     print(f"load: {os.getloadavg()[0]:.2f} (1-min average, {os.cpu_count()} cores)")
-    print(f"{'calls/match':>11} {'replay ms/call':>15} {'floor ms/call':>14} {'ratio':>6}")
+    print(f"{'calls/match':>11} {'replay ms/call':>15} {'floor ms/call':>14} {'ratio':>6} "
+          f"{'network floor ms/call':>22} {'ratio':>6}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
-            replay, floor = measure(Path(tmp), n, args.repeats)
-            print(f"{n:>11} {replay * 1000:>15.2f} {floor * 1000:>14.2f} {replay / floor:>6.2f}", flush=True)
+            replay, floor, network = measure(Path(tmp), n, args.repeats)
+            print(f"{n:>11} {replay * 1000:>15.2f} {floor * 1000:>14.2f} {replay / floor:>6.2f} "
+                  f"{network * 1000:>22.2f} {replay / network:>6.2f}", flush=True)
     # litellm's background logging worker and the shared loop can crash CPython's final garbage
     # collection (SIGSEGV after all results are printed); nothing is left to clean up, so leave at once.
     os._exit(0)

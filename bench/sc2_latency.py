@@ -28,7 +28,6 @@ import time
 from dataclasses import replace
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-os.environ.setdefault("DISABLE_AIOHTTP_TRANSPORT", "True")
 
 from stratbench.games.sc2.config import AgentConfig, Layout, TeamConfig
 from stratbench.games.sc2.mock_battle import make_env_factory, skirmish

@@ -5,8 +5,11 @@ against ``random``) is run by pytest in a subprocess, with this checkout's
 plugin first on the path, in four ways: serial (one process, one match at a
 time), ``-n 2``, ``--stratbench-concurrency 32`` and both. Each run records
 its cassettes from scratch. Then Sea Battle (three ships of a team ask the
-model at once) is played at concurrency 1, 4 and 16 to show how long one
-model decision takes as more matches share the process.
+model at once) is played with 1, 4 and 16 matches in flight in one process,
+and 16 across two xdist workers, to show how long one model decision takes
+as more matches share the machine ("vs 1": the median against one match in
+flight), with the CPU each call costs the pytest processes and the loopback
+server.
 
 Figures per run: the wall time of the pytest command (startup included), the
 playing time (first match start to last match end, from results.jsonl),
@@ -23,6 +26,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -63,6 +67,10 @@ def test_sea_battle(match):
 MODES = {"serial": (0, 1), "-n 2": (2, 1), "concurrency 32": (0, 32), "-n 2 + concurrency 32": (2, 32)}
 """Run name → (xdist workers, --stratbench-concurrency)."""
 
+SEA_MODES = {"1 (one process)": (0, 1), "4 (one process)": (0, 4), "16 (one process)": (0, 16),
+             "16 (-n 2, 8 per worker)": (2, 8)}
+"""Sea Battle runs: matches in flight → (xdist workers, --stratbench-concurrency)."""
+
 
 def run(project: Path, suite: str, api_base: str, workers: int, concurrency: int, tag: str) -> dict:
     """Runs one suite once; returns its timings, match count, decision latencies and peak RSS."""
@@ -75,9 +83,13 @@ def run(project: Path, suite: str, api_base: str, workers: int, concurrency: int
     ]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "plugin"), os.environ.get("PYTHONPATH", "")])}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as users run it: compiled (and assert-rewritten) modules are cached
-    start = time.perf_counter()
+    start, children = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_cpu = time.process_time()  # the loopback model server runs in this process
     done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
+    server_cpu = time.process_time() - server_cpu
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    pytest_cpu = (after.ru_utime - children.ru_utime) + (after.ru_stime - children.ru_stime)
     if done.returncode != 0:
         raise SystemExit(f"{tag}: pytest exited {done.returncode}\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}")
     records = [json.loads(line) for line in (report / "results.jsonl").read_text().splitlines()]
@@ -89,7 +101,7 @@ def run(project: Path, suite: str, api_base: str, workers: int, concurrency: int
         latencies.extend(e["duration_s"] for e in transcript["events"] if e.get("kind") == "llm_call")
     rss = re.search(r"^peak RSS: (.+)$", done.stdout, re.M)
     return {"matches": len(records), "wall_s": wall, "play_s": end - begin, "latencies": latencies,
-            "rss": rss.group(1) if rss else "?"}
+            "rss": rss.group(1) if rss else "?", "pytest_cpu_s": pytest_cpu, "server_cpu_s": server_cpu}
 
 
 def main() -> None:
@@ -122,13 +134,17 @@ def main() -> None:
         if "sea" in wanted:
             (project / "test_sea.py").write_text(SUITES["sea"].format(n=args.sea))
             print(f"\nsea battle: {args.sea} model matches; one model decision (a ship's call), in ms")
-            print(f"{'concurrency':>11} {'calls':>6} {'median':>7} {'p90':>7} {'max':>7}")
-            for concurrency in (1, 4, 16):
-                figures = run(project, "sea", server.api_base, 0, concurrency, f"sea-{concurrency}")
+            print(f"{'matches in flight':<24} {'calls':>6} {'median':>7} {'p90':>7} {'max':>7} {'vs 1':>6} "
+                  f"{'pytest CPU ms/call':>18} {'server CPU ms/call':>18}")
+            alone = None
+            for name, (workers, concurrency) in SEA_MODES.items():
+                figures = run(project, "sea", server.api_base, workers, concurrency, f"sea-{workers}x{concurrency}")
                 calls = sorted(figures["latencies"])
-                p90 = calls[int(0.9 * (len(calls) - 1))]
-                print(f"{concurrency:>11} {len(calls):>6} {statistics.median(calls) * 1000:>7.0f} "
-                      f"{p90 * 1000:>7.0f} {calls[-1] * 1000:>7.0f}")
+                median, p90 = statistics.median(calls), calls[int(0.9 * (len(calls) - 1))]
+                alone = alone or median
+                print(f"{name:<24} {len(calls):>6} {median * 1000:>7.0f} {p90 * 1000:>7.0f} {calls[-1] * 1000:>7.0f} "
+                      f"{median / alone:>5.2f}x {figures['pytest_cpu_s'] * 1000 / len(calls):>18.1f} "
+                      f"{figures['server_cpu_s'] * 1000 / len(calls):>18.1f}")
     print(f"\nload after: {os.getloadavg()[0]:.2f}")
 
 

@@ -9,7 +9,6 @@ import pytest
 pytest_plugins = ["pytester"]
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-os.environ.setdefault("DISABLE_AIOHTTP_TRANSPORT", "True")
 
 
 @pytest.fixture

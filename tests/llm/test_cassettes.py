@@ -212,3 +212,65 @@ def test_body_hash_ignores_key_order_and_user_field():
     b = b'{"messages": [1], "model": "m", "user": "u2"}'
     assert cassettes.canonical_body_hash(a) == cassettes.canonical_body_hash(b)
     assert cassettes.canonical_body_hash(a) != cassettes.canonical_body_hash(b'{"model": "m", "messages": [2]}')
+
+
+TRANSPORT_SCRIPT = """
+import asyncio, json, sys
+from pathlib import Path
+
+import litellm
+from litellm.llms.custom_httpx.http_handler import AsyncHTTPHandler
+
+from stratbench.llm import cassettes
+
+path, mode, api_base = sys.argv[1:4]
+
+
+async def ask():
+    answers = []
+    for actions in ("x, y", "p, q"):
+        reply = await litellm.acompletion(model="openai/m", api_base=api_base, api_key="sk-test", max_retries=0,
+                                          messages=[{"role": "user", "content": f"Legal actions: {actions}"}])
+        answers.append(reply.choices[0].message.content)
+    return answers
+
+
+with cassettes.use_cassette(Path(path), mode):
+    answers = asyncio.run(ask())
+print(json.dumps({"aiohttp": AsyncHTTPHandler.should_use_aiohttp_transport(), "answers": answers}))
+"""
+
+
+@pytest.mark.parametrize("recorded_with, replayed_with", [("aiohttp", "httpx"), ("httpx", "aiohttp")])
+def test_each_litellm_transport_records_a_call_once_and_replays_the_others_cassette(
+        tmp_path, recorded_with, replayed_with):
+    """litellm's default aiohttp transport and plain httpx (``DISABLE_AIOHTTP_TRANSPORT=True``) are interchangeable."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    import yaml
+
+    script = tmp_path / "ask.py"
+    script.write_text(TRANSPORT_SCRIPT)
+    path = tmp_path / "transport.yaml"
+
+    def run(transport: str, mode: str, api_base: str) -> dict:
+        env = {k: v for k, v in os.environ.items() if k != "DISABLE_AIOHTTP_TRANSPORT"}
+        if transport == "httpx":
+            env["DISABLE_AIOHTTP_TRANSPORT"] = "True"
+        done = subprocess.run([sys.executable, str(script), str(path), mode, api_base], env=env,
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr[-3000:]
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+        assert result["aiohttp"] is (transport == "aiohttp")  # the transport asked for is the one litellm used
+        return result
+
+    with FakeLLMServer() as server:
+        live = run(recorded_with, "once", server.api_base)
+    assert len(server.requests) == 2
+    interactions = yaml.safe_load(path.read_text())["interactions"]
+    assert [i["request"]["method"] for i in interactions] == ["POST", "POST"]  # each call once, not twice
+    again = run(replayed_with, "none", "https://api.openai.com/v1")
+    assert again["answers"] == live["answers"] and len(set(live["answers"])) == 2

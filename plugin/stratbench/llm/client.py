@@ -74,9 +74,15 @@ class LLMCapabilityError(LLMError):
 
 
 def load_litellm() -> None:
-    """Imports litellm with its environment set (seconds, once per process; a later call costs nothing)."""
+    """Imports litellm with its environment set, and the OpenAI SDK's chat client (seconds, once per process).
+
+    litellm's OpenAI-compatible providers (OpenAI, Azure, local servers) call
+    the SDK's chat client, which the SDK imports at its first use: half a
+    second inside the first model call otherwise. A later call costs nothing.
+    """
     configure_litellm_environment()
     import litellm  # noqa: F401
+    import openai.resources.chat  # noqa: F401
 
 
 def configure_litellm_environment() -> None:

@@ -126,16 +126,18 @@ def replay_once(root: Path, n: int, node: str) -> float:
     return elapsed
 
 
+FLOOR_MESSAGES = [{"role": "system", "content": "You are an agent playing a game."},
+                  {"role": "user", "content": "Turn 1 of 10.\nLegal actions: 1, 2, 3"}]
+"""What both floors send: a prompt of the bench game's shape."""
+
+
 def floor_once(loop: asyncio.AbstractEventLoop, n: int) -> float:
     """Makes n mocked litellm calls; returns seconds per call."""
     import litellm
 
-    messages = [{"role": "system", "content": "You are an agent playing a game."},
-                {"role": "user", "content": "Turn 1 of 10.\nLegal actions: 1, 2, 3"}]
-
     async def calls() -> None:
         for _ in range(n):
-            await litellm.acompletion(model=MODEL, messages=messages, mock_response="Action: 1")
+            await litellm.acompletion(model=MODEL, messages=FLOOR_MESSAGES, mock_response="Action: 1")
 
     start = time.perf_counter()
     loop.run_until_complete(calls())
@@ -156,17 +158,18 @@ def network_floor_once(loop: asyncio.AbstractEventLoop, n: int) -> float:
     """
     import litellm
 
-    messages = [{"role": "system", "content": "You are an agent playing a game."},
-                {"role": "user", "content": "Turn 1 of 10.\nLegal actions: 1, 2, 3"}]
+    async def ask() -> None:
+        await litellm.acompletion(model=MODEL, messages=FLOOR_MESSAGES, api_base=NETWORK_MOCK_BASE,
+                                  api_key="sk-network-mock")
 
     async def calls() -> None:
-        for i in range(n):
-            litellm.network_mock = i == 0
-            try:
-                await litellm.acompletion(model=MODEL, messages=messages, api_base=NETWORK_MOCK_BASE,
-                                          api_key="sk-network-mock")
-            finally:
-                litellm.network_mock = False
+        litellm.network_mock = True
+        try:
+            await ask()
+        finally:
+            litellm.network_mock = False
+        for _ in range(n - 1):
+            await ask()
 
     start = time.perf_counter()
     loop.run_until_complete(calls())

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 import stratbench.builtins as builtins
 from stratbench.core.agent import AgentSpec
@@ -245,13 +250,6 @@ print(json.dumps({"aiohttp": AsyncHTTPHandler.should_use_aiohttp_transport(), "a
 def test_each_litellm_transport_records_a_call_once_and_replays_the_others_cassette(
         tmp_path, recorded_with, replayed_with):
     """litellm's default aiohttp transport and plain httpx (``DISABLE_AIOHTTP_TRANSPORT=True``) are interchangeable."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    import yaml
-
     script = tmp_path / "ask.py"
     script.write_text(TRANSPORT_SCRIPT)
     path = tmp_path / "transport.yaml"

@@ -333,7 +333,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any | None:
     return make_scheduler(config, log, session.settings.concurrency)
 
 
-@pytest.hookimpl(optionalhook=True)
 def _select_sc2_backend(settings: RunSettings) -> None:
     """Points the StarCraft II games at ``--sc2-backend``; live play without the game or maps is a usage error."""
     from stratbench.games.sc2.engine.games import select_backend
@@ -347,6 +346,7 @@ def _select_sc2_backend(settings: RunSettings) -> None:
     select_backend(settings.sc2_backend, settings.sc2_maps)
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """Hands the controller's run id (and, with --resume, the finished matches) to each xdist worker."""
     session = node.config.stash[SESSION_KEY]

@@ -84,3 +84,24 @@ def test_a_planner_past_the_match_timeout_dies_with_every_process_it_started(pyt
     solved = records["blocksworld/p01"]
     assert solved["status"] == "scored" and solved["scores"] == [1.0] and solved["metrics"]["0"]["valid"]
     result.stdout.fnmatch_lines(["*test_pddl?planner-blocksworld/p01-s0? SCORE 1.00*"])
+
+
+def test_solve_isolated_out_of_time_leaves_no_process(monkeypatch):
+    from stratbench.planning.planners import solve_isolated
+
+    tag = uuid.uuid4().hex
+    monkeypatch.setenv(TAG, tag)
+    seen: dict[int, str] = {}
+    done = threading.Event()
+    watcher = threading.Thread(target=_watch, args=(tag, seen, done), daemon=True)
+    watcher.start()
+    try:
+        assert solve_isolated(ENDLESS_DOMAIN, ENDLESS_P01, "enhsp", timeout=8) is None
+        left = _tagged(tag)
+    finally:
+        done.set()
+        watcher.join()
+        for pid in _tagged(tag):
+            os.kill(pid, signal.SIGKILL)
+    assert any("enhsp.jar" in command for command in seen.values())  # today's main leaves this one running
+    assert left == {}

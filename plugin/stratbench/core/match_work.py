@@ -22,6 +22,7 @@ Work in other processes is stopped by killing the process tree
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import ctypes
 import os
@@ -149,7 +150,7 @@ class MatchWork:
                 finally:
                     with self._lock:
                         self._running = False
-                if not loop.is_closed():
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody awaits the step
                     loop.call_soon_threadsafe(settle[0], future, settle[1])
         except StepStopped:  # delivered just after the step returned: the match is being stopped anyway
             return

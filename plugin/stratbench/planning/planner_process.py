@@ -12,8 +12,10 @@ cancelled and :func:`stratbench.child_processes.run_child` kills the child
 with every process it started; the parent never held unified-planning's lock
 for the search, so the next match reads its task at once.
 
-The child pays Python's start and unified-planning's import (about a
-second) on each search.
+The child pays Python's start and unified-planning's import on each search
+(about 2 s of CPU, most of it the SciPy that unified-planning imports); a
+child kept warm between matches would outlive its match, which the time
+limit must not allow.
 """
 
 from __future__ import annotations

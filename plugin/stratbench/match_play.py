@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from stratbench.core.agent import Agent
+from stratbench.core.match_work import MatchWork, current_work
 from stratbench.core.runner import MatchOutcome
 from stratbench.core.types import HarnessError
 from stratbench.llm import cassettes
@@ -32,13 +33,21 @@ class MatchTimeout(HarnessError):
     """Raised when a match runs past ``--match-timeout``.
 
     Attributes:
-        waiting_on_model: Whether a model call was under way when time ran out.
+        waiting_on_model: Whether a model call was under way when time ran out (False when an engine
+            step was running: the engine held the match).
+        stopped_in: Where the engine step that was running was stopped (``State.apply at game.py:12``),
+            or None when none was running.
     """
 
-    def __init__(self, timeout_s: float, waiting_on_model: bool) -> None:
-        where = "waiting on a model call" if waiting_on_model else "not waiting on a model call"
+    def __init__(self, timeout_s: float, waiting_on_model: bool, stopped_in: str | None = None) -> None:
+        if stopped_in is not None:  # an engine step held the match, whatever else was in flight
+            waiting_on_model = False
+            where = f"not waiting on a model call; stopped {stopped_in}"
+        else:
+            where = "waiting on a model call" if waiting_on_model else "not waiting on a model call"
         super().__init__(f"the match ran past --match-timeout {timeout_s:g} s ({where})")
         self.waiting_on_model = waiting_on_model
+        self.stopped_in = stopped_in
 
 
 class MatchFailure:
@@ -89,31 +98,57 @@ def awaiting_model(tasks: set[asyncio.Task[Any]]) -> bool:
     return False
 
 
-async def within(coroutine: Coroutine[Any, Any, MatchOutcome], timeout_s: float | None) -> MatchOutcome:
-    """Awaits the match, cancelling it with :class:`MatchTimeout` after ``timeout_s`` seconds (None: no limit).
+async def within(
+    coroutine: Coroutine[Any, Any, MatchOutcome], timeout_s: float | None, *, label: str = "match"
+) -> MatchOutcome:
+    """Plays the match in a task of its own, stopping it with :class:`MatchTimeout` after ``timeout_s`` s.
+
+    ``timeout_s`` None (or 0) sets no limit. The match's synchronous engine
+    steps run in its own :class:`~stratbench.core.match_work.MatchWork` (a
+    worker thread named after ``label``), so a step that never returns cannot
+    hold the loop: when time is up, or when whoever awaits this is cancelled,
+    the match's task is cancelled and the step running is stopped.
 
     Whether a model call was under way is read from the match's own
     :class:`MatchActivity` when it has one (other matches in flight on the
     same loop do not count), else from every other task of the loop.
     """
-    if not timeout_s:
-        return await coroutine
-    task = asyncio.ensure_future(coroutine)
-    done, _ = await asyncio.wait({task}, timeout=timeout_s)
-    if task in done:
-        return task.result()
-    activity = current_activity.get()
-    if activity is not None:
-        waiting = activity.model_calls > 0
-    else:
-        others = {t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()}
-        waiting = awaiting_model(others)
-    task.cancel()
+    work = MatchWork(label)
+    token = current_work.set(work)
     try:
-        await task
-    except BaseException:  # noqa: BLE001 - the match is abandoned; the timeout is what is reported
-        pass
-    raise MatchTimeout(timeout_s, waiting)
+        task = asyncio.ensure_future(coroutine)  # the task copies the context: its steps run in ``work``
+    finally:
+        current_work.reset(token)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=timeout_s or None)
+        if task in done:
+            return task.result()
+        activity = current_activity.get()
+        if activity is not None:
+            waiting = activity.model_calls > 0
+        else:
+            others = {t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()}
+            waiting = awaiting_model(others)
+        stopped_in = await _stop(task, work)
+        raise MatchTimeout(timeout_s or 0.0, waiting, stopped_in)
+    except asyncio.CancelledError:  # whoever awaits the match gave it up: stop it too
+        await _stop(task, work)
+        raise
+    finally:
+        work.close()
+
+
+async def _stop(task: asyncio.Task[MatchOutcome], work: MatchWork) -> str | None:
+    """Cancels the match's task, stops its running engine step, waits for the task to unwind.
+
+    Returns where the step was stopped, or None when none was running.
+    """
+    task.cancel()
+    stopped_in = work.stop()
+    await asyncio.wait({task})
+    if not task.cancelled():
+        task.exception()  # retrieved: the match is abandoned, the timeout is what is reported
+    return stopped_in
 
 
 async def play_and_close(agents: dict[int, Agent], coroutine: Any) -> MatchOutcome:
@@ -134,6 +169,7 @@ async def play_in_cassette(
     *,
     api_base: str | None,
     timeout_s: float | None = None,
+    label: str = "match",
 ) -> MatchOutcome:
     """Runs a match coroutine to its end, inside the match's cassette when it has one.
 
@@ -142,18 +178,19 @@ async def play_in_cassette(
     other matches in flight on the same loop keep their own.
 
     Raises:
-        MatchTimeout: when the match runs past ``timeout_s`` seconds.
+        MatchTimeout: when the match runs past ``timeout_s`` seconds (see :func:`within`; ``label``
+            names its worker thread).
     """
     current_activity.set(MatchActivity())
     if cassette_path is None:
         try:
-            return await within(coroutine, timeout_s)
+            return await within(coroutine, timeout_s, label=label)
         finally:
             coroutine.close()
     recording = cassettes.will_record(cassette_path, mode)
     match_calls.set(MatchCalls(str(cassette_path), recording, bool(api_base) or not recording))
     try:
         with cassettes.use_cassette(cassette_path, mode):
-            return await within(coroutine, timeout_s)
+            return await within(coroutine, timeout_s, label=label)
     finally:
         coroutine.close()

@@ -860,6 +860,11 @@ class ControllerPlugin:
             terminalreporter.write_line(
                 f"recovered {len(self.folded)} record(s) an earlier, interrupted run had finished", yellow=True)
         terminalreporter.write_line(f"results: {session.store.path}")
+        from stratbench.core.match_work import still_running
+
+        for stuck in still_running():  # native code a stopped step could not interrupt: it ends when it returns
+            terminalreporter.write_line(f"stratbench: warning: a step stopped by --match-timeout is still running "
+                                        f"in native code: {stuck}", yellow=True)
         processes = [("controller" if self.peak_rss else "process", peak_rss_mb()), *sorted(self.peak_rss.items())]
         terminalreporter.write_line("peak RSS: " + ", ".join(f"{name} {mb:.0f} MB" for name, mb in processes))
         if self.report is not None:

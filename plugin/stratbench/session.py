@@ -18,8 +18,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from stratbench.child_processes import kill_leftovers
 from stratbench.core.agent import AgentSpec
-from stratbench.core.game import Game
+from stratbench.core.game import Game, State
+from stratbench.core.match_work import offload
 from stratbench.core.runner import MatchOutcome, MatchRules, run_match
 from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.transcript import Transcript
@@ -238,19 +240,20 @@ class StratbenchSession:
         return self._loop
 
     def close(self) -> None:
-        """Stops local model servers, cancels leftover background tasks and closes the loop."""
+        """Stops local model servers, cancels leftover background tasks (their matches' work is stopped),
+        kills any child process still alive (a planner search) and closes the loop."""
         if self._client is not None:
             self._client.local.close()
         loop = self._loop
-        if loop is None or loop.is_closed():
-            return
-        pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
-        for task in pending:
-            task.cancel()
-        if pending:
-            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()
+        if loop is not None and not loop.is_closed():
+            pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+            for task in pending:
+                task.cancel()
+            if pending:
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+        kill_leftovers()
 
     # -- settings and unscored records ------------------------------------------
 
@@ -354,15 +357,13 @@ class StratbenchSession:
             def start_match() -> Any:
                 return play_revision(game, spec, writers, transcript, rounds=rounds)
         else:
-            state = game.new_initial_state(spec.seed)
-            if spec.seating:
-                state.seat(spec.seating)
             agents, sessions = build_agents(self.registry, self.client, spec, game, transcript, agent_options)
             rules = MatchRules(illegal_tolerance=suite.illegal_tolerance, fallback=suite.fallback)
             rng = random.Random(f"{spec.seed}:match")
 
-            def start_match() -> Any:
-                return run_match(game, state, agents, rng=rng, rules=rules, transcript=transcript)
+            async def start_match() -> Any:
+                state = await offload(_seated_state, game, spec)  # inside the time limit, off the loop
+                return await run_match(game, state, agents, rng=rng, rules=rules, transcript=transcript)
         annotators = (
             self.registry.annotators.get(game.info.name, {}) if self.settings.annotator_model else {}
         )
@@ -382,7 +383,7 @@ class StratbenchSession:
 
         outcome = await play_in_cassette(
             play_then_annotate(), cassette_path, mode, api_base=self.settings.api_base,
-            timeout_s=self.settings.match_timeout,
+            timeout_s=self.settings.match_timeout, label=nodeid,
         )
         # metrics may run solvers: off the loop, so other matches' model calls go on meanwhile
         metrics = await asyncio.to_thread(score_match, self.registry, game, outcome, spec.seed, annotation)
@@ -404,3 +405,11 @@ class StratbenchSession:
                 "dropped_params": annotation["dropped_params"],
             }
         return PlayedMatch(outcome, record, transcript.to_list())
+
+
+def _seated_state(game: Game, spec: MatchSpec) -> State:
+    """Returns the match's initial state, seated as its spec says."""
+    state = game.new_initial_state(spec.seed)
+    if spec.seating:
+        state.seat(spec.seating)
+    return state

@@ -8,9 +8,8 @@ as SPIN-Bench's solver service does.
 
 from __future__ import annotations
 
-import asyncio
-
 from stratbench.core.agent import AgentContext
+from stratbench.core.match_work import offload
 from stratbench.core.types import Action, Observation
 from stratbench.games import c4_solver
 from stratbench.metrics.solver import register_engine
@@ -47,5 +46,5 @@ class C4SolverAgent:
     async def act(self, observation: Observation) -> Action:
         """Returns one of the best columns for the position in the observation."""
         moves = list(observation.data["moves"])
-        scores = await asyncio.to_thread(c4_solver.move_scores, moves, self.solver)
+        scores = await offload(c4_solver.move_scores, moves, self.solver)  # off the loop, stoppable
         return Action(str(self.rng.choice(best_columns(scores))))

@@ -6,9 +6,8 @@ equally good moves (as SPIN-Bench's solver does), with the match's seeded rng.
 
 from __future__ import annotations
 
-import asyncio
-
 from stratbench.core.agent import AgentContext
+from stratbench.core.match_work import offload
 from stratbench.core.types import Action, Observation
 from stratbench.games import tictactoe
 from stratbench.metrics.solver import register_engine
@@ -30,7 +29,7 @@ class MinimaxAgent:
     async def act(self, observation: Observation) -> Action:
         """Returns one of the best moves for the board in the observation."""
         board = observation.data["board"]
-        values = await asyncio.to_thread(tictactoe.move_values, board)  # off the loop: other matches go on
+        values = await offload(tictactoe.move_values, board)  # off the loop, stoppable by the match's time limit
         best = max(values.values())
         choices = sorted(cell for cell, value in values.items() if value == best)
         return Action(str(self.rng.choice(choices)))

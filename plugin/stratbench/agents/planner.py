@@ -2,7 +2,8 @@
 
 ``planner`` solves the task with unified-planning's planners
 (:func:`stratbench.planning.planners.solve`: Fast Downward if installed,
-then pyperplan, tamer and ENHSP, the first valid plan wins) and answers with
+then pyperplan, tamer and ENHSP, the first valid plan wins; in a child
+process that the match's time limit kills) and answers with
 the plan in SPIN-Bench's ``$$ {"plan": ...} $$`` format, in the task's
 original names (whatever the reader renamed); the engine that
 solved it is logged in the transcript (a ``planner`` event) and named in a
@@ -22,12 +23,12 @@ planning tasks, which have no predefined legal actions.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from typing import TYPE_CHECKING
 
 from stratbench.core.agent import AgentContext
+from stratbench.core.match_work import offload
 from stratbench.core.types import Action, HarnessError, Observation
 from stratbench.planning.plan_parsing import render_plan
 
@@ -70,12 +71,18 @@ class PlannerAgent(_PlanningAgent):
     name = "planner"
 
     async def act(self, observation: Observation) -> Action:
-        """Solves the task in the observation's data and returns the plan."""
-        from stratbench.planning.planners import DEFAULT_ENGINES, solve
+        """Solves the task in the observation's data and returns the plan.
+
+        The search runs in a child process (:mod:`stratbench.planning.planner_process`):
+        the match's time limit kills it with every process it started.
+        """
+        from stratbench.planning.planner_process import solve_in_child
+        from stratbench.planning.planners import DEFAULT_ENGINES
 
         engines = tuple(self.params.get("engines", DEFAULT_ENGINES))
-        task = _task(observation)
-        solution = await asyncio.to_thread(solve, task.problem, engines)  # off the loop: other matches go on
+        task = await offload(_task, observation)  # off the loop: reading waits for unified-planning's lock
+        data = observation.data
+        solution = await solve_in_child(data["domain_pddl"], data["problem_pddl"], engines)
         if solution is None:
             self.context.transcript.add("planner", engine=None, solved=False)
             raise HarnessError(f"{observation.data.get('task')}: no planner among {', '.join(engines)} solved it")
@@ -100,7 +107,7 @@ class RandomPlannerAgent(_PlanningAgent):
         # The match rng is seeded by the match seed alone, so every task of a run would draw the same
         # length from it; mixing in the task's name gives each task its own, still replayable, walk.
         rng = random.Random(f"{observation.data.get('task')}:{self.context.rng.getrandbits(64)}")
-        task = _task(observation)
-        steps = task.original_steps(blind_walk(task.problem, rng, max_steps))
+        task = await offload(_task, observation)
+        steps = task.original_steps(await offload(blind_walk, task.problem, rng, max_steps))
         self.context.transcript.add("random_walk", steps=len(steps), max_steps=max_steps)
         return Action("plan", _answer(steps, f"random walk of {len(steps)} applicable actions"))

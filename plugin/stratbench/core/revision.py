@@ -30,6 +30,7 @@ import inspect
 import json
 from dataclasses import dataclass, field
 
+from stratbench.core.match_work import offload
 from stratbench.games.advgame.common import decide_winner, read_strategy_json
 from stratbench.metrics.advgame import MatchTrace, Round
 
@@ -132,7 +133,10 @@ class RevisionMatch:
 
 
 async def _call(method, request):
-    answer = method(request)
+    """Asks a writer: a coroutine (a model) on the loop, a plain method (a baseline's search) through offload."""
+    if inspect.iscoroutinefunction(method):
+        return await method(request)
+    answer = await offload(method, request)
     if inspect.isawaitable(answer):
         answer = await answer
     return answer
@@ -189,7 +193,7 @@ async def play_revision_match(
         for attempt in range(1, game.INIT_TRIES + 1):
             strategy, problem = _read(await _call(
                 writers[side].initial, InitialRequest(side, game.BUDGETS[side], attempt, feedback)), reader)
-            cost, violations = _check(game, strategy, side, problem)
+            cost, violations = await offload(_check, game, strategy, side, problem)
             attempts.append({"cost": cost, "violations": violations})
             if transcript is not None:
                 transcript.add("initial_strategy", side=side, attempt=attempt, strategy=strategy, cost=cost,
@@ -203,8 +207,8 @@ async def play_revision_match(
     for number in range(1, rounds + 1):
         costs, violations = {}, {}
         for side in sides:
-            costs[side], violations[side] = _check(game, current[side], side, problems[side])
-        outcome = game.simulate({side: current[side] or {} for side in sides})
+            costs[side], violations[side] = await offload(_check, game, current[side], side, problems[side])
+        outcome = await offload(game.simulate, {side: current[side] or {} for side in sides})  # the engine, stoppable
         unreadable = [side for side in sides if current[side] is None]
         if len(unreadable) == 1:
             winner = next(s for s in sides if s not in unreadable)

@@ -9,6 +9,11 @@ list, the state's ``fallback_action``; the player forfeits when there is
 none; ``"drop"``: the answer is dropped and the state's ``pass_action`` is
 played, so the player does nothing and the game goes on). Every fallback is
 counted in the outcome.
+
+Every call into the game (its state, observations, legality, moves) is a
+synchronous step handed to :func:`~stratbench.core.match_work.offload`: in a
+session it runs in the match's worker thread, so an engine that never
+returns cannot hold the event loop, and ``--match-timeout`` stops it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Any
 
 from stratbench.core.agent import Agent
 from stratbench.core.game import CHANCE, Game, State
+from stratbench.core.match_work import offload
 from stratbench.core.messages import Negotiation, NegotiationTurn, Outgoing
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action, ActionParseError, HarnessError, IllegalActionError, Observation
@@ -109,22 +115,21 @@ async def run_match(
         raise HarnessError(f"no agent for players {sorted(missing)}")
     start = time.perf_counter()
     stats = _Stats(game.info.num_players)
-    _log_board(game, state, transcript)
-    while not state.is_terminal():
-        if state.turn >= game.info.max_turns:
-            raise HarnessError(f"{game.info.name} exceeded its max_turns={game.info.max_turns}")
-        negotiation = state.negotiation()
-        if negotiation is not None and negotiation.phase not in state.messages.held:
+    await offload(_log_board, game, state, transcript)
+    while True:
+        turn = await offload(_next_turn, game, state)
+        if turn is None:
+            break
+        negotiation, players = turn
+        if negotiation is not None:
             state.messages.held.append(negotiation.phase)
             await _negotiate(game, state, agents, negotiation, transcript)
             continue
-        players = state.current_players()
         if players == [CHANCE]:
-            outcomes = state.chance_outcomes()
+            outcomes = await offload(state.chance_outcomes)
             picked = rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
             transcript.add("chance", turn=state.turn, outcome=picked)
-            state.apply({CHANCE: Action(picked)})
-            _log_board(game, state, transcript)
+            await offload(_apply, game, state, {CHANCE: Action(picked)}, transcript)
             continue
         # One generator per player, drawn in player order, keeps fallbacks independent of timing.
         rngs = {p: random.Random(rng.getrandbits(64)) for p in players}
@@ -137,13 +142,13 @@ async def run_match(
             decided.append(action)
         forfeits = [p for p, action in zip(players, decided) if action is None]
         if forfeits:
-            state.forfeit(forfeits[0])
+            await offload(state.forfeit, forfeits[0])
             break
-        state.apply(dict(zip(players, decided)))
-        _log_board(game, state, transcript)
+        await offload(_apply, game, state, dict(zip(players, decided)), transcript)
+    scores, terminal = await offload(_result, state)
     outcome = MatchOutcome(
-        scores=state.scores(),
-        terminal=state.terminal_reason(),
+        scores=scores,
+        terminal=terminal,
         turns=state.turn,
         decisions=stats.decisions,
         illegal=stats.illegal,
@@ -156,6 +161,33 @@ async def run_match(
     )
     transcript.add("end", scores=outcome.scores, terminal=outcome.terminal, turns=outcome.turns)
     return outcome
+
+
+def _next_turn(game: Game, state: State) -> tuple[Negotiation | None, list[int]] | None:
+    """Returns the negotiation to hold now (or None) and the players to move; None when the game is over.
+
+    Raises:
+        HarnessError: when the game runs past its ``max_turns``.
+    """
+    if state.is_terminal():
+        return None
+    if state.turn >= game.info.max_turns:
+        raise HarnessError(f"{game.info.name} exceeded its max_turns={game.info.max_turns}")
+    negotiation = state.negotiation()
+    if negotiation is not None and negotiation.phase not in state.messages.held:
+        return negotiation, []
+    return None, state.current_players()
+
+
+def _apply(game: Game, state: State, joint: dict[int, Action], transcript: Transcript) -> None:
+    """Applies a joint action and logs the position after it."""
+    state.apply(joint)
+    _log_board(game, state, transcript)
+
+
+def _result(state: State) -> tuple[list[float], str]:
+    """Returns the final scores and how the game ended."""
+    return state.scores(), state.terminal_reason()
 
 
 def _log_board(game: Game, state: State, transcript: Transcript) -> None:
@@ -184,7 +216,7 @@ async def _decide(
     stats: _Stats,
 ) -> Action | None:
     """Gets one legal action from ``agent``, or None when it forfeits."""
-    observation = _observe(game, state, player)
+    observation = await offload(_observe, game, state, player)
     transcript.add(
         "observation",
         turn=state.turn,
@@ -199,7 +231,7 @@ async def _decide(
     for attempt in range(1, rules.illegal_tolerance + 1):
         try:
             action = await agent.act(current)
-            action = _canonical(game, state, player, action)
+            action = await offload(_canonical, game, state, player, action)
         except (ActionParseError, IllegalActionError) as error:
             stats.illegal[player] += 1
             stats.format_errors[player] += isinstance(error, ActionParseError)
@@ -211,11 +243,11 @@ async def _decide(
         return action
     stats.fallbacks[player] += 1
     if rules.fallback == "drop":
-        action = _pass_fallback(game, state, player)
+        action = await offload(_pass_fallback, game, state, player)
         transcript.add("fallback", turn=state.turn, player=player, policy="drop", action=action.to_text())
         return action
     if rules.fallback == "random":
-        action = _random_fallback(game, state, player, observation, rng)
+        action = await offload(_random_fallback, game, state, player, observation, rng)
         if action is not None:
             transcript.add("fallback", turn=state.turn, player=player, policy="random", action=action.to_text())
             return action
@@ -289,7 +321,7 @@ async def _negotiate(
                 allow_private=negotiation.allow_private,
                 allow_public=negotiation.allow_public,
             )
-            observation = _observe(game, state, player, negotiation=turn)
+            observation = await offload(_observe, game, state, player, turn)
             return player, list(await negotiate(observation))
 
         sent = await asyncio.gather(*(transcript.collect(talk(p)) for p in negotiation.participants))

@@ -4,7 +4,8 @@
 optional ``planners`` extra is installed, then pyperplan, tamer and ENHSP)
 and returns the first plan the validator accepts, with the engine that found
 it. :func:`solve_isolated` runs one engine in a child process with a hard
-timeout (for the dataset builder: pyperplan and tamer ignore timeouts).
+timeout (for the dataset builder: pyperplan and tamer ignore timeouts), and
+the planner agent searches in one too (:mod:`stratbench.planning.planner_process`).
 :func:`random_walk` applies random applicable actions with unified-planning's
 sequential simulator, blind to the goal; :func:`blind_walk` is the
 ``random_planner`` agent's procedure (a walk of a random length).
@@ -12,7 +13,6 @@ sequential simulator, blind to the goal; :func:`blind_walk` is the
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 import time
 import warnings
@@ -126,38 +126,14 @@ def _solve_with(problem: Any, engine: str) -> Solution | None:
 
 
 def solve_isolated(domain: str, problem: str, engine: str, timeout: float) -> Solution | None:
-    """Solves in a forked child process with one engine, killed after ``timeout`` seconds.
+    """Solves with one engine in a child process, killed with every process it started after ``timeout`` s.
 
-    Returns None when the engine fails, finds no plan, or runs out of time.
+    Returns None when the engine fails, finds no plan, or runs out of time
+    (see :func:`stratbench.planning.planner_process.solve_isolated`).
     """
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child_solve, args=(domain, problem, engine, sender), daemon=True)
-    child.start()
-    sender.close()
-    result = None
-    try:
-        if receiver.poll(timeout):
-            result = receiver.recv()
-    except EOFError:
-        result = None
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        receiver.close()
-    return result
+    from stratbench.planning import planner_process
 
-
-def _child_solve(domain: str, problem: str, engine: str, sender: Any) -> None:
-    from stratbench.planning.reading import read_problem
-
-    try:
-        sender.send(_solve_with(read_problem(domain, problem), engine))
-    except Exception:  # report "no plan" rather than a traceback from the child
-        sender.send(None)
-    finally:
-        sender.close()
+    return planner_process.solve_isolated(domain, problem, engine, timeout)
 
 
 @holds_up_lock

@@ -106,7 +106,8 @@ def test_tasks_in_constructs_unified_planning_refused_play_under_pddl_dir_and_ar
     report = (pytester.path / "reports" / "report.md").read_text()
     # Plan validity is never averaged into the win-share overall.
     assert f"| planner | – | 1.00 ({len(WILD_TASKS)}) |" in report
-    assert f"| planner | run | {len(WILD_TASKS)} | 100.00 |" in report  # the planning section counts every task
+    n = len(WILD_TASKS)
+    assert f"| planner | run | {n} | {n} | 0 | 0 | 100.00 |" in report  # the planning section counts every task
     summary = summaries_by_agent(played)["planner"]
     assert (summary["tasks"], summary["plan_accuracy"]) == (len(WILD_TASKS), 1.0)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from stratbench.report.svg import heatmap, radar_chart, rating_plot, xy_chart
+from stratbench.report.unplayed import beside
 from stratbench.results import transcript_name
 
 __all__ = ["render_html", "render_markdown", "render_transcript", "write_reports"]
@@ -133,7 +134,8 @@ def _elo_caption(data: dict[str, Any]) -> str:
 
 OVERVIEW_CAPTION = (
     "Per model (scaffolds pooled) and game: legal moves and unreadable replies as shares of all answers "
-    "(counts in brackets), and the mean score of the model's side (matches in brackets)."
+    "(counts in brackets), and the mean score of the model's side (scored matches in brackets, with the "
+    "model's errored and skipped matches beside: they have no answers or score to count)."
 )
 
 
@@ -162,8 +164,10 @@ def _overview_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]] |
             if cell is None:
                 cells += ["–", "–", "–"]
                 continue
+            unplayed = beside(cell)
+            score = "–" if cell["mean_score"] is None else f"{cell['mean_score']:.2f}"
             cells += [_share(cell["legal"], cell["answers"]), _share(cell["format_errors"], cell["answers"]),
-                      f"{cell['mean_score']:.2f} ({cell['matches']})"]
+                      f"{score} ({cell['matches']}{'; ' + unplayed if unplayed else ''})"]
             total = totals[model]
             total["answers"] += cell["answers"]
             total["legal"] += cell["legal"]

@@ -341,11 +341,14 @@ def _pct(share: float | None) -> float | None:
     return None if share is None else 100.0 * share
 
 
-def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def planning(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """SPIN-Bench classical planning: Plan Accuracy, N-Step and the error classes, overall and per domain.
 
     Table 1/2 shape: per agent over all its tasks, then per agent and domain.
-    Plan Acc, BC, GS and Other are shares of all tasks (they sum to 100%).
+    A task whose match errored produced no plan and counts as not valid, as
+    SPIN-Bench counts a plan it did not get; a skipped task was never posed
+    and is counted beside (:mod:`stratbench.metrics.planning`). Plan Acc, BC,
+    GS, Other and errored are shares of all tasks (they sum to 100%).
     """
     from stratbench.metrics.planning import (
         PAPER_RESULTS,
@@ -360,29 +363,37 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     )
     from stratbench.metrics.action_space import STATE_LIMIT
 
-    summaries = summaries_by_agent(records)
+    summaries = summaries_by_agent(records, unscored)
     if not summaries:
         return None
     overall = []
     for agent, summary in summaries.items():
         errors = summary["errors"]
         overall.append([
-            agent, "run", summary["tasks"], _pct(summary["plan_accuracy"]), summary["n_step"], _pct(errors["BC"]),
-            _pct(errors["GS"]), _pct(errors["Other"]), summary["n_step_tasks"],
+            agent, "run", summary["tasks"], summary["valid"], summary["errored"], summary["skipped"],
+            _pct(summary["plan_accuracy"]), summary["n_step"], _pct(errors["BC"]), _pct(errors["GS"]),
+            _pct(errors["Other"]), _pct(errors["errored"]), summary["n_step_tasks"],
         ])
-    overall += [[model, "SPIN-Bench Tables 1–2", PAPER_TASKS, *values, PAPER_TASKS]
+    overall += [[model, "SPIN-Bench Tables 1–2", PAPER_TASKS, None, None, None, *values, None, PAPER_TASKS]
                 for model, values in PAPER_RESULTS.items()]
     domains = []
-    for agent, rows in by_domain(records).items():
+    unplayed: dict[tuple[str, str], int] = {}
+    for agent, rows in by_domain(records, unscored).items():
         for domain, row in rows.items():
-            domains.append([agent, domain, row["category"], row["tasks"], row["valid"], _pct(row["plan_accuracy"]),
-                            row["n_step"], _pct(row["BC"]), _pct(row["GS"]), _pct(row["Other"])])
+            domains.append([agent, domain, row["category"], row["tasks"], row["valid"], row["errored"],
+                            row["skipped"], _pct(row["plan_accuracy"]), row["n_step"], _pct(row["BC"]),
+                            _pct(row["GS"]), _pct(row["Other"]), _pct(row["errored_share"])])
+            unplayed[(agent, domain)] = row["errored"]
     failures = [[agent, error, count] for agent, counts in detailed_errors(records).items()
                 for error, count in counts.items()]
+    failures += [[agent, "errored (no plan judged)", summary["errored"]]
+                 for agent, summary in summaries.items() if summary["errored"]]
+    failures.sort(key=lambda row: row[0])
     space, correlations, points = [], [], []
     for agent, rows in action_space_by_domain(records).items():
         for domain, row in rows.items():
-            space.append([agent, domain, row["tasks"], _pct(row["plan_accuracy"]), row["legal_actions"]])
+            space.append([agent, domain, row["tasks"], unplayed.get((agent, domain), 0), _pct(row["plan_accuracy"]),
+                          row["legal_actions"]])
         points.append({"name": agent, "points": [[row["legal_actions"], _pct(row["plan_accuracy"])]
                                                  for row in rows.values()]})
         xs = [row["legal_actions"] for row in rows.values()]
@@ -391,7 +402,8 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     totals, total_points = [], []
     for agent, rows in state_action_space_by_domain(records).items():
         for domain, row in rows.items():
-            totals.append([agent, domain, row["tasks"], _pct(row["plan_accuracy"]), row["log10_pairs"]])
+            totals.append([agent, domain, row["tasks"], unplayed.get((agent, domain), 0), _pct(row["plan_accuracy"]),
+                           row["log10_pairs"]])
         total_points.append({"name": agent, "points": [[row["log10_pairs"], _pct(row["plan_accuracy"])]
                                                        for row in rows.values()]})
         xs = [row["log10_pairs"] for row in rows.values()]
@@ -399,36 +411,43 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         correlations.append([agent, "log10 state–action pairs (3b)", len(rows), pearson(xs, ys), spearman(xs, ys)])
     return {
         "title": "Classical planning (SPIN-Bench Tables 1–2)",
-        "note": "Plan Acc = valid plans / all tasks (micro-average, in %); N-Step = Σ C_i·S_i / N with S_i the "
-                "reference plan length of task i (tasks without one are left out of N-Step only); BC = broken "
-                "constraints (inapplicable action, unknown name, wrong arity or type), GS = every step executable "
-                "but the goal not reached, Other = unreadable or missing answer; all as % of all tasks, so "
-                "Plan Acc + BC + GS + Other = 100.",
+        "note": "Plan Acc = valid plans / all tasks (micro-average, in %); tasks = the tasks scored plus those "
+                "whose match errored: an errored task produced no plan and counts as not valid, as SPIN-Bench "
+                "counts a plan it did not get (errored (%) is their share); skipped tasks were never posed and "
+                "count in no denominator. N-Step = Σ C_i·S_i / N with S_i the reference plan length of task i "
+                "(scored tasks without one are left out of N-Step only; errored tasks count in N with C_i = 0); "
+                "BC = broken constraints (inapplicable action, unknown name, wrong arity or type), GS = every "
+                "step executable but the goal not reached, Other = unreadable or missing answer; all as % of all "
+                "tasks, so Plan Acc + BC + GS + Other + errored = 100.",
         "tables": [
             {"title": "All tasks", "note": "Rows of source SPIN-Bench are the paper's published numbers over its "
                                            "1,280 tasks (– where it gives no error breakdown), not this run's.",
-             "columns": ["agent", "source", "tasks", "Plan Acc (%)", "N-Step", "BC (%)", "GS (%)", "Other (%)",
-                         "tasks with S_i"],
+             "columns": ["agent", "source", "tasks", "valid", "errored", "skipped", "Plan Acc (%)", "N-Step",
+                         "BC (%)", "GS (%)", "Other (%)", "errored (%)", "tasks with S_i"],
              "rows": overall},
             {"title": "Per domain", "note": "Category as in SPIN-Bench's released scorer (one per domain).",
-             "columns": ["agent", "domain", "category", "tasks", "valid", "Plan Acc (%)", "N-Step", "BC (%)",
-                         "GS (%)", "Other (%)"],
+             "columns": ["agent", "domain", "category", "tasks", "valid", "errored", "skipped", "Plan Acc (%)",
+                         "N-Step", "BC (%)", "GS (%)", "Other (%)", "errored (%)"],
              "rows": domains},
-            {"title": "Failures in detail", "note": "Count of failed tasks per validator verdict.",
+            {"title": "Failures in detail", "note": "Count of failed tasks per validator verdict, and of tasks "
+                                                   "whose match errored before a plan was judged.",
              "columns": ["agent", "failure", "tasks"], "rows": failures},
             {"title": "Accuracy and action space per domain (SPIN-Bench Fig. 3a)",
              "note": "Legal actions per step = applicable ground actions in the states the task's reference plan "
                      "passes through, averaged over its steps, then over the domain's tasks (tasks without a "
-                     "reference plan are left out).",
-             "columns": ["agent", "domain", "tasks", "Plan Acc (%)", "legal actions per step"], "rows": space,
+                     "reference plan are left out). Plan Acc here is over those tasks; errored = the domain's "
+                     "tasks whose match errored, left out here (they count as not valid in the tables above).",
+             "columns": ["agent", "domain", "tasks", "errored", "Plan Acc (%)", "legal actions per step"],
+             "rows": space,
              "chart": {"x_label": "legal actions per step (domain mean)", "y_label": "Plan Acc (%)", "lines": False,
                        "series": points}},
             {"title": "Accuracy and total state–action space per domain (SPIN-Bench Fig. 3b)",
              "note": "State–action pairs = every state reachable from the task's initial state, counted with its "
                      "applicable ground actions (exact); log10 averaged over the domain's tasks. Tasks with more "
                      f"than {STATE_LIMIT} reachable states are not enumerated and are left out, with their domain "
-                     "when none is left.",
-             "columns": ["agent", "domain", "tasks", "Plan Acc (%)", "log10 state–action pairs"], "rows": totals,
+                     "when none is left. Errored: as in the table above.",
+             "columns": ["agent", "domain", "tasks", "errored", "Plan Acc (%)", "log10 state–action pairs"],
+             "rows": totals,
              **({"chart": {"x_label": "log10 state–action pairs (domain mean)", "y_label": "Plan Acc (%)",
                            "lines": False, "series": total_points}} if totals else {})},
             {"title": "Correlation of domain accuracy with the action space (Fig. 3a and 3b)",
@@ -438,16 +457,18 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     }
 
 
-def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def probes(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """SPIN-Bench's planning probes: accuracy by setting (factual retrieval Fig. 6, spatial tracking Fig. 3c).
 
     Factual retrieval: one row per agent and number of mutable properties, one
     column per trajectory length. Spatial tracking: one row per agent, one
-    column per number of moves. Each cell is ``accuracy % (correct/items)``.
+    column per number of moves. Each cell is ``accuracy % (correct/items)``,
+    with the items whose match errored (counted, as not correct) or was
+    skipped (not counted) beside: ``33.3 (1/3; 1 errored)``.
     """
     from stratbench.metrics.probes import accuracy_grid
 
-    grids = accuracy_grid(records)
+    grids = accuracy_grid(records, unscored)
     if not grids:
         return None
     tables = []
@@ -457,7 +478,7 @@ def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         rows = [[agent, depth, *(_probe_cell(cells.get(n)) for n in lengths)]
                 for (agent, depth), cells in factual["cells"].items()]
         series = [{"name": f"{agent}, {depth} properties",
-                   "points": [[n, 100.0 * cell["accuracy"]] for n, cell in cells.items()]}
+                   "points": [[n, 100.0 * cell["accuracy"]] for n, cell in cells.items() if cell["items"]]}
                   for (agent, depth), cells in factual["cells"].items()]
         tables.append({"title": "Factual retrieval: accuracy by mutable properties and trajectory length",
                        "chart": {"x_label": "trajectory length (steps)", "y_label": "accuracy (%)", "series": series},
@@ -468,7 +489,8 @@ def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     if spatial:
         lengths = spatial["lengths"]
         rows = [[agent, *(_probe_cell(cells.get(n)) for n in lengths)] for (agent, _), cells in spatial["cells"].items()]
-        series = [{"name": agent, "points": [[n, 100.0 * cell["accuracy"]] for n, cell in cells.items()]}
+        series = [{"name": agent, "points": [[n, 100.0 * cell["accuracy"]] for n, cell in cells.items()
+                                             if cell["items"]]}
                   for (agent, _), cells in spatial["cells"].items()]
         tables.append({"title": "Spatial tracking: accuracy by number of moves",
                        "chart": {"x_label": "moves", "y_label": "accuracy (%)", "series": series},
@@ -476,7 +498,9 @@ def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
                        "columns": ["agent", *(f"{n} move{'s' if n != 1 else ''}" for n in lengths)], "rows": rows})
     return {
         "title": "Planning probes (SPIN-Bench)",
-        "note": "Accuracy % (correct / items) per setting; a missing answer counts as wrong.",
+        "note": "Accuracy % (correct / items) per setting; a missing answer counts as wrong, and so does an "
+                "item whose match errored (no answer came back: 'N errored' beside, counted in items); "
+                "'N skipped' items were never asked and count in no denominator.",
         "tables": tables,
     }
 
@@ -484,4 +508,10 @@ def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
 def _probe_cell(cell: dict[str, Any] | None) -> str | None:
     if cell is None:
         return None
-    return f"{100.0 * cell['accuracy']:.1f} ({cell['correct']}/{cell['items']})"
+    from stratbench.report.unplayed import beside
+
+    unplayed = beside(cell)
+    if not cell["items"]:
+        return f"– ({unplayed})"
+    share = f"{100.0 * cell['accuracy']:.1f} ({cell['correct']}/{cell['items']}"
+    return f"{share}; {unplayed})" if unplayed else f"{share})"

@@ -91,3 +91,56 @@ def test_the_model_overview_shows_errored_and_skipped_matches_beside_its_rates()
     markdown = render_markdown(data)
     assert "| tictactoe | – | 100% (6/6) | – | 0.50 (2; 1 errored; 1 skipped) |" in markdown
     assert "| connect4 | – | – | – | – (0; 1 errored) |" in markdown
+
+
+LLM = "openai/m+direct"
+
+
+def _solver_run() -> list[dict]:
+    """Tic-Tac-Toe against minimax: a draw and a loss scored, one errored, one skipped; Connect Four: one errored."""
+    return [record("t1", (LLM, "minimax"), (0.5, 0.5)), record("t2", ("minimax", LLM), (1.0, 0.0)),
+            unscored("t3", (LLM, "minimax"), "errored", game="tictactoe"),
+            unscored("t4", ("minimax", LLM), "skipped", game="tictactoe"),
+            unscored("c1", (LLM, "c4solver"), "errored", game="connect4")]
+
+
+def test_games_against_solvers_rate_the_scored_games_and_count_the_others_beside():
+    data = analyse(_solver_run(), sections=_registry_sections(), resamples=20)
+    sections = {s["name"]: s for s in data["sections"]}
+    solvers = sections["solver_games"]
+    assert solvers["columns"][:7] == ["agent", "game", "matches", "errored", "skipped", "draw rate", "win rate"]
+    # Draw rate over the 2 scored games; the errored game is no loss.
+    assert solvers["rows"] == [[LLM, "connect4", 0, 1, 0, None, None, None, None, None, None],
+                               [LLM, "tictactoe", 2, 1, 1, 0.5, 0.0, None, None, 0.0, 0.0]]
+    competitive = sections["spin_table1"]["tables"][0]
+    assert competitive["rows"][0] == [LLM, "run", 50.0, None, None, None, None, 2, 2, 1]
+    markdown = render_markdown(data)
+    assert f"| {LLM} | tictactoe | 2 | 1 | 1 | 0.50 | 0.00 | – | – | 0.00 | 0.00 |" in markdown
+    assert f"| {LLM} | run | 50.00 | – | – | – | – | 2 | 2 | 1 |" in markdown
+
+
+def test_hanabi_diplomacy_advgame_and_gamebench_count_their_errored_and_skipped_matches():
+    from stratbench.games.gamebench import GAME_IDS
+
+    hanabi = [{**record(f"h{k}", (LLM,), (score,), game="hanabi"), "variant": "2p"}
+              for k, score in enumerate((10.0, 14.0))]
+    records = [*hanabi,
+               unscored("h9", (LLM,), "errored", game="hanabi", variant="2p"),
+               unscored("h8", (LLM,), "skipped", game="hanabi", variant="3p"),
+               unscored("d1", (LLM, "random"), "errored", game="diplomacy"),
+               unscored("a1", (LLM, "random"), "errored", game="battle_card"),
+               unscored("g1", (LLM, "random"), "skipped", game=GAME_IDS[0])]
+    data = analyse(records, sections=_registry_sections(), resamples=20)
+    sections = {s["name"]: s for s in data["sections"]}
+    assert sections["hanabi"]["rows"][0] == [LLM, "run", "12.0 ± 2.0 (n=2; 1 errored)", "– (n=0; 1 skipped)",
+                                             None, None]
+    assert sections["diplomacy"]["rows"] == [[LLM, 0, 1, 0, None, None, ""], ["random", 0, 1, 0, None, None, ""]]
+    table_1, process, *_ = sections["advgame"]["tables"]
+    assert table_1["rows"][0] == [LLM, *[None] * 12, 0, 1, 0]
+    assert process["rows"][0] == [LLM, "BCG", 0, 1, 0, *[None] * 9]
+    ratings = sections["gamebench_ratings"]
+    assert [row for row in ratings["rows"] if row[1] == "this run"] == [
+        [LLM, "this run", None, *[None] * 9, 0, 0, 1], ["random", "this run", None, *[None] * 9, 0, 0, 1]]
+    assert sections["gamebench_categories"]["note"].endswith(f": {LLM} 0 (1 skipped); random 0 (1 skipped).")
+    markdown = render_markdown(data)
+    assert f"| {LLM} | run | 12.0 ± 2.0 (n=2; 1 errored) | – (n=0; 1 skipped) | – | – |" in markdown

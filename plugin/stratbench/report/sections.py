@@ -6,6 +6,7 @@ from collections import defaultdict
 from typing import Any
 
 from stratbench.metrics.solver import draw_rate
+from stratbench.report.unplayed import NONE, beside, unplayed_counts
 
 __all__ = [
     "SOLVERS", "diplomacy", "gamebench_categories", "gamebench_ratings", "hanabi", "negotiation", "planning",
@@ -21,24 +22,38 @@ def _is_solver(agent: str, game: str) -> bool:
     return solver is not None and agent.startswith(solver)
 
 
-def solver_games(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _against_solver(record: dict[str, Any]) -> list[tuple[str, str]]:
+    """Returns ``(game, agent)`` for each side of a two-sided match that faces its game's solver."""
+    if record.get("game") not in SOLVERS or len(record.get("sides") or []) != 2:
+        return []
+    agents = [s.get("agent", "?") for s in record["sides"]]
+    return [(record["game"], agent) for side, agent in enumerate(agents)
+            if not _is_solver(agent, record["game"]) and _is_solver(agents[1 - side], record["game"])]
+
+
+def solver_games(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """SPIN-Bench's competitive metrics per game and agent against the solver.
 
     Draw rate vs the solver, top-1 (optimal) and top-3 move shares, IML (games
-    lost to illegal moves) and IMT (illegal moves per turn).
+    lost to illegal moves) and IMT (illegal moves per turn), over the scored
+    matches; the errored and skipped ones are counted beside (an errored
+    match is not a loss: SPIN-Bench does not count API errors as the model's).
     """
     groups: dict[tuple[str, str], list[tuple[dict[str, Any], int]]] = defaultdict(list)
     for record in records:
-        if record["game"] not in SOLVERS or len(record["sides"]) != 2:
-            continue
-        agents = [s["agent"] for s in record["sides"]]
-        for side, agent in enumerate(agents):
-            if not _is_solver(agent, record["game"]) and _is_solver(agents[1 - side], record["game"]):
+        for side, agent in enumerate(s["agent"] for s in record["sides"]):
+            if (record["game"], agent) in _against_solver(record):
                 groups[(record["game"], agent)].append((record, side))
-    if not groups:
+    unplayed = unplayed_counts(unscored, _against_solver)
+    if not groups and not unplayed:
         return None
     rows = []
-    for (game, agent), items in sorted(groups.items()):
+    for game, agent in sorted({*groups, *unplayed}):
+        items = groups.get((game, agent), [])
+        counts = unplayed.get((game, agent), NONE)
+        if not items:
+            rows.append([agent, game, 0, counts["errored"], counts["skipped"], *[None] * 6])
+            continue
         results = []
         top1_num = top3_num = moves = illegal = turns = lost_illegal = 0
         for record, side in items:
@@ -58,23 +73,32 @@ def solver_games(records: list[dict[str, Any]]) -> dict[str, Any] | None:
             if record.get("forfeited_by_side") == side:
                 lost_illegal += 1
         rows.append([
-            agent, game, len(items), draw_rate(results), results.count("won") / len(results),
+            agent, game, len(items), counts["errored"], counts["skipped"], draw_rate(results),
+            results.count("won") / len(results),
             top1_num / moves if moves else None, top3_num / moves if moves else None,
             lost_illegal / len(items), illegal / turns if turns else None,
         ])
     return {
         "title": "Against solvers (SPIN-Bench)",
-        "columns": ["agent", "game", "matches", "draw rate", "win rate", "top-1 moves", "top-3 moves", "IML", "IMT"],
+        "columns": ["agent", "game", "matches", "errored", "skipped", "draw rate", "win rate", "top-1 moves",
+                    "top-3 moves", "IML", "IMT"],
         "rows": rows,
-        "note": "Draw rate = share of drawn games against the solver; top-k = share of the agent's moves the "
+        "note": "Over the scored matches (matches); errored and skipped matches are counted beside and in no rate "
+                "(an errored match is no loss: SPIN-Bench does not count API errors against the model). "
+                "Draw rate = share of drawn games against the solver; top-k = share of the agent's moves the "
                 "solver ranks among its k best (ties rank best); IML = games lost to illegal moves; "
                 "IMT = rejected answers per decision.",
     }
 
 
-def hanabi(records: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Mean Hanabi score per agent and player count, with SPIN-Bench's Table 1 and the human reference."""
-    if not any(r["game"] == "hanabi" for r in records):
+def hanabi(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
+    """Mean Hanabi score per agent and player count, with SPIN-Bench's Table 1 and the human reference.
+
+    Each mean says over how many games (n), with the errored and skipped ones beside (in no mean).
+    """
+    unplayed = unplayed_counts(unscored, lambda r: [(r["sides"][0].get("agent"), r.get("variant"))]
+                               if r.get("game") == "hanabi" and r.get("sides") else [])
+    if not any(r["game"] == "hanabi" for r in records) and not unplayed:
         return None
     from stratbench.metrics.hanabi import HUMAN_REFERENCE, score_table
 
@@ -86,16 +110,22 @@ def hanabi(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         cells = []
         for count in counts:
             cell = row.get(count)
+            others = beside(unplayed.get((row["agent"], count))) if row["source"] == "run" else ""
             if cell is None:
-                cells.append(None)
+                cells.append(f"– (n=0; {others})" if others else None)
             elif "n" in cell:
-                cells.append(f"{cell['mean']:.1f} ± {cell['sd']:.1f} (n={cell['n']})")
+                cells.append(f"{cell['mean']:.1f} ± {cell['sd']:.1f} (n={cell['n']}{'; ' + others if others else ''})")
             else:
                 cells.append(f"{cell['mean']:.1f}")
         rows.append([row["agent"], row["source"], *cells])
+    listed = {row[0] for row in rows}
+    for agent in sorted({a for a, _ in unplayed if a not in listed}):
+        rows.append([agent, "run", *(f"– (n=0; {beside(unplayed[(agent, c)])})" if (agent, c) in unplayed else None
+                                     for c in counts)])
     low, high = HUMAN_REFERENCE["typical_range"]
     rows.append(["human", HUMAN_REFERENCE["source"], *([f"typically {low}–{high}"] * 4)])
-    note = "Score = sum of the fireworks at the end (SPIN-Bench's wording); the same agent plays every seat."
+    note = ("Score = sum of the fireworks at the end (SPIN-Bench's wording); the same agent plays every seat. "
+            "n = games scored; errored and skipped games are counted beside, in no mean.")
     if any(r["game"] == "hanabi" and r.get("protocol") == "paper" for r in records):
         left = sum(row.get("left_out", 0) for row in score_table(records) if row["source"] == "run")
         note = ("Paper protocol: score = the fireworks before the game's last action, as SPIN-Bench's released "
@@ -109,9 +139,13 @@ def hanabi(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     }
 
 
-def diplomacy(records: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Diplomacy per agent: supply centers, controlled regions and order success by type."""
-    if not any(r["game"] in ("diplomacy", "diplomacy-nopress") for r in records):
+def diplomacy(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
+    """Diplomacy per agent: supply centers, controlled regions and order success by type (errored and skipped
+    matches counted beside)."""
+    games = ("diplomacy", "diplomacy-nopress")
+    unplayed = unplayed_counts(unscored, lambda r: [s.get("agent") for s in r.get("sides", [])]
+                               if r.get("game") in games else [])
+    if not any(r["game"] in games for r in records) and not unplayed:
         return None
     from stratbench.metrics.diplomacy import summary_rows
 
@@ -122,12 +156,19 @@ def diplomacy(records: list[dict[str, Any]]) -> dict[str, Any] | None:
             f"{kind} {stats.get('success', 0)}/{stats.get('total', 0)}"
             for kind, stats in sorted(orders.items()) if isinstance(stats, dict) and stats.get("total")
         )
-        rows.append([row["agent"], row["matches"], row["mean_supply_centers"], row["mean_controlled_regions"], shown])
+        counts = unplayed.get(row["agent"], NONE)
+        rows.append([row["agent"], row["matches"], counts["errored"], counts["skipped"], row["mean_supply_centers"],
+                     row["mean_controlled_regions"], shown])
+    listed = {row[0] for row in rows}
+    rows += [[agent, 0, counts["errored"], counts["skipped"], None, None, ""]
+             for agent, counts in sorted(unplayed.items()) if agent not in listed]
     return {
         "title": "Diplomacy (SPIN-Bench)",
-        "columns": ["agent", "matches", "mean supply centers", "mean controlled regions", "orders succeeded / given"],
+        "columns": ["agent", "matches", "errored", "skipped", "mean supply centers", "mean controlled regions",
+                    "orders succeeded / given"],
         "rows": rows,
-        "note": "Summed over all powers an agent controls, at the end of the game.",
+        "note": "Summed over all powers an agent controls, at the end of the game; over the scored matches "
+                "(errored and skipped ones counted beside).",
     }
 
 
@@ -218,21 +259,24 @@ def _negotiation_cells(counts: dict[str, int], shares: dict[str, float | None]) 
     ]
 
 
-def gamebench_categories(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def gamebench_categories(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """GameBench Table 3 (games per reasoning category) with each agent's mean score per category.
 
     A category's score averages the agent's mean score over the category's
     games it played here (each game weighted equally); self-play matches are
     left out, as in the average-score table. The rows are Table 3's
     six, then one row per category outside it (Atari Boxing's real-time play),
-    shown only when such a game was played.
+    shown only when such a game was played. The note gives each agent's
+    matches: scored, with the errored and skipped ones beside (in no mean).
     """
     from stratbench.games.gamebench import EXTRA_CATEGORIES, REASONING_CATEGORIES
 
     categories = {**REASONING_CATEGORIES, **EXTRA_CATEGORIES}
     known = {g for games in categories.values() for g in games}
     played = [r for r in records if r.get("family") == "gamebench" or r["game"] in known]
-    if not played:
+    unplayed = unplayed_counts(unscored, lambda r: [s.get("agent") for s in r.get("sides", [])]
+                               if r.get("family") == "gamebench" or r.get("game") in known else [])
+    if not played and not unplayed:
         return None
     per_game: dict[tuple[str, str], list[float]] = defaultdict(list)
     for record in played:
@@ -240,7 +284,7 @@ def gamebench_categories(records: list[dict[str, Any]]) -> dict[str, Any] | None
             continue  # self-play: an agent against itself always averages the game's mean score
         for side, info in enumerate(record["sides"]):
             per_game[(info["agent"], record["game"])].append(float(record["scores"][side]))
-    agents = sorted({agent for agent, _ in per_game})
+    agents = sorted({agent for agent, _ in per_game} | set(unplayed))
     rows = []
     for category, games in categories.items():
         here = [g for g in games if any(game == g for _, game in per_game)]
@@ -251,9 +295,14 @@ def gamebench_categories(records: list[dict[str, Any]]) -> dict[str, Any] | None
             means = [sum(v) / len(v) for (a, g), v in per_game.items() if a == agent and g in here]
             cells.append(sum(means) / len(means) if means else None)
         rows.append([category, len(games), ", ".join(games), ", ".join(here) or "–", *cells])
+    matches = {agent: len({r["match_id"] for r in played if any(s["agent"] == agent for s in r["sides"])})
+               for agent in agents}
+    counted = "; ".join(f"{a} {matches[a]}" + (f" ({beside(unplayed.get(a))})" if beside(unplayed.get(a)) else "")
+                        for a in agents)
     note = ("The first two columns are GameBench Table 3 as published (the paper's numbers); the agent columns "
             "are this run's mean score per agent over the category's games played here (each game weighted "
-            "equally; self-play left out).")
+            "equally; self-play left out). Scored matches per agent, self-play included, with the errored and "
+            f"skipped ones beside (in no mean): {counted}.")
     if any(row[0] in EXTRA_CATEGORIES for row in rows):
         note += (" Atari Boxing is in no Table 3 category (GameBench collected no data on it); its score is "
                  "0.5 + point difference / 200 against the cartridge's boxer.")
@@ -265,7 +314,7 @@ def gamebench_categories(records: list[dict[str, Any]]) -> dict[str, Any] | None
     }
 
 
-def gamebench_ratings(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def gamebench_ratings(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """GameBench Table 1 from a run: Bradley–Terry ratings overall and per game, with the paper's beside them.
 
     The run's two-sided GameBench matches (self-play left out) are rated as
@@ -287,7 +336,9 @@ def gamebench_ratings(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     )
 
     played = [r for r in records if r["game"] in GAME_IDS]
-    if not played:
+    unplayed = unplayed_counts(unscored, lambda r: [s.get("agent") for s in r.get("sides", [])]
+                               if r.get("game") in GAME_IDS else [])
+    if not played and not unplayed:
         return None
     matches = [
         MatchResult(r["game"], tuple(side["agent"] for side in r["sides"]), tuple(float(x) for x in r["scores"]),
@@ -295,23 +346,32 @@ def gamebench_ratings(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         for r in played
         if len(r["sides"]) == 2 and r["sides"][0]["agent"] != r["sides"][1]["agent"]
     ]
-    columns = ["agent", "source", "Overall", *(abbreviation for abbreviation, _ in TABLE_1_COLUMNS)]
+    columns = ["agent", "source", "Overall", *(abbreviation for abbreviation, _ in TABLE_1_COLUMNS), "matches",
+               "errored", "skipped"]
     rows: list[list[Any]] = []
     if matches:
         note = _rated_rows(matches, rows)
     else:
         note = "This run has no GameBench match between two different agents to rate (self-play is left out). "
+    rated = {row[0] for row in rows}
+    rows += [[agent, "this run", None, *[None] * len(TABLE_1_COLUMNS)] for agent in sorted(unplayed)
+             if agent not in rated]
+    for row in rows:
+        counts = unplayed.get(row[0], NONE)
+        row += [sum(1 for m in matches if row[0] in m.agents), counts["errored"], counts["skipped"]]
     for agent, values in PUBLISHED_TABLE_1.items():
         cells = [values[0]]
         for (_, game), value in zip(TABLE_1_COLUMNS, values[1:], strict=True):
             cells.append(f"{value:.2f}*" if (agent, game) in PUBLISHED_UNPLAYED else value)
-        rows.append([agent, "paper (Table 1)", *cells])
+        rows.append([agent, "paper (Table 1)", *cells, None, None, None])
     games = ", ".join(f"{abbreviation} = {game}" for abbreviation, game in TABLE_1_COLUMNS)
     note += (
         f"Bradley–Terry ratings as GameBench computed them: choix ILSR with alpha = {GAMEBENCH_ALPHA} "
         f"(GameBench's regularisation), ties dropped, fractional scores as weights, B = {GAMEBENCH_RESAMPLES} "
         "resamples (seed 0) weighted 1/N_game overall; each rating is the resamples' mean, centred on this "
-        "run's agents. Empty: the agent played no match of that game here. Paper rows: GameBench Table 1 as "
+        "run's agents. Empty: the agent played no match of that game here. matches = the rated matches "
+        "(two different agents), errored and skipped = the agent's GameBench matches that were not scored (in no "
+        "rating). Paper rows: GameBench Table 1 as "
         "published, each value moved under the game it belongs to (the paper's header permutes the columns); "
         "* marks a published rating of an agent that never played the game (prior only). " + games + "."
     )

@@ -14,10 +14,12 @@ from typing import Any
 
 from stratbench.results import ERRORED, SKIPPED, status_of
 
-__all__ = ["UNPLAYED", "beside", "subject_agent", "unplayed_counts"]
+__all__ = ["NONE", "UNPLAYED", "beside", "subject_agent", "unplayed_counts"]
 
 UNPLAYED = (ERRORED, SKIPPED)
 """The two statuses of a match that was not scored."""
+NONE: dict[str, int] = {ERRORED: 0, SKIPPED: 0}
+"""The counts of a row without skipped or errored matches (read it, never change it)."""
 
 
 def unplayed_counts(

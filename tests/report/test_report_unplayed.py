@@ -117,6 +117,8 @@ def test_games_against_solvers_rate_the_scored_games_and_count_the_others_beside
     markdown = render_markdown(data)
     assert f"| {LLM} | tictactoe | 2 | 1 | 1 | 0.50 | 0.00 | – | – | 0.00 | 0.00 |" in markdown
     assert f"| {LLM} | run | 50.00 | – | – | – | – | 2 | 2 | 1 |" in markdown
+    # The score table: the mean over the scored matches, the others beside.
+    assert f"| {LLM} | 0.25 (2) | 0.25 (2; 1 errored; 1 skipped) |" in markdown
 
 
 def test_hanabi_diplomacy_advgame_and_gamebench_count_their_errored_and_skipped_matches():
@@ -144,3 +146,27 @@ def test_hanabi_diplomacy_advgame_and_gamebench_count_their_errored_and_skipped_
     assert sections["gamebench_categories"]["note"].endswith(f": {LLM} 0 (1 skipped); random 0 (1 skipped).")
     markdown = render_markdown(data)
     assert f"| {LLM} | run | 12.0 ± 2.0 (n=2; 1 errored) | – (n=0; 1 skipped) | – | – |" in markdown
+
+
+def test_the_scaffold_tables_count_each_scaffolds_errored_and_skipped_matches():
+    from stratbench.report.scaffolds import scaffolds
+
+    def played(match_id: str, scaffold: str, score: float, seed: int) -> dict:
+        base = record(match_id, (f"openai/m+{scaffold}", "random"), (score, 1.0 - score), models=("openai/m", None),
+                      scaffolds=(scaffold, None), seed=seed)
+        return {**base, "decision_cost": [{"decisions": 3, "calls": 3, "prompt_tokens": 30, "completion_tokens": 3},
+                                          None]}
+
+    def failed(match_id: str, scaffold: str, status: str) -> dict:
+        out = unscored(match_id, (f"openai/m+{scaffold}", "random"), status, game="tictactoe",
+                       models=("openai/m", None))
+        out["sides"][0]["scaffold"] = scaffold
+        return out
+
+    records = [played("d1", "direct", 1.0, 1), played("c1", "cot", 0.0, 1)]
+    unplayed = [failed("d2", "direct", "errored"), failed("c2", "cot", "skipped"), failed("c3", "cot", "errored")]
+    section = scaffolds(records, unscored=unplayed)
+    cost = {row[0]: row[2:5] for row in section["tables"][0]["rows"]}
+    assert cost == {"openai/m+cot": [1, 1, 1], "openai/m+direct": [1, 1, 0]}
+    side = {row[1]: row[2:6] for row in section["tables"][1]["rows"]}
+    assert side == {"direct": [1, 1, 0, 1.0], "cot": [1, 1, 1, 0.0]}

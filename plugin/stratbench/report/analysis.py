@@ -125,6 +125,7 @@ def analyse(
         "matches": [_match_row(r) for r in records],
         "unscored": [_unscored_row(r) for r in unscored],
         "unscored_by_agent": unscored_by_agent(unscored),
+        "unscored_by_agent_game": _unscored_by_agent_game(unscored),
     }
     counts = {status: sum(1 for r in unscored if status_of(r) == status) for status in (SKIPPED, ERRORED)}
     if unscored:
@@ -192,6 +193,17 @@ def _add_sections(
             if section:
                 title = f"{section.get('title', name)} · {protocol} protocol"
                 data["sections"].append({"name": name, **section, "title": title, "protocol": protocol})
+
+
+def _unscored_by_agent_game(unscored: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, int]]]:
+    """Returns ``{agent: {game: {"errored", "skipped"}}}``: the counts the score table shows beside its means."""
+    from stratbench.report.unplayed import unplayed_counts
+
+    counts = unplayed_counts(unscored, lambda r: [(s.get("agent", "?"), str(r.get("game"))) for s in r.get("sides", [])])
+    out: dict[str, dict[str, dict[str, int]]] = {}
+    for (agent, game), tally in sorted(counts.items()):
+        out.setdefault(agent, {})[game] = tally
+    return out
 
 
 def _build(builder: SectionBuilder, records: list[dict[str, Any]], unscored: list[dict[str, Any]]) -> Any:

@@ -170,3 +170,19 @@ def test_the_scaffold_tables_count_each_scaffolds_errored_and_skipped_matches():
     assert cost == {"openai/m+cot": [1, 1, 1], "openai/m+direct": [1, 1, 0]}
     side = {row[1]: row[2:6] for row in section["tables"][1]["rows"]}
     assert side == {"direct": [1, 1, 0, 1.0], "cot": [1, 1, 1, 0.0]}
+
+
+def test_starcraft_and_negotiation_notes_count_the_episodes_and_the_matches_not_scored():
+    from stratbench.report.sc2 import sc2_tables
+    from stratbench.report.sections import negotiation
+
+    episode = {**record("e1", ("m",), (1.0,), game="sc2_smac", metrics={"0": {
+        "killed_value": 300.0, "lost_value": 150.0, "outcome": "win", "backend": "mock"}}), "variant": "3s_vs_3z"}
+    unplayed = [unscored("e2", ("m",), "errored", game="sc2_smac", variant="3s_vs_3z"),
+                unscored("e3", ("m",), "skipped", game="sc2_smac", variant="2s_vs_1sc")]
+    section = sc2_tables([episode], unscored=unplayed)
+    assert section["rows"][0][:3] == ["m", "this run (mock backend)", "2.00 (100%)"]
+    assert section["note"].endswith("(in no cell): m 2s_vs_1sc 0 (1 skipped); m 3s_vs_3z 1 (1 errored).")
+    press = negotiation([], unscored=[unscored("d1", ("m", "random"), "errored", game="diplomacy")])
+    assert press["note"].endswith("1 errored Diplomacy match(es) with negotiation were not scored and are in no "
+                                  "count.")

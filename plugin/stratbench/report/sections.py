@@ -172,15 +172,19 @@ def diplomacy(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()
     }
 
 
-def negotiation(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def negotiation(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """SPIN-Bench's six LLM-annotated negotiation metrics (§6.8) per agent and power, from the annotator's counts.
 
     Counts are summed over matches before the ratios are taken; an agent with
     several powers also gets an ``all`` row. Without any annotated match the
-    section is a single line saying so.
+    section is a single line saying so. Errored and skipped matches with
+    negotiation are counted in the note (they are in no count).
     """
     press = [r for r in records if r["game"] == "diplomacy"]
-    if not press:
+    unplayed = beside(unplayed_counts(unscored, lambda r: ["all"] if r.get("game") == "diplomacy" else []).get("all"))
+    not_scored = f" {unplayed} Diplomacy match(es) with negotiation were not scored and are in no count." \
+        if unplayed else ""
+    if not press and not unplayed:
         return None
     from stratbench.metrics.negotiation import COUNTS, ratios
 
@@ -188,7 +192,7 @@ def negotiation(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     base = {"title": "Diplomacy negotiation (SPIN-Bench, LLM-annotated)", "columns": [], "rows": []}
     if not annotated:
         return {**base, "note": f"No annotator ran on the {len(press)} Diplomacy match(es) with negotiation: "
-                                "run with --annotator-model MODEL to get these metrics."}
+                                "run with --annotator-model MODEL to get these metrics." + not_scored}
     sums: dict[tuple[str, str], dict[str, int]] = {}
     matches: dict[tuple[str, str], int] = defaultdict(int)
     talkers: set[str] = set()
@@ -229,7 +233,7 @@ def negotiation(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         + ". Private messages only. AlignR = messages aligned with the sender's declared strategy; AcceptR = "
         "proposals the recipient accepted; Mut:1S = mutual-benefit : one-sided proposals; P:C = peace : conflict "
         "messages; Persp. / Cond. = messages with perspective taking / conditional plans; failures = unreadable "
-        "annotator replies (left out)."
+        "annotator replies (left out)." + not_scored
     )
     return {
         **base,

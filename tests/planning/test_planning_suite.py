@@ -140,3 +140,32 @@ def test_the_paper_protocol_reads_only_the_dollar_json_under_pddl_dir(pytester, 
         metrics = by_task[unreadable]["metrics"]["0"]
         assert by_task[unreadable]["scores"] == [0.0]
         assert (metrics["valid"], metrics["error"], metrics["error_class"]) == (False, "parse_error", "Other")
+
+
+def test_tasks_the_planner_errors_on_count_as_not_valid_and_skipped_ones_beside_in_the_report(pytester):
+    from wild_toys import DERIVED_DOMAIN, DERIVED_PROBLEM
+
+    pytester.makepyfile(test_pddl=SUITE)
+    unreachable = BLOCKS_P01.replace("toy-p01", "toy-p02").replace("(and (on b c) (on a b))", "(on a a)")
+    recursive = DERIVED_DOMAIN.replace(
+        "(:derived (low ?x - block) (ontable ?x))",
+        "(:derived (low ?x - block) (exists (?z - block) (and (on ?x ?z) (low ?z))))",
+    )
+    data = write_dataset(pytester.path / "data", {
+        "blocksworld": (BLOCKS_DOMAIN, {"p01": BLOCKS_P01, "p02": unreachable}),
+        "recursive": (recursive, {"p01": DERIVED_PROBLEM}),
+    })
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-rs", "--pddl-dir", str(data), "--stratbench-agent", "planner",
+        "--report-dir", "reports", "-k", "planner and not random",
+    )
+    planner = {r["variant"]: r for r in records(pytester) if r["sides"][0]["agent"] == "planner"}
+    assert {v: r["status"] for v, r in planner.items()} == {
+        "blocksworld/p01": "scored", "blocksworld/p02": "errored", "recursive/p01": "skipped"}, result.stdout.str()
+    assert "no planner among" in planner["blocksworld/p02"]["reason"]
+    report = (pytester.path / "reports" / "report.md").read_text()
+    # 1 valid of 2 tasks (the errored one counts as not valid); the skipped one is beside, in no denominator.
+    assert "| planner | run | 2 | 1 | 1 | 1 | 50.00 |" in report
+    assert "| planner | blocksworld | sequential | 2 | 1 | 1 | 0 | 50.00 |" in report
+    assert "| planner | recursive | unknown | 0 | 0 | 0 | 1 | – |" in report
+    assert "| planner | run | 50.00 | – |" in report  # SPIN-Bench Table 1, every column: the same Plan Acc

@@ -146,12 +146,17 @@ def avg_score(values: list[float | None]) -> float | None:
     return sum(known[:6] + [v * 4 for v in known[6:]]) / 10
 
 
-def _full_rows(records: list[dict[str, Any]], competitive: dict[str, list[float | None]]) -> list[list[Any]]:
-    """Table 1 with every column, per run agent that has any of them, then the paper's rows."""
+def _full_rows(
+    records: list[dict[str, Any]], competitive: dict[str, list[float | None]], unscored: list[dict[str, Any]]
+) -> list[list[Any]]:
+    """Table 1 with every column, per run agent that has any of them, then the paper's rows.
+
+    Plan Acc and N-Step count a planning task whose match errored as not valid, as the planning section does.
+    """
     from stratbench.metrics.hanabi import SPIN_BENCH_TABLE1, score_table
     from stratbench.metrics.planning import PAPER_RESULTS, summaries_by_agent
 
-    planning = summaries_by_agent(records)
+    planning = summaries_by_agent(records, unscored)
     hanabi = {row["agent"]: row for row in score_table(records) if row.get("source") == "run"}
     rows = []
     for agent in sorted(set(planning) | set(hanabi) | set(competitive)):
@@ -183,7 +188,7 @@ def spin_table1(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = 
     if not tallies:
         from stratbench.metrics.planning import summaries_by_agent
 
-        if not summaries_by_agent(records) and not any(r.get("game") == "hanabi" for r in records):
+        if not summaries_by_agent(records, unscored) and not any(r.get("game") == "hanabi" for r in records):
             return None
     rows = []
     competitive: dict[str, list[float | None]] = {}
@@ -227,14 +232,15 @@ def spin_table1(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = 
         })
     tables.append({
         "title": "Table 1, every column",
-        "note": "Plan Acc and N-Step over the run's planning tasks (the planning section has them per domain), "
+        "note": "Plan Acc and N-Step over the run's planning tasks, an errored one counted as not valid (the "
+                "planning section has them per domain, with the errored and skipped tasks), "
                 "the competitive columns as above, Hanabi's mean score of 25 per player count (the Hanabi "
                 "section has their spread), Avg. Score = the mean of Plan Acc, the five game columns and the "
                 "four Hanabi means ×4 (N-Step left out), only where all ten are known. The paper's Avg. Score "
                 "is as printed.",
         "columns": ["agent", "source", "Plan Acc (%)", "N-Step", "TTT_DR (%)", "C4_DR (%)", "CH_DR (%)",
                     "C4_T3 (%)", "CH_T3 (%)", "Hanabi 2P", "3P", "4P", "5P", "Avg. Score"],
-        "rows": _full_rows(records, competitive),
+        "rows": _full_rows(records, competitive, unscored),
     })
     return {
         "title": "SPIN-Bench Table 1: competitive games",

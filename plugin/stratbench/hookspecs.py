@@ -87,7 +87,10 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
     Args:
         registry: Call ``registry.add_report_section(name, builder)``;
             ``builder(records)`` returns ``{"title", "columns", "rows", "note"}``
-            or None when the records hold nothing for it. Call
+            or None when the records hold nothing for it; ``records`` are the
+            scored ones, and a builder declaring an ``unscored`` keyword
+            parameter also gets the skipped and errored ones, to show beside
+            its rates (:mod:`stratbench.report.unplayed`). Call
             ``registry.add_board_renderer(game, renderer)``; ``renderer(snapshot)``
             draws one of the game's ``board`` snapshots (``Game.snapshot``) as an
             inline ``<svg>`` on the match's replay page.

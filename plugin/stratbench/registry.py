@@ -36,8 +36,9 @@ Annotator = Callable[["Game", "MatchOutcome", Any], Awaitable[dict[int, dict[str
 """
 
 
-ReportSection = Callable[[list[dict[str, Any]]], "dict[str, Any] | None"]
-"""Builds a report section from result records: ``{"title", "columns", "rows", "note"}`` or None."""
+ReportSection = Callable[..., "dict[str, Any] | None"]
+"""Builds a report section from scored result records: ``{"title", "columns", "rows", "note"}`` or None; one
+declaring an ``unscored`` keyword parameter also gets the skipped and errored records."""
 BoardRenderer = Callable[[dict[str, Any]], "str | None"]
 """Draws one ``board`` snapshot as an inline ``<svg>``; None to show its text instead."""
 

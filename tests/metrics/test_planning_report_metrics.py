@@ -72,7 +72,7 @@ def test_action_space_by_domain_and_correlations_are_hand_computed():
     assert pearson([1, 1], [2, 3]) is None and pearson([1], [2]) is None
     domains = by_domain(records)["a"]
     assert domains["d3"] == {"category": "c", "tasks": 2, "valid": 0, "plan_accuracy": 0.0, "n_step": 0.0,
-                             "BC": 1.0, "GS": 0.0, "Other": 0.0}
+                             "BC": 1.0, "GS": 0.0, "Other": 0.0, "errored": 0, "skipped": 0, "errored_share": 0.0}
 
 
 def test_state_action_space_counts_every_reachable_state_with_its_actions():

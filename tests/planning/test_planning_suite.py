@@ -99,14 +99,17 @@ def test_tasks_in_constructs_unified_planning_refused_play_under_pddl_dir_and_ar
     # The record says what the reader changed; a task read as written says nothing.
     assert planner["dotted/p01"]["metrics"]["0"]["normalised"][0].startswith("renamed 3 objects")
     assert planner["undefined-numeric/p01"]["metrics"]["0"]["normalised"] == []
+    assert planner["derived/p01"]["metrics"]["0"]["normalised"][0].startswith("compiled away 4 derived predicates")
     # The plan was given in the names the task is written in.
     transcript = pytester.path / "reports" / planner["dotted/p01"]["transcript"]
     assert "(move c0.0 c0.1)" in transcript.read_text() and "(move c0.1 c1/1)" in transcript.read_text()
     report = (pytester.path / "reports" / "report.md").read_text()
-    assert "| planner | – | 1.00 (5) |" in report  # plan validity is never averaged into the win-share overall
-    assert "| planner | run | 5 | 100.00 |" in report  # the planning section counts all five tasks
+    # Plan validity is never averaged into the win-share overall.
+    assert f"| planner | – | 1.00 ({len(WILD_TASKS)}) |" in report
+    n = len(WILD_TASKS)
+    assert f"| planner | run | {n} | {n} | 0 | 0 | 100.00 |" in report  # the planning section counts every task
     summary = summaries_by_agent(played)["planner"]
-    assert (summary["tasks"], summary["plan_accuracy"]) == (5, 1.0)
+    assert (summary["tasks"], summary["plan_accuracy"]) == (len(WILD_TASKS), 1.0)
 
 
 def test_the_paper_protocol_reads_only_the_dollar_json_under_pddl_dir(pytester, fake_llm):
@@ -137,3 +140,32 @@ def test_the_paper_protocol_reads_only_the_dollar_json_under_pddl_dir(pytester, 
         metrics = by_task[unreadable]["metrics"]["0"]
         assert by_task[unreadable]["scores"] == [0.0]
         assert (metrics["valid"], metrics["error"], metrics["error_class"]) == (False, "parse_error", "Other")
+
+
+def test_tasks_the_planner_errors_on_count_as_not_valid_and_skipped_ones_beside_in_the_report(pytester):
+    from wild_toys import DERIVED_DOMAIN, DERIVED_PROBLEM
+
+    pytester.makepyfile(test_pddl=SUITE)
+    unreachable = BLOCKS_P01.replace("toy-p01", "toy-p02").replace("(and (on b c) (on a b))", "(on a a)")
+    recursive = DERIVED_DOMAIN.replace(
+        "(:derived (low ?x - block) (ontable ?x))",
+        "(:derived (low ?x - block) (exists (?z - block) (and (on ?x ?z) (low ?z))))",
+    )
+    data = write_dataset(pytester.path / "data", {
+        "blocksworld": (BLOCKS_DOMAIN, {"p01": BLOCKS_P01, "p02": unreachable}),
+        "recursive": (recursive, {"p01": DERIVED_PROBLEM}),
+    })
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-rs", "--pddl-dir", str(data), "--stratbench-agent", "planner",
+        "--report-dir", "reports", "-k", "planner and not random",
+    )
+    planner = {r["variant"]: r for r in records(pytester) if r["sides"][0]["agent"] == "planner"}
+    assert {v: r["status"] for v, r in planner.items()} == {
+        "blocksworld/p01": "scored", "blocksworld/p02": "errored", "recursive/p01": "skipped"}, result.stdout.str()
+    assert "no planner among" in planner["blocksworld/p02"]["reason"]
+    report = (pytester.path / "reports" / "report.md").read_text()
+    # 1 valid of 2 tasks (the errored one counts as not valid); the skipped one is beside, in no denominator.
+    assert "| planner | run | 2 | 1 | 1 | 1 | 50.00 |" in report
+    assert "| planner | blocksworld | sequential | 2 | 1 | 1 | 0 | 50.00 |" in report
+    assert "| planner | recursive | unknown | 0 | 0 | 0 | 1 | – |" in report
+    assert "| planner | run | 50.00 | – |" in report  # SPIN-Bench Table 1, every column: the same Plan Acc

@@ -95,11 +95,64 @@ UNDEFINED_PROBLEM = """(define (problem charging-1) (:domain charging)
 """
 UNDEFINED_PLAN = "(charge d1)\n(fly d1)"
 
+# Derived predicates: 'clear' and 'handempty' derived from on and holding; 'low' by two rules (a disjunction);
+# 'tower-of-two' through 'low' and 'clear'. The goal names a derived predicate; 'clear' quantifies ?y, the name of
+# stack's second parameter.
+DERIVED_DOMAIN = """(define (domain blocks-derived)
+  (:requirements :strips :typing :derived-predicates :negative-preconditions :existential-preconditions)
+  (:types block)
+  (:predicates (on ?x - block ?y - block) (ontable ?x - block) (holding ?x - block)
+               (clear ?x - block) (handempty) (low ?x - block) (tower-of-two ?x - block))
+  (:derived (clear ?x - block) (and (not (holding ?x)) (not (exists (?y - block) (on ?y ?x)))))
+  (:derived (handempty) (not (exists (?b - block) (holding ?b))))
+  (:derived (low ?x - block) (ontable ?x))
+  (:derived (low ?x - block) (exists (?y - block) (and (on ?x ?y) (ontable ?y))))
+  (:derived (tower-of-two ?x - block) (and (low ?x) (not (ontable ?x)) (clear ?x)))
+  (:action pick-up :parameters (?x - block)
+    :precondition (and (clear ?x) (ontable ?x) (handempty))
+    :effect (and (not (ontable ?x)) (holding ?x)))
+  (:action put-down :parameters (?x - block)
+    :precondition (holding ?x)
+    :effect (and (not (holding ?x)) (ontable ?x)))
+  (:action stack :parameters (?x - block ?y - block)
+    :precondition (and (holding ?x) (clear ?y))
+    :effect (and (not (holding ?x)) (on ?x ?y)))
+  (:action unstack :parameters (?x - block ?y - block)
+    :precondition (and (on ?x ?y) (clear ?x) (handempty))
+    :effect (and (holding ?x) (not (on ?x ?y)))))
+"""
+DERIVED_PROBLEM = """(define (problem blocks-derived-1) (:domain blocks-derived)
+  (:objects a b c - block)
+  (:init (on c a) (ontable a) (ontable b))
+  (:goal (tower-of-two a)))
+"""
+DERIVED_PLAN = "(unstack c a)\n(put-down c)\n(pick-up a)\n(stack a b)"
+
+# A predicate declared with one parameter name twice, (in ?obj ?obj).
+REPEATED_DOMAIN = """(define (domain boxes)
+  (:requirements :strips)
+  (:predicates (in ?obj ?obj) (free ?obj) (unlocked ?obj))
+  (:action unlock :parameters (?b)
+    :precondition (not (unlocked ?b))
+    :effect (unlocked ?b))
+  (:action put :parameters (?a ?b)
+    :precondition (and (free ?a) (unlocked ?b))
+    :effect (and (in ?a ?b) (not (free ?a)))))
+"""
+REPEATED_PROBLEM = """(define (problem boxes-1) (:domain boxes)
+  (:objects toy box)
+  (:init (free toy))
+  (:goal (in toy box)))
+"""
+REPEATED_PLAN = "(unlock box)\n(put toy box)"
+
 WILD_TASKS = {
     "dotted": (DOTTED_DOMAIN, DOTTED_PROBLEM, DOTTED_PLAN),
     "either": (EITHER_DOMAIN, EITHER_PROBLEM, EITHER_PLAN),
     "twice": (TWICE_DOMAIN, TWICE_PROBLEM, TWICE_PLAN),
     "self-subtype": (SELF_DOMAIN, SELF_PROBLEM, SELF_PLAN),
     "undefined-numeric": (UNDEFINED_DOMAIN, UNDEFINED_PROBLEM, UNDEFINED_PLAN),
+    "derived": (DERIVED_DOMAIN, DERIVED_PROBLEM, DERIVED_PLAN),
+    "repeated-parameter": (REPEATED_DOMAIN, REPEATED_PROBLEM, REPEATED_PLAN),
 }
 """Each construct's task: ``{name: (domain, problem, valid plan)}``."""

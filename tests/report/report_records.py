@@ -88,3 +88,24 @@ def write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
+
+
+def unscored(
+    match_id: str,
+    agents: tuple[str, ...],
+    status: str,
+    *,
+    game: str,
+    variant: str | None = None,
+    models: tuple[str | None, ...] | None = None,
+    reason: str = "LLMProviderError: 503 from the provider after 5 attempts",
+) -> dict[str, Any]:
+    """Builds a skipped or errored record with the keys the report reads (as ``match_record.unscored_record``)."""
+    models = models or (None,) * len(agents)
+    return {
+        "type": "match", "status": status, "reason": reason, "fault": "provider" if status == "errored" else None,
+        "match_id": match_id, "test_id": match_id, "game": game, "seed": 0, "variant": variant,
+        "sides": [{"agent": agent, "kind": "llm" if model else agent, "model": model}
+                  for agent, model in zip(agents, models)],
+        "subject": 0, "scores": None, "result": status, "run_id": "run-1", "cassette": None,
+    }

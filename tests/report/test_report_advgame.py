@@ -47,15 +47,16 @@ def test_table_1_pools_each_agents_rounds_per_game_and_averages_the_games_played
     # A: won 2 of 8 rounds; its one turn after a loss that changed anything (m1 round 1) of two such turns
     # (m2 round 2 kept S1); that change won the next round. B: won 6 of 8; revised after its m1 round-2 loss
     # (D1 -> D2) and lost again; in m2 it never changed.
-    assert rows["A"] == ["A", None, None, None, 25.0, 50.0, 100.0, None, None, None, 25.0, 50.0, 100.0]
-    assert rows["B"] == ["B", None, None, None, 75.0, 100.0, 0.0, None, None, None, 75.0, 100.0, 0.0]
+    assert rows["A"] == ["A", None, None, None, 25.0, 50.0, 100.0, None, None, None, 25.0, 50.0, 100.0, 2, 0, 0]
+    assert rows["B"] == ["B", None, None, None, 75.0, 100.0, 0.0, None, None, None, 75.0, 100.0, 0.0, 2, 0, 0]
     process = {(row[0], row[1]): row for row in _table(section, "Process metrics")["rows"]}
     a = process[("A", "BCG")]
-    assert a[2] == 2 and a[4] == 0.0 and a[5] == 0.0 and a[6] == 0.0  # matches, init-win, OBR, RVR
-    assert a[7] == 50.0  # FMA WR: 0.5 when revising first (m1), 0.0 when second (m2)
+    assert a[2:5] == [2, 0, 0]  # matches, errored, skipped
+    assert a[6] == 0.0 and a[7] == 0.0 and a[8] == 0.0  # init-win, OBR, RVR
+    assert a[9] == 50.0  # FMA WR: 0.5 when revising first (m1), 0.0 when second (m2)
     b = process[("B", "BCG")]
-    assert b[4] == 100.0 and b[6] == 50.0  # B won both first rounds; one of its two initial attempts was over budget
-    assert b[7] == 50.0  # B revised second in m1 (WR 0.5) and first in m2 (WR 1.0)
+    assert b[6] == 100.0 and b[8] == 50.0  # B won both first rounds; one of its two initial attempts was over budget
+    assert b[9] == 50.0  # B revised second in m1 (WR 0.5) and first in m2 (WR 1.0)
 
 
 def test_the_radar_inverts_orr_and_obr_and_gives_a_shared_slope_the_middle():

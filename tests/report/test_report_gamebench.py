@@ -111,11 +111,12 @@ def test_table_1_from_a_run_rates_each_game_as_gamebench_did_beside_the_papers_r
     section = gamebench_ratings(_records())
     assert section["title"] == "GameBench ratings (Table 1)"
     assert section["columns"] == ["agent", "source", "Overall", "ALS", "ARC", "AYT", "CN", "HV", "PT", "SN", "TRB",
-                                  "SB"]
+                                  "SB", "matches", "errored", "skipped"]
     run = {row[0]: row for row in section["rows"] if row[1] == "this run"}
     assert sorted(run) == ["model", "random"]
+    assert run["model"][-3:] == [18, 0, 0]  # the 18 rated matches (2 per game), none errored or skipped
     abbreviations = dict(TABLE_1_COLUMNS)
-    for column, abbreviation in enumerate(section["columns"][3:], start=3):
+    for column, abbreviation in enumerate(section["columns"][3:-3], start=3):
         model, random_ = run["model"][column], run["random"][column]
         assert (model > random_) == (abbreviations[abbreviation] in STRONG_IN)
         assert model == pytest.approx(-random_)  # two agents, centred on their mean

@@ -68,10 +68,10 @@ def test_side_by_side_pairs_on_seed_and_seat_and_shows_calls_per_decision():
     section = scaffolds(_records())
     rows = {row[1]: row for row in _table(section, "Side by side: tictactoe")["rows"]}
     assert list(rows) == ["direct", "revise"]
-    assert rows["direct"][:4] == ["openai/m", "direct", 4, pytest.approx(0.5)]
-    assert rows["direct"][4:7] == [None, None, None] and rows["direct"][7] == pytest.approx(1.0)
-    model, scaffold, matches, mean, pairs, delta, interval, calls = rows["revise"]
-    assert (matches, pairs) == (5, 4) and mean == pytest.approx(3.5 / 5)
+    assert rows["direct"][:6] == ["openai/m", "direct", 4, 0, 0, pytest.approx(0.5)]
+    assert rows["direct"][6:9] == [None, None, None] and rows["direct"][9] == pytest.approx(1.0)
+    model, scaffold, matches, errored, skipped, mean, pairs, delta, interval, calls = rows["revise"]
+    assert (matches, errored, skipped, pairs) == (5, 0, 0, 4) and mean == pytest.approx(3.5 / 5)
     assert delta == pytest.approx(0.125)  # (0.5 + 0.5 + 0 - 0.5) / 4, the unpaired seed 9 left out
     low, high = (float(x) for x in interval.strip("[]").split(", "))
     assert low <= 0.125 <= high
@@ -81,8 +81,8 @@ def test_side_by_side_pairs_on_seed_and_seat_and_shows_calls_per_decision():
 def test_cost_per_decision_and_revise_metrics():
     section = scaffolds(_records())
     cost = {row[0]: row for row in _table(section, "Cost per decision")["rows"]}
-    assert cost["openai/m+direct"][2:] == [4, 12, 1.0, 100.0, 10.0]
-    assert cost["openai/m+revise"][2:4] == [5, 14]
+    assert cost["openai/m+direct"][2:] == [4, 0, 0, 12, 1.0, 100.0, 10.0]
+    assert cost["openai/m+revise"][2:6] == [5, 0, 0, 14]
     revision = _table(section, "Revision")["rows"]
     assert len(revision) == 1
     agent, matches, critiques, negative, changed, orr, csr, slope = revision[0]

@@ -41,18 +41,20 @@ def _records():
 def test_the_run_row_fills_every_column_it_has_games_for():
     section = spin_table1(_records())
     main, levels, _ = section["tables"]
-    assert main["columns"] == ["agent", "source", "TTT_DR (%)", "C4_DR (%)", "CH_DR (%)", "C4_T3 (%)", "CH_T3 (%)"]
+    assert main["columns"] == ["agent", "source", "TTT_DR (%)", "C4_DR (%)", "CH_DR (%)", "C4_T3 (%)", "CH_T3 (%)",
+                               "games", "errored", "skipped"]
     rows = {(row[0], row[1]): row[2:] for row in main["rows"]}
-    ttt, c4, ch, c4_t3, ch_t3 = rows[(LLM, "run")]
+    ttt, c4, ch, c4_t3, ch_t3, games, errored, skipped = rows[(LLM, "run")]
+    assert (games, errored, skipped) == (10, 0, 0)
     assert ttt == pytest.approx(50.0)  # 2 draws of 4
     assert c4 == pytest.approx(0.0)
     assert ch == pytest.approx(50.0)  # against level 20 only: 1 draw of 2
     assert c4_t3 == pytest.approx(100.0 * (0.5 * 4 + 1.0 * 2) / 6)
     assert ch_t3 == pytest.approx(100.0 * (0.3 * 10 + 0.6 * 5) / 15)  # level-0 games only
-    assert rows[("random", "run")] == [100.0, None, None, None, None]
+    assert rows[("random", "run")] == [100.0, None, None, None, None, 1, 0, 0]
     assert levels["rows"] == [
-        [LLM, 0, 2, 50.0, 0.0, pytest.approx(40.0), 15],
-        [LLM, 20, 2, 0.0, 50.0, pytest.approx(90.0), 20],
+        [LLM, 0, 2, 0, 0, 50.0, 0.0, pytest.approx(40.0), 15],
+        [LLM, 20, 2, 0, 0, 0.0, 50.0, pytest.approx(90.0), 20],
     ]
 
 
@@ -60,8 +62,8 @@ def test_the_papers_rows_are_beside_the_run_labelled_as_the_papers():
     rows = spin_table1(_records())["tables"][0]["rows"]
     paper = [row for row in rows if row[1] == "SPIN-Bench Table 1"]
     assert len(paper) == 11 == len(PAPER_TABLE1)
-    assert paper[0] == ["o1", "SPIN-Bench Table 1", 70.0, 0.0, 0.0, 83.1, 45.9]
-    assert ["Llama-3.3-70b", "SPIN-Bench Table 1", 0.0, 0.0, 0.0, 79.5, 25.4] in paper
+    assert paper[0] == ["o1", "SPIN-Bench Table 1", 70.0, 0.0, 0.0, 83.1, 45.9, None, None, None]
+    assert ["Llama-3.3-70b", "SPIN-Bench Table 1", 0.0, 0.0, 0.0, 79.5, 25.4, None, None, None] in paper
 
 
 def test_no_games_against_a_solver_no_section():
@@ -75,10 +77,10 @@ def test_the_report_shows_the_section_per_protocol_with_dashes_where_no_data():
     assert titles == ["SPIN-Bench Table 1: competitive games · default protocol",
                       "SPIN-Bench Table 1: competitive games · paper protocol"]
     paper_run = [row for row in data["sections"][1]["tables"][0]["rows"] if row[1] == "run"]
-    assert paper_run == [[LLM, "run", None, None, None, None, pytest.approx(20.0)]]
+    assert paper_run == [[LLM, "run", None, None, None, None, pytest.approx(20.0), 1, 0, 0]]
     markdown = render_markdown(data)
     assert "SPIN-Bench Table 1: competitive games · paper protocol" in markdown
-    assert "| openai/m+direct | run | – | – | – | – | 20.00 |" in markdown
+    assert "| openai/m+direct | run | – | – | – | – | 20.00 | 1 | 0 | 0 |" in markdown
 
 
 def test_every_column_and_the_avg_score_as_the_paper_computes_it():

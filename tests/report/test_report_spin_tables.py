@@ -140,28 +140,31 @@ PLANNING = [
 def test_planning_section_has_hand_computed_plan_accuracy_n_step_and_error_classes():
     section = planning(PLANNING)
     overall, domains, failures, space, totals, correlation = section["tables"]
-    assert overall["columns"] == ["agent", "source", "tasks", "Plan Acc (%)", "N-Step", "BC (%)", "GS (%)",
-                                  "Other (%)", "tasks with S_i"]
+    assert overall["columns"] == ["agent", "source", "tasks", "valid", "errored", "skipped", "Plan Acc (%)",
+                                  "N-Step", "BC (%)", "GS (%)", "Other (%)", "errored (%)", "tasks with S_i"]
     # A: 1 valid of 4; N-Step = 10 / 3 (p4 has no reference length); each error class 1 of 4.
     assert overall["rows"][:2] == [
-        [A, "run", 4, 25.0, pytest.approx(10 / 3), 25.0, 25.0, 25.0, 3],
-        [B, "run", 1, 100.0, 6.0, 0.0, 0.0, 0.0, 1],
+        [A, "run", 4, 1, 0, 0, 25.0, pytest.approx(10 / 3), 25.0, 25.0, 25.0, 0.0, 3],
+        [B, "run", 1, 1, 0, 0, 100.0, 6.0, 0.0, 0.0, 0.0, 0.0, 1],
     ]
     for row in overall["rows"][:2]:
-        assert sum(row[k] for k in (3, 5, 6, 7)) == pytest.approx(100.0)
+        assert sum(row[k] for k in (6, 8, 9, 10, 11)) == pytest.approx(100.0)
     paper = {row[0]: row for row in overall["rows"][2:]}
-    assert paper["o1"] == ["o1", "SPIN-Bench Tables 1–2", 1280, 58.59, 16.09, 17.97, 17.89, 5.55, 1280]
-    assert paper["o4-mini"][5:8] == [None, None, None] and len(paper) == 11
+    assert paper["o1"] == ["o1", "SPIN-Bench Tables 1–2", 1280, None, None, None, 58.59, 16.09, 17.97, 17.89, 5.55,
+                           None, 1280]
+    assert paper["o4-mini"][8:11] == [None, None, None] and len(paper) == 11
     assert domains["rows"] == [
-        [A, "blocksworld", "sequential", 2, 1, 50.0, 5.0, 0.0, 50.0, 0.0],
-        [A, "grid", "spatial", 2, 0, 0.0, 0.0, 50.0, 0.0, 50.0],
-        [B, "grid", "spatial", 1, 1, 100.0, 6.0, 0.0, 0.0, 0.0],
+        [A, "blocksworld", "sequential", 2, 1, 0, 0, 50.0, 5.0, 0.0, 50.0, 0.0, 0.0],
+        [A, "grid", "spatial", 2, 0, 0, 0, 0.0, 0.0, 50.0, 0.0, 50.0, 0.0],
+        [B, "grid", "spatial", 1, 1, 0, 0, 100.0, 6.0, 0.0, 0.0, 0.0, 0.0],
     ]
     assert failures["rows"] == [[A, "goal_not_satisfied", 1], [A, "inapplicable_action", 1], [A, "parse_error", 1]]
     # Fig. 3a: p4 has no action-space size, so A's grid domain is p3 alone.
-    assert space["rows"] == [[A, "blocksworld", 2, 50.0, 3.0], [A, "grid", 1, 0.0, 10.0], [B, "grid", 1, 100.0, 6.0]]
+    assert space["rows"] == [[A, "blocksworld", 2, 0, 50.0, 3.0], [A, "grid", 1, 0, 0.0, 10.0],
+                             [B, "grid", 1, 0, 100.0, 6.0]]
     # Fig. 3b: log10 pairs per domain (p4 has no count): A blocksworld (1 + 3) / 2 = 2, A grid 5, B grid 2.
-    assert totals["rows"] == [[A, "blocksworld", 2, 50.0, 2.0], [A, "grid", 1, 0.0, 5.0], [B, "grid", 1, 100.0, 2.0]]
+    assert totals["rows"] == [[A, "blocksworld", 2, 0, 50.0, 2.0], [A, "grid", 1, 0, 0.0, 5.0],
+                              [B, "grid", 1, 0, 100.0, 2.0]]
     assert totals["chart"]["series"] == [{"name": A, "points": [[2.0, 50.0], [5.0, 0.0]]},
                                          {"name": B, "points": [[2.0, 100.0]]}]
     assert correlation["rows"] == [
@@ -185,9 +188,10 @@ def test_planning_and_probe_sections_appear_in_both_reports():
     data = analyse(PLANNING + probe_records, sections=_registry_sections(), resamples=50)
     markdown, html = render_markdown(data), render_html(data)
     assert "### Classical planning (SPIN-Bench Tables 1–2)" in markdown
-    assert f"| {A} | run | 4 | 25.00 | 3.33 | 25.00 | 25.00 | 25.00 | 3 |" in markdown
-    assert "| o1 | SPIN-Bench Tables 1–2 | 1280 | 58.59 | 16.09 | 17.97 | 17.89 | 5.55 | 1280 |" in markdown
-    assert f"| {A} | grid | spatial | 2 | 0 | 0.00 | 0.00 | 50.00 | 0.00 | 50.00 |" in markdown
+    assert f"| {A} | run | 4 | 1 | 0 | 0 | 25.00 | 3.33 | 25.00 | 25.00 | 25.00 | 0.00 | 3 |" in markdown
+    assert "| o1 | SPIN-Bench Tables 1–2 | 1280 | – | – | – | 58.59 | 16.09 | 17.97 | 17.89 | 5.55 | – | 1280 |" \
+        in markdown
+    assert f"| {A} | grid | spatial | 2 | 0 | 0 | 0 | 0.00 | 0.00 | 50.00 | 0.00 | 50.00 | 0.00 |" in markdown
     assert "### Planning probes (SPIN-Bench)" in markdown
     assert "| agent | mutable properties | 1 step | 10 steps |" in markdown
     assert f"| {A} | 2 | 50.0 (1/2) | – |" in markdown

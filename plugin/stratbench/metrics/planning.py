@@ -15,6 +15,17 @@ per-match planning metrics in ``record["metrics"]["0"]`` (written by
   external dataset without a manifest) are left out of N-step.
 * **Error breakdown** gives BC, GS and Other as shares of all tasks (Table 2),
   so accuracy + BC + GS + Other = 1.
+
+**Tasks that errored or were skipped.** A task whose match errored (the
+model's provider or the harness failed, so no plan was judged) produced no
+plan, and SPIN-Bench counts a task without a valid plan as not correct over
+all its tasks (its denominator is the 1,280 tasks, and an answer it could not
+read is still a failed task): so an errored task counts in every denominator
+here as not valid (C_i = 0 in N-step), in a class of its own, ``errored``
+(accuracy + BC + GS + Other + errored = 1). A skipped task was never posed
+(unified-planning could not read it, or the run left it out): it counts in
+no denominator and is only counted beside (``skipped``). The functions take
+these records as ``unscored``; without them the results are as before.
 """
 
 from __future__ import annotations
@@ -22,6 +33,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
+
+from stratbench.results import ERRORED, SKIPPED
 
 __all__ = [
     "PAPER_RESULTS",
@@ -39,6 +52,7 @@ __all__ = [
     "spearman",
     "state_action_space_by_domain",
     "summaries_by_agent",
+    "unplayed_tasks",
 ]
 
 GAME = "pddl"
@@ -61,6 +75,27 @@ PAPER_RESULTS: dict[str, tuple[float, float, float | None, float | None, float |
 (Table 2; None where the paper gives no breakdown). The paper's Haiku and R1 rows do not sum to 100."""
 
 
+def unplayed_tasks(unscored: Iterable[dict[str, Any]]) -> list[dict[str, str]]:
+    """Returns ``{"agent", "domain", "status"}`` for each errored or skipped ``pddl`` record.
+
+    Examples:
+        >>> unplayed_tasks([{"game": "pddl", "status": "errored", "variant": "grid/p01", "sides": [{"agent": "m"}]}])
+        [{'agent': 'm', 'domain': 'grid', 'status': 'errored'}]
+    """
+    from stratbench.report.unplayed import UNPLAYED, subject_agent
+    from stratbench.results import status_of
+
+    return [
+        {"agent": subject_agent(record), "domain": str(record.get("variant") or "unknown").split("/")[0],
+         "status": status_of(record)}
+        for record in unscored if record.get("game") == GAME and status_of(record) in UNPLAYED
+    ]
+
+
+def _count(tasks: list[dict[str, str]], status: str) -> int:
+    return sum(1 for task in tasks if task["status"] == status)
+
+
 def planning_rows(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Returns the per-match planning metrics of the ``pddl`` records, in order."""
     rows = []
@@ -73,25 +108,30 @@ def planning_rows(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def plan_accuracy(records: Iterable[dict[str, Any]]) -> float | None:
+def plan_accuracy(records: Iterable[dict[str, Any]], errored: int = 0) -> float | None:
     """Returns the share of tasks with a valid plan (micro-average), or None if no tasks.
+
+    ``errored`` tasks (no plan judged) count as tasks without a valid plan.
 
     Examples:
         >>> recs = [{"game": "pddl", "metrics": {"0": {"valid": v}}} for v in (True, False, False, True)]
         >>> plan_accuracy(recs)
         0.5
+        >>> plan_accuracy(recs, errored=4)
+        0.25
     """
     rows = planning_rows(records)
-    if not rows:
+    if not rows and not errored:
         return None
-    return sum(1 for r in rows if r.get("valid")) / len(rows)
+    return sum(1 for r in rows if r.get("valid")) / (len(rows) + errored)
 
 
-def n_step(records: Iterable[dict[str, Any]]) -> float | None:
+def n_step(records: Iterable[dict[str, Any]], errored: int = 0) -> float | None:
     """Returns SPIN-Bench's N-step look-ahead, ``sum(C_i * S_i) / N``.
 
     S_i is the task's reference plan length; tasks without one are left out
-    of both the sum and N. Returns None if no task has one.
+    of both the sum and N. Returns None if no task has one. ``errored``
+    tasks (whose S_i their records do not carry) count in N with C_i = 0.
 
     Examples:
         >>> recs = [{"game": "pddl", "metrics": {"0": {"valid": v, "reference_length": s}}}
@@ -102,7 +142,7 @@ def n_step(records: Iterable[dict[str, Any]]) -> float | None:
     rows = [r for r in planning_rows(records) if r.get("reference_length") is not None]
     if not rows:
         return None
-    return sum(r["reference_length"] for r in rows if r.get("valid")) / len(rows)
+    return sum(r["reference_length"] for r in rows if r.get("valid")) / (len(rows) + errored)
 
 
 def accuracy_by(records: Iterable[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]:
@@ -119,18 +159,19 @@ def accuracy_by(records: Iterable[dict[str, Any]], key: str) -> dict[str, dict[s
     }
 
 
-def error_breakdown(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def error_breakdown(records: Iterable[dict[str, Any]], errored: int = 0) -> dict[str, Any]:
     """Returns SPIN-Bench's error classes as shares of all tasks, and the detailed error counts.
 
     Returns:
-        ``{"tasks", "valid", "BC", "GS", "Other", "errors"}``: the shares of
-        valid plans and of each class over all tasks (None if no tasks), and
-        a count per detailed error (``inapplicable_action``, ...).
+        ``{"tasks", "valid", "BC", "GS", "Other", "errored", "errors"}``: the
+        shares of valid plans, of each class and of ``errored`` tasks over all
+        tasks, errored ones included (None if no tasks), and a count per
+        detailed error (``inapplicable_action``, ...).
     """
     rows = planning_rows(records)
     classes = Counter(r.get("error_class") for r in rows if not r.get("valid"))
     errors = Counter(str(r.get("error")) for r in rows if not r.get("valid"))
-    total = len(rows)
+    total = len(rows) + errored
 
     def share(count: int) -> float | None:
         return count / total if total else None
@@ -139,22 +180,32 @@ def error_breakdown(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "tasks": total,
         "valid": share(sum(1 for r in rows if r.get("valid"))),
         **{name: share(classes.get(name, 0)) for name in ERROR_CLASSES},
+        "errored": share(errored),
         "errors": dict(sorted(errors.items())),
     }
 
 
-def planning_summary(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Returns every planning aggregate for one set of records (one agent's, typically)."""
+def planning_summary(records: Iterable[dict[str, Any]], unscored: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
+    """Returns every planning aggregate for one set of records (one agent's, typically).
+
+    ``tasks`` counts the scored and the errored tasks (the denominator);
+    ``errored`` and ``skipped`` count those in ``unscored``.
+    """
     records = list(records)
+    unplayed = unplayed_tasks(unscored)
+    errored = _count(unplayed, ERRORED)
     return {
-        "tasks": len(planning_rows(records)),
-        "plan_accuracy": plan_accuracy(records),
-        "n_step": n_step(records),
+        "tasks": len(planning_rows(records)) + errored,
+        "valid": sum(1 for r in planning_rows(records) if r.get("valid")),
+        "errored": errored,
+        "skipped": _count(unplayed, SKIPPED),
+        "plan_accuracy": plan_accuracy(records, errored),
+        "n_step": n_step(records, errored),
         "n_step_tasks": sum(1 for r in planning_rows(records) if r.get("reference_length") is not None),
         "by_domain": accuracy_by(records, "domain"),
         "by_category": accuracy_by(records, "category"),
         "by_tier": accuracy_by(records, "tier"),
-        "errors": error_breakdown(records),
+        "errors": error_breakdown(records, errored),
     }
 
 
@@ -168,29 +219,60 @@ def _by_agent(records: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any
     return dict(sorted(grouped.items()))
 
 
-def summaries_by_agent(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Returns :func:`planning_summary` per subject agent label."""
-    return {agent: planning_summary(group) for agent, group in _by_agent(records).items()}
+def summaries_by_agent(
+    records: Iterable[dict[str, Any]], unscored: Iterable[dict[str, Any]] = ()
+) -> dict[str, dict[str, Any]]:
+    """Returns :func:`planning_summary` per subject agent label (an agent with only errored or skipped tasks too)."""
+    groups = _by_agent(records)
+    unplayed = _unplayed_by_agent(unscored)
+    return {agent: planning_summary(groups.get(agent, []), unplayed.get(agent, []))
+            for agent in sorted({*groups, *unplayed})}
 
 
-def by_domain(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
-    """Returns, per agent and domain: ``category``, ``tasks``, ``valid``, ``plan_accuracy``, ``n_step``, ``BC``,
-    ``GS``, ``Other`` (shares of the domain's tasks; N-step over the domain's tasks)."""
+def _unplayed_by_agent(unscored: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    from stratbench.report.unplayed import subject_agent
+
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for record in unscored:
+        if record.get("game") == GAME:
+            grouped.setdefault(subject_agent(record), []).append(record)
+    return grouped
+
+
+def by_domain(
+    records: Iterable[dict[str, Any]], unscored: Iterable[dict[str, Any]] = ()
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Returns, per agent and domain: ``category``, ``tasks`` (scored and errored), ``valid``, ``errored``,
+    ``skipped``, ``plan_accuracy``, ``n_step``, ``BC``, ``GS``, ``Other`` and ``errored_share`` (shares of the
+    domain's tasks; N-step over the domain's tasks)."""
+    from stratbench.planning.dataset import CATEGORIES
+
     out: dict[str, dict[str, dict[str, Any]]] = {}
-    for agent, group in _by_agent(records).items():
+    groups = _by_agent(records)
+    unplayed = {agent: unplayed_tasks(group) for agent, group in _unplayed_by_agent(unscored).items()}
+    for agent in sorted({*groups, *unplayed}):
         domains: dict[str, list[dict[str, Any]]] = {}
-        for record in group:
+        for record in groups.get(agent, []):
             domains.setdefault(str(record["metrics"]["0"].get("domain") or "unknown"), []).append(record)
-        for domain, tasks in sorted(domains.items()):
-            errors = error_breakdown(tasks)
-            categories = {str(r["metrics"]["0"].get("category") or "unknown") for r in tasks}
+        missing: dict[str, list[dict[str, str]]] = {}
+        for task in unplayed.get(agent, []):
+            missing.setdefault(task["domain"], []).append(task)
+        for domain in sorted({*domains, *missing}):
+            tasks = domains.get(domain, [])
+            errored = _count(missing.get(domain, []), ERRORED)
+            errors = error_breakdown(tasks, errored)
+            categories = {str(r["metrics"]["0"].get("category") or "unknown") for r in tasks} \
+                or {CATEGORIES.get(domain.lower(), "unknown")}
             out.setdefault(agent, {})[domain] = {
                 "category": ", ".join(sorted(categories)),
                 "tasks": errors["tasks"],
                 "valid": sum(1 for r in planning_rows(tasks) if r.get("valid")),
+                "errored": errored,
+                "skipped": _count(missing.get(domain, []), SKIPPED),
                 "plan_accuracy": errors["valid"],
-                "n_step": n_step(tasks),
+                "n_step": n_step(tasks, errored),
                 **{name: errors[name] for name in ERROR_CLASSES},
+                "errored_share": errors["errored"],
             }
     return out
 

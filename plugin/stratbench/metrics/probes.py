@@ -63,30 +63,51 @@ def _setting(record: dict[str, Any]) -> tuple[int | None, int | None]:
     return depth, length
 
 
-def accuracy_grid(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def accuracy_grid(
+    records: Iterable[dict[str, Any]], unscored: Iterable[dict[str, Any]] = ()
+) -> dict[str, dict[str, Any]]:
     """Returns per probe game ``{"lengths": [...], "cells": {(agent, properties): {length: cell}}}``.
 
-    A cell is ``{"items", "correct", "accuracy"}``; ``properties`` is None for
-    spatial tracking. Rows and lengths are sorted; records without a readable
-    length are left out.
+    A cell is ``{"items", "correct", "accuracy", "errored", "skipped"}``;
+    ``properties`` is None for spatial tracking. An item whose match errored
+    (in ``unscored``) got no answer and counts as an item not answered
+    correctly, as a missing answer does; a skipped one was never asked and
+    is only counted (``skipped``), in no denominator. Rows and lengths are
+    sorted; records without a readable length are left out.
     """
-    groups: dict[str, dict[tuple[str, int | None], dict[int, list[bool]]]] = {}
-    for record in records:
-        if record.get("game") not in GAMES or "0" not in record.get("metrics", {}):
-            continue
+    from stratbench.report.unplayed import subject_agent
+    from stratbench.results import ERRORED, SKIPPED, status_of
+
+    groups: dict[str, dict[tuple[str, int | None], dict[int, dict[str, Any]]]] = {}
+
+    def cell(record: dict[str, Any]) -> dict[str, Any] | None:
         depth, length = _setting(record)
         if length is None:
-            continue
-        agent = record["sides"][record.get("subject", 0)]["agent"]
-        flags = groups.setdefault(record["game"], {}).setdefault((agent, depth), {}).setdefault(int(length), [])
-        flags.append(bool(record["metrics"]["0"].get("correct")))
+            return None
+        rows = groups.setdefault(record["game"], {}).setdefault((subject_agent(record), depth), {})
+        return rows.setdefault(int(length), {"flags": [], ERRORED: 0, SKIPPED: 0})
+
+    for record in records:
+        if record.get("game") in GAMES and "0" in record.get("metrics", {}) and (found := cell(record)) is not None:
+            found["flags"].append(bool(record["metrics"]["0"].get("correct")))
+    for record in unscored:
+        status = status_of(record)
+        if record.get("game") in GAMES and status in (ERRORED, SKIPPED) and (found := cell(record)) is not None:
+            found[status] += 1
+            if status == ERRORED:
+                found["flags"].append(False)
     out = {}
     for game, rows in sorted(groups.items()):
         lengths = sorted({n for cells in rows.values() for n in cells})
         out[game] = {
             "lengths": lengths,
-            "cells": {key: {n: {"items": len(v), "correct": sum(v), "accuracy": sum(v) / len(v)}
-                            for n, v in sorted(cells.items())}
+            "cells": {key: {n: _cell(c) for n, c in sorted(cells.items())}
                       for key, cells in sorted(rows.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0))},
         }
     return out
+
+
+def _cell(tally: dict[str, Any]) -> dict[str, Any]:
+    flags = tally["flags"]
+    return {"items": len(flags), "correct": sum(flags), "accuracy": sum(flags) / len(flags) if flags else None,
+            "errored": tally["errored"], "skipped": tally["skipped"]}

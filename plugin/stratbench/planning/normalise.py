@@ -22,7 +22,23 @@ into an equivalent pair it reads, and reports every change:
 * **an initial value of a function the domain never declares** is dropped
   (nothing can read it);
 * **sections out of the reader's order** (``:constants`` before ``:types``...)
-  are put in its order.
+  are put in its order;
+* **derived predicates** (``:derived``, which the reader does not know) are
+  compiled away: each use in a precondition, a goal, an effect's condition
+  or another derived predicate's body is replaced by the definition, its
+  parameters bound to the use's arguments and its quantified variables
+  renamed apart (several rules for one predicate are its disjunction). The
+  set of valid plans does not change, since a derived predicate's value in
+  a state is its definition's. A recursive one (defined through itself,
+  directly or not) has no finite substitution and is refused, named; so is
+  one an action's effect or the initial state sets (PDDL forbids both).
+  Arguments are assumed to fit the derived predicate's declared types, as
+  in a well-typed domain;
+* **a parameter name repeated in a predicate's or function's declaration**
+  (``(in ?obj ?obj)``: the names mean nothing there) is renamed apart
+  (``?obj``, ``?obj-2``); a repeated name in an action's parameters, a
+  quantifier or a derived predicate's head would change what the
+  construct means, and is refused, named.
 
 :class:`NameMap` maps every renamed name back: the model sees, writes and
 is told about the original names. A task that cannot be repaired raises
@@ -225,6 +241,8 @@ class _Rewriter:
         self.functions: set[str] = set()
         self.actions: set[str] = set()
         self.memberships: dict[tuple[str, ...], str] = {}
+        self.derived: dict[str, list[tuple[list[str], SExpr]]] = {}
+        self.variables: set[str] = _variables(domain_tree) | _variables(problem_tree)
         self.domain_out: list[SExpr] = []
         self.problem_out: list[SExpr] = []
 
@@ -234,6 +252,7 @@ class _Rewriter:
         self._read_types()
         self._read_objects()
         self._read_fluents_and_actions()
+        self._read_derived()
         self._decide_renames()
         self._rewrite()
 
@@ -296,6 +315,73 @@ class _Rewriter:
         for section in self.domain_sections:
             if section[0] in _ACTION_SECTIONS and len(section) > 1 and isinstance(section[1], str):
                 self.actions.add(section[1])
+
+    def _read_derived(self) -> None:
+        """Reads the ``(:derived (name ?params) body)`` rules and refuses a recursive derived predicate."""
+        arities: dict[str, int] = {}
+        for section in self.domain_sections:
+            if section[0] != ":derived":
+                continue
+            if len(section) != 3 or not isinstance(section[1], list) or not section[1] \
+                    or not isinstance(section[1][0], str):
+                raise UnrepairableTask(f"a malformed derived predicate (not (:derived (name ?x...) body)): "
+                                       f"{_short(section)}")
+            name = section[1][0]
+            parameters = _typed(section[1][1:], f"the derived predicate {name!r}")
+            repeated = _repeated(parameters)
+            if repeated is not None:
+                raise UnrepairableTask(f"a derived predicate declaring a parameter twice ('{repeated}' in '{name}')")
+            if arities.setdefault(name, len(parameters)) != len(parameters):
+                raise UnrepairableTask(
+                    f"a derived predicate defined with {arities[name]} and {len(parameters)} parameters ('{name}')"
+                )
+            self.derived.setdefault(name, []).append(([variable for variable, _ in parameters], section[2]))
+            self.predicates.add(name)
+        if not self.derived:
+            return
+        uses = {name: {head for _, body in rules for head in _heads(body) if head in self.derived}
+                for name, rules in self.derived.items()}
+        for name in sorted(self.derived):
+            cycle = _cycle(name, uses)
+            if cycle is not None:
+                through = "itself" if len(cycle) == 2 else " -> ".join(f"'{n}'" for n in cycle)
+                raise UnrepairableTask(
+                    f"a recursive derived predicate ('{name}' is defined through {through}): only non-recursive "
+                    "derived predicates can be compiled away"
+                )
+        names = sorted(self.derived)
+        self.changes.append(
+            f"compiled away {len(names)} derived predicate{'s' if len(names) > 1 else ''} "
+            f"({', '.join(repr(n) for n in names)}): each use is replaced by its definition"
+        )
+
+    def _expanded(self, node: list[SExpr]) -> SExpr:
+        """Returns a derived predicate's use replaced by its definition (a disjunction for several rules)."""
+        name, arguments = str(node[0]), node[1:]
+        bodies = []
+        for parameters, body in self.derived[name]:
+            if len(arguments) != len(parameters):
+                raise UnrepairableTask(
+                    f"the derived predicate '{name}' used with {len(arguments)} arguments, declared with "
+                    f"{len(parameters)} ({_short(node, 40)})"
+                )
+            bodies.append(self._substituted(body, dict(zip(parameters, arguments))))
+        return bodies[0] if len(bodies) == 1 else ["or", *bodies]
+
+    def _substituted(self, node: SExpr, binding: dict[str, SExpr]) -> SExpr:
+        """Returns ``node`` with its free variables bound per ``binding``, its quantified ones renamed apart."""
+        if isinstance(node, str):
+            return binding.get(node, node)
+        if len(node) == 3 and node[0] in ("exists", "forall") and isinstance(node[1], list):
+            renamed = dict(binding)
+            for item in node[1]:
+                if isinstance(item, str) and item.startswith("?"):
+                    fresh = _fresh(item, self.variables)
+                    self.variables.add(fresh)
+                    renamed[item] = fresh
+            declared = [renamed.get(item, item) if isinstance(item, str) else item for item in node[1]]
+            return [node[0], declared, self._substituted(node[2], renamed)]
+        return [self._substituted(part, binding) for part in node]
 
     # -- renames ----------------------------------------------------------------------------------------------
 
@@ -369,7 +455,12 @@ class _Rewriter:
                 constants = [(n, k) for n, k in _typed(section[1:], "") if isinstance(k, str) or k is None]
                 sections[head] = [head, *self._typed_out(constants, "object")]
             elif head == ":predicates":
-                sections[head] = [head, *(self._signature(s, "predicate") for s in section[1:])]
+                declared = [s for s in section[1:] if not (isinstance(s, list) and s and s[0] in self.derived)]
+                sections[head] = [head, *(self._signature(s, "predicate") for s in declared)]
+            elif head == ":derived":
+                continue
+            elif head == ":requirements":  # the reader refuses the derived predicates' requirement
+                sections[head] = [part for part in section if part != ":derived-predicates"]
             elif head == ":functions":
                 sections[head] = [head, *self._functions(section[1:])]
             elif head in (":action", ":process", ":event"):
@@ -443,6 +534,8 @@ class _Rewriter:
         if not isinstance(signature, list) or not signature or not isinstance(signature[0], str):
             return signature
         parameters = _typed(signature[1:], f"the {role} {signature[0]!r}")
+        if _repeated(parameters) is not None:
+            parameters = self._renamed_apart(parameters, role, signature[0])
         for _, kind in parameters:
             if _is_either(kind):
                 self.changes.append(
@@ -450,6 +543,28 @@ class _Rewriter:
                     f"typed as their common supertype '{self._common_supertype(kind[1:])}'"
                 )
         return [self._name(role, signature[0]), *self._typed_out(parameters, "variable")]
+
+    def _renamed_apart(
+        self, parameters: list[tuple[str, SExpr | None]], role: str, name: str
+    ) -> list[tuple[str, SExpr | None]]:
+        """Returns a declaration's parameters with each repeated name renamed to one no parameter of it uses."""
+        taken = {variable for variable, _ in parameters}
+        seen: set[str] = set()
+        out = []
+        for variable, kind in parameters:
+            if variable in seen:
+                fresh = _fresh(variable, taken)
+                taken.add(fresh)
+                out.append((fresh, kind))
+            else:
+                seen.add(variable)
+                out.append((variable, kind))
+        listed = " ".join(variable for variable, _ in out)
+        self.changes.append(
+            f"the {role} '{name}' declares a parameter name more than once (names mean nothing there): "
+            f"renamed apart as ({name} {listed})"
+        )
+        return out
 
     def _functions(self, items: list[SExpr]) -> list[SExpr]:
         out: list[SExpr] = []
@@ -468,6 +583,9 @@ class _Rewriter:
             index += 2
             if key == ":parameters" and isinstance(value, list):
                 parameters = _typed(value, f"the parameters of '{section[1]}'")
+                repeated = _repeated(parameters)
+                if repeated is not None:
+                    raise UnrepairableTask(f"an action declaring a parameter twice ('{repeated}' in '{section[1]}')")
                 for variable, kind in parameters:
                     guard = self._either_guard(variable, kind)
                     if guard is not None:
@@ -552,7 +670,7 @@ class _Rewriter:
         if head in _CONDITION_OPERATORS:
             return [head, *(self._condition(part) for part in node[1:])]
         if head in ("exists", "forall") and len(node) == 3 and isinstance(node[1], list):
-            variables = _typed(node[1], f"a quantifier: {_short(node)}")
+            variables = _quantified(node)
             guards = [g for v, k in variables if (g := self._either_guard(v, k)) is not None]
             body = self._condition(node[2])
             if guards:
@@ -563,6 +681,8 @@ class _Rewriter:
         if head in _COMPARISONS:
             return [head, *(self._numeric(part) for part in node[1:])]
         if isinstance(head, str) and (head not in _NOT_PREDICATES or self._declared_atom(node)):
+            if head in self.derived:
+                return self._condition(self._expanded(node))
             if head not in self.predicates and head not in self.functions:
                 raise UnrepairableTask(f"an undeclared predicate ('{head}' in {_short(node, 40)})")
             return [self._fluent(head), *(self._term(part) for part in node[1:])]
@@ -585,6 +705,10 @@ class _Rewriter:
         if not isinstance(node, list) or not node:
             return node
         head = node[0]
+        literal = node[1] if head == "not" and len(node) == 2 else node
+        if isinstance(literal, list) and literal and literal[0] in self.derived:
+            raise UnrepairableTask(f"a derived predicate set by an action's effect ('{literal[0]}'): PDDL derives "
+                                   "it from its definition only")
         if head == "and":
             return ["and", *(self._effect(part) for part in node[1:])]
         if head == "not" and len(node) == 2:
@@ -592,7 +716,7 @@ class _Rewriter:
         if head == "when" and len(node) == 3:
             return ["when", self._condition(node[1]), self._effect(node[2])]
         if head == "forall" and len(node) == 3 and isinstance(node[1], list):
-            variables = _typed(node[1], f"a quantifier: {_short(node)}")
+            variables = _quantified(node)
             guards = [g for v, k in variables if (g := self._either_guard(v, k)) is not None]
             body = self._effect(node[2])
             if guards:
@@ -650,6 +774,9 @@ class _Rewriter:
                     and fact[1][0] not in self.predicates:
                 dropped.append((fact[1][0], _short(fact, 40)))
                 continue
+            if isinstance(fact, list) and fact and fact[0] in self.derived:
+                raise UnrepairableTask(f"a derived predicate given in the initial state ('{fact[0]}'): PDDL derives "
+                                       "it from its definition only")
             timed = isinstance(fact, list) and len(fact) == 3 and fact[0] == "at" and isinstance(fact[1], str) \
                 and bool(_NUMBER.match(fact[1]))
             out.append(self._generic(fact) if timed else self._condition(fact))
@@ -674,6 +801,55 @@ class _Rewriter:
             if node in self.rename[role]:
                 return self.rename[role][node]
         return node
+
+
+def _quantified(node: list[SExpr]) -> list[tuple[str, SExpr | None]]:
+    """Returns a quantifier's typed variables, refusing a variable declared twice."""
+    variables = _typed(node[1], f"a quantifier: {_short(node)}")
+    repeated = _repeated(variables)
+    if repeated is not None:
+        raise UnrepairableTask(f"a quantifier declaring a variable twice ('{repeated}' in {_short(node, 40)})")
+    return variables
+
+
+def _repeated(pairs: list[tuple[str, SExpr | None]]) -> str | None:
+    """Returns the first name declared more than once in a typed list, or None."""
+    seen: set[str] = set()
+    for name, _ in pairs:
+        if name in seen:
+            return name
+        seen.add(name)
+    return None
+
+
+def _variables(tree: SExpr) -> set[str]:
+    """Returns every ``?variable`` written in a tree."""
+    if isinstance(tree, str):
+        return {tree} if tree.startswith("?") else set()
+    return set().union(*(_variables(part) for part in tree)) if tree else set()
+
+
+def _heads(tree: SExpr) -> set[str]:
+    """Returns the head of every list in a tree (the predicates a formula names, with its operators)."""
+    if isinstance(tree, str) or not tree:
+        return set()
+    heads = {tree[0]} if isinstance(tree[0], str) else set()
+    return heads.union(*(_heads(part) for part in tree))
+
+
+def _cycle(start: str, uses: dict[str, set[str]]) -> list[str] | None:
+    """Returns a path of uses from ``start`` back to itself (``[start, ..., start]``), or None."""
+    stack: list[tuple[str, list[str]]] = [(start, [start])]
+    visited: set[str] = set()
+    while stack:
+        name, path = stack.pop()
+        for used in sorted(uses.get(name, ())):
+            if used == start:
+                return [*path, start]
+            if used not in visited:
+                visited.add(used)
+                stack.append((used, [*path, used]))
+    return None
 
 
 def _variable(name: str) -> str:

@@ -6,9 +6,10 @@ module load; :func:`up` does on first use and configures the environment once
 action and a predicate both called ``up``, are accepted, as PDDL allows).
 
 :func:`read_task` first normalises the texts (:mod:`stratbench.planning.normalise`:
-names, ``either`` types, names declared twice... that unified-planning's reader
-refuses but VAL accepts), then parses them, and caches the result by content,
-so the game, the planner agent and the metrics share one parse; the
+names, ``either`` types, names declared twice, derived predicates, repeated
+parameter names... that unified-planning's reader refuses but VAL accepts),
+then parses them, and caches the result by content, so the game, the
+planner agent and the metrics share one parse; the
 :class:`ReadTask` carries the names to map back and the changes made.
 :func:`read_problem` returns only the parsed ``Problem``.
 :func:`unreadable_reason` turns a parse failure into one short line naming
@@ -46,7 +47,6 @@ _CACHE_SIZE = 64
 # Constructs unified-planning's PDDL reader rejects, found lexically, in the
 # order they are reported: (pattern, description).
 _CONSTRUCTS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r":derived\b", re.IGNORECASE), "derived predicates (:derived)"),
     (re.compile(r"\(\s*:(?:process|event)\b", re.IGNORECASE), "PDDL+ processes or events"),
     (re.compile(r"\(\s*preference\b", re.IGNORECASE), "preferences"),
     (re.compile(r":constraints\b", re.IGNORECASE), "trajectory constraints (:constraints)"),
@@ -229,9 +229,9 @@ def _parse(domain_text: str, problem_text: str) -> Any:
 def unreadable_reason(error: BaseException, domain_text: str = "", problem_text: str = "") -> str:
     """Names the construct behind a unified-planning parse failure, in one short line.
 
-    Known unsupported constructs found in the texts come first (derived
-    predicates, preferences, PDDL+...); otherwise the reader's message is
-    condensed.
+    Known unsupported constructs found in the texts come first (preferences,
+    PDDL+...; derived predicates are compiled away before, by the normaliser);
+    otherwise the reader's message is condensed.
 
     Examples:
         >>> unreadable_reason(SyntaxError("Type 'robot' is defined as a subtype of itself"))

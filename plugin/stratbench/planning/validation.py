@@ -361,6 +361,10 @@ def render_condition(node: Any, names: NameMap | None = None) -> str:
         return "true" if node.bool_constant_value() else "false"
     if node.is_int_constant() or node.is_real_constant():
         return str(node.constant_value())
+    if node.is_exists() or node.is_forall():
+        declared = " ".join(f"?{v.name} - {_type_name(v.type, names)}" for v in node.variables())
+        body = render_condition(node.arg(0), names)
+        return f"({'exists' if node.is_exists() else 'forall'} ({declared}) {body})"
     operators = {
         "is_not": "not", "is_and": "and", "is_or": "or", "is_implies": "imply", "is_equals": "=",
         "is_le": "<=", "is_lt": "<", "is_plus": "+", "is_minus": "-", "is_times": "*", "is_div": "/",

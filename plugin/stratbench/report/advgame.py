@@ -6,7 +6,9 @@ alike) gets that side's trace; a self-pairing gives the agent both sides.
 Per agent and game the metrics are the paper's reading pooled over its
 matches (``metrics.advgame.aggregate_paper``); "avg" is the plain mean over
 the games played (``average_over_games``). FMA is the mean per-match value
-where the agent revised first minus where it revised second.
+where the agent revised first minus where it revised second. Each agent's
+scored matches are counted beside its rates, with its errored and skipped
+ones (a match that was not scored has no rounds to count).
 """
 
 from __future__ import annotations
@@ -80,30 +82,47 @@ def _fma(items: list[tuple[MatchTrace, dict]], key: str) -> float:
     return first_mover_advantage(pairs) if firsts and seconds else math.nan
 
 
-def advgame(records: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The AdvGameBench section (None when no match of the three games was scored)."""
+def advgame(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
+    """The AdvGameBench section (None when no match of the three games was scored, errored or skipped)."""
+    from stratbench.report.unplayed import NONE, unplayed_counts
+
     by_agent = traces_by_agent(records)
+    unplayed = unplayed_counts(unscored, lambda r: [(s.get("agent"), r.get("game")) for s in r.get("sides", [])]
+                               if r.get("game") in GAMES else [])
+    for agent, game in unplayed:
+        by_agent.setdefault(agent, {})
     if not by_agent:
         return None
     table_1, process, radar_input = [], [], {}
     for agent in sorted(by_agent):
         per_game = {game: aggregate_paper([t for t, _ in items]) for game, items in by_agent[agent].items()}
-        average = average_over_games(per_game)
-        radar_input[agent] = average
+        average = average_over_games(per_game) if per_game else None
+        if average is not None:
+            radar_input[agent] = average
+        counts = {status: sum(n[status] for (a, _), n in unplayed.items() if a == agent) for status in NONE}
         row: list[Any] = [agent]
         for game in (*GAMES, None):
             metrics = average if game is None else per_game.get(game)
             row += [None] * 3 if metrics is None else [
                 _pct(metrics["win_rate"]), _pct(metrics["over_correction_rate"]),
                 _pct(metrics["correction_success_rate"])]
-        table_1.append(row)
-        for game in [g for g in GAMES if g in per_game] + ["all games"]:
+        table_1.append([*row, sum(len(items) for items in by_agent[agent].values()), counts["errored"],
+                        counts["skipped"]])
+        for game in [g for g in GAMES if g in per_game or (agent, g) in unplayed] + ["all games"]:
+            game_counts = unplayed.get((agent, game), NONE) if game != "all games" else counts
+            if game != "all games" and game not in per_game:
+                process.append([agent, LABELS.get(game), 0, game_counts["errored"], game_counts["skipped"],
+                                *[None] * 9])
+                continue
+            if average is None:
+                continue
             items = [i for g in GAMES for i in by_agent[agent].get(g, [])] if game == "all games" \
                 else by_agent[agent][game]
             metrics = average if game == "all games" else per_game[game]
             released = aggregate_released([t for t, _ in items]) if game != "all games" else None
             process.append([
-                agent, LABELS.get(game, "avg"), len(items), _num(metrics["improvement_slope"]),
+                agent, LABELS.get(game, "avg"), len(items), game_counts["errored"], game_counts["skipped"],
+                _num(metrics["improvement_slope"]),
                 _pct(metrics["initial_win"]), _pct(metrics["over_budget_rate"]),
                 _pct(metrics["rule_violation_rate"]),
                 _pct(_fma(items, "win_rate")), _pct(_fma(items, "over_correction_rate")),
@@ -116,14 +135,17 @@ def advgame(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     return {
         "title": "AdvGameBench",
         "tables": [
-            {"title": "Table 1 shape (%, this run)", "columns": TABLE_1_COLUMNS, "rows": table_1,
+            {"title": "Table 1 shape (%, this run)", "columns": [*TABLE_1_COLUMNS, "matches", "errored", "skipped"],
+             "rows": table_1,
              "note": "WR = rounds won after the budget rule; ORR = share of the agent's revision turns after "
                      "negative feedback (a non-win or a violation) where its strategy changed (the paper's "
                      "definition; the released cost-change reading is in the next table); CSR = share of "
                      "changed strategies that removed a violation or turned a non-win into a win. Pooled over "
-                     "the agent's matches per game; avg = plain mean over the games played."},
+                     "the agent's matches per game; avg = plain mean over the games played. matches = the "
+                     "agent's scored matches; errored and skipped ones have no rounds and count in no rate."},
             {"title": "Process metrics", "rows": process,
-             "columns": ["agent", "game", "matches", "slope", "init-win %", "OBR %", "RVR %", "FMA WR",
+             "columns": ["agent", "game", "matches", "errored", "skipped", "slope", "init-win %", "OBR %", "RVR %",
+                         "FMA WR",
                          "FMA ORR", "FMA CSR", "ORR released %", "CSR released %"],
              "note": "slope = OLS slope of the round-win indicator on the round number (all the agent's rounds "
                      "in one fit); init-win = round 1 won; OBR = rounds over budget; RVR = initial proposals "

@@ -8,6 +8,7 @@ only ties, malformed records) become notes, never exceptions.
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -41,8 +42,9 @@ ELO_RULE = (
     "at 1000, K = 32, 1000 sweeps over the pairs in sorted order. Ratings are relative to the agents of one game."
 )
 """How the per-game Elo is formed (stated under the table)."""
-SectionBuilder = Callable[[list[dict[str, Any]]], "dict[str, Any] | None"]
-"""Builds one per-family report section from the records, or None if it has nothing to show."""
+SectionBuilder = Callable[..., "dict[str, Any] | None"]
+"""Builds one per-family report section from the scored records, or None if it has nothing to show; a builder
+with an ``unscored`` keyword parameter also gets the skipped and errored records of the same protocol."""
 
 
 def to_match_results(records: Iterable[dict[str, Any]]) -> list[MatchResult]:
@@ -117,12 +119,13 @@ def analyse(
         # An agent playing itself always averages the mean score: leave self-play out of the averages.
         "average_scores": _average_scores([m for m in matches if len(m.agents) == 1 or len(set(m.agents)) > 1],
                                           known),
-        "model_overview": model_overview(records),
+        "model_overview": model_overview(records, unscored),
         "sections": [],
         "notes": notes,
         "matches": [_match_row(r) for r in records],
         "unscored": [_unscored_row(r) for r in unscored],
         "unscored_by_agent": unscored_by_agent(unscored),
+        "unscored_by_agent_game": _unscored_by_agent_game(unscored),
     }
     counts = {status: sum(1 for r in unscored if status_of(r) == status) for status in (SKIPPED, ERRORED)}
     if unscored:
@@ -130,6 +133,7 @@ def analyse(
                      "they are listed under 'Skipped and errored matches'.")
     if not records:
         notes.append("No match results: nothing to rate.")
+        _add_sections(data, sections, records, unscored)
         return data
     agents = sorted({a for m in two_sided for a in m.agents})
     if len(agents) < 2:
@@ -167,18 +171,49 @@ def analyse(
     if len(data["protocols"]) > 1:
         notes.append(f"These results mix protocols ({', '.join(data['protocols'])}): each family section is "
                      "shown once per protocol; ratings and average scores pool them.")
+    _add_sections(data, sections, records, unscored)
+    return data
+
+
+def _add_sections(
+    data: dict[str, Any], sections: dict[str, SectionBuilder] | None, records: list[dict[str, Any]],
+    unscored: list[dict[str, Any]],
+) -> None:
+    """Builds every section once per protocol (one with only skipped or errored matches too) into ``data``."""
+    protocols = sorted({protocol_of(r) for r in [*records, *unscored]}) or ["default"]
     for name, builder in sorted((sections or {}).items()):
-        for protocol in data["protocols"]:
+        for protocol in protocols:
             subset = [r for r in records if protocol_of(r) == protocol]
+            unplayed = [r for r in unscored if protocol_of(r) == protocol]
             try:
-                section = builder(subset)
+                section = _build(builder, subset, unplayed)
             except Exception as error:  # noqa: BLE001 - a broken section must not cost the whole report
-                notes.append(f"Report section {name} failed: {type(error).__name__}: {error}")
+                data["notes"].append(f"Report section {name} failed: {type(error).__name__}: {error}")
                 continue
             if section:
                 title = f"{section.get('title', name)} · {protocol} protocol"
                 data["sections"].append({"name": name, **section, "title": title, "protocol": protocol})
-    return data
+
+
+def _unscored_by_agent_game(unscored: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, int]]]:
+    """Returns ``{agent: {game: {"errored", "skipped"}}}``: the counts the score table shows beside its means."""
+    from stratbench.report.unplayed import unplayed_counts
+
+    counts = unplayed_counts(unscored, lambda r: [(s.get("agent", "?"), str(r.get("game"))) for s in r.get("sides", [])])
+    out: dict[str, dict[str, dict[str, int]]] = {}
+    for (agent, game), tally in sorted(counts.items()):
+        out.setdefault(agent, {})[game] = tally
+    return out
+
+
+def _build(builder: SectionBuilder, records: list[dict[str, Any]], unscored: list[dict[str, Any]]) -> Any:
+    """Calls a section builder with the scored records, and the skipped and errored ones when it takes
+    ``unscored`` (to show them beside its rates, :mod:`stratbench.report.unplayed`)."""
+    try:
+        takes_unscored = "unscored" in inspect.signature(builder).parameters
+    except (TypeError, ValueError):  # a builtin or a callable without a signature
+        takes_unscored = False
+    return builder(records, unscored=unscored) if takes_unscored else builder(records)
 
 
 def protocol_of(record: dict[str, Any]) -> str:

@@ -8,7 +8,9 @@ that was not replaced by the fallback, so answers = decisions − fallbacks +
 rejected attempts. A plan game whose validator calls the plan unreadable
 (metric ``error`` = ``parse_error``) counts that answer as a format error
 and not as legal. Records written before format errors were counted show
-the format-error rate as unknown.
+the format-error rate as unknown. Matches of the model that errored or were
+skipped (no answers or score recorded) are counted beside, per cell, so no
+match leaves the table unseen.
 """
 
 from __future__ import annotations
@@ -16,19 +18,31 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+NONE_UNPLAYED = {"errored": 0, "skipped": 0}
 UNREADABLE_PLAN = "parse_error"
 """The planning validator's verdict on a plan it could not read."""
 
 
-def model_overview(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def model_overview(
+    records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()
+) -> dict[str, Any] | None:
     """Returns ``{"models", "games": [{"game", "score_range", "cells": {model: cell}}]}``, or None without models.
 
-    A cell holds ``matches``, ``answers``, ``legal``, ``format_errors`` (None when unknown),
-    ``legal_rate``, ``format_error_rate`` and ``mean_score`` (rates None when no answer was given).
+    A cell holds ``matches`` (scored), ``answers``, ``legal``, ``format_errors`` (None when unknown),
+    ``legal_rate``, ``format_error_rate``, ``mean_score`` (rates None when no answer was given, the
+    score None without a scored match), and ``errored`` and ``skipped``, the model's matches in
+    ``unscored`` (skipped and errored records), which have no answers or score to count.
     """
+    from stratbench.report.unplayed import unplayed_counts
+
     totals: dict[tuple[str, str], dict[str, Any]] = defaultdict(
         lambda: {"matches": 0, "answers": 0, "legal": 0, "format_errors": 0, "score": 0.0}
     )
+    unplayed = unplayed_counts(
+        unscored, lambda r: [(side["model"], r.get("game")) for side in r.get("sides", []) if side.get("model")]
+    )
+    for key in unplayed:
+        totals[key]  # noqa: B018 - a model with only unscored matches still gets its cell
     ranges: dict[str, list[float]] = {}
     for record in records:
         for side, info in enumerate(record["sides"]):
@@ -45,7 +59,8 @@ def model_overview(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     games = sorted({game for _, game in totals})
     rows = []
     for game in games:
-        cells = {model: _finish(totals[(model, game)]) for model in models if (model, game) in totals}
+        cells = {model: {**_finish(totals[(model, game)]), **unplayed.get((model, game), NONE_UNPLAYED)}
+                 for model in models if (model, game) in totals}
         rows.append({"game": game, "score_range": ranges.get(game), "cells": cells})
     return {"models": models, "games": rows}
 
@@ -91,7 +106,7 @@ def _finish(cell: dict[str, Any]) -> dict[str, Any]:
         "format_errors": cell["format_errors"],
         "legal_rate": cell["legal"] / answers if answers else None,
         "format_error_rate": None if cell["format_errors"] is None or not answers else cell["format_errors"] / answers,
-        "mean_score": cell["score"] / cell["matches"],
+        "mean_score": cell["score"] / cell["matches"] if cell["matches"] else None,
     }
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from stratbench.report.svg import heatmap, radar_chart, rating_plot, xy_chart
+from stratbench.report.unplayed import beside
 from stratbench.results import transcript_name
 
 __all__ = ["render_html", "render_markdown", "render_transcript", "write_reports"]
@@ -133,7 +134,8 @@ def _elo_caption(data: dict[str, Any]) -> str:
 
 OVERVIEW_CAPTION = (
     "Per model (scaffolds pooled) and game: legal moves and unreadable replies as shares of all answers "
-    "(counts in brackets), and the mean score of the model's side (matches in brackets)."
+    "(counts in brackets), and the mean score of the model's side (scored matches in brackets, with the "
+    "model's errored and skipped matches beside: they have no answers or score to count)."
 )
 
 
@@ -162,8 +164,10 @@ def _overview_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]] |
             if cell is None:
                 cells += ["–", "–", "–"]
                 continue
+            unplayed = beside(cell)
+            score = "–" if cell["mean_score"] is None else f"{cell['mean_score']:.2f}"
             cells += [_share(cell["legal"], cell["answers"]), _share(cell["format_errors"], cell["answers"]),
-                      f"{cell['mean_score']:.2f} ({cell['matches']})"]
+                      f"{score} ({cell['matches']}{'; ' + unplayed if unplayed else ''})"]
             total = totals[model]
             total["answers"] += cell["answers"]
             total["legal"] += cell["legal"]
@@ -203,20 +207,26 @@ def _score_caption(data: dict[str, Any]) -> str:
     rule = scores.get("rule", "")
     games = scores.get("overall_games")
     shown = ", ".join(games) if games else "none of this run's games"
-    return f"Mean score per side and match (matches in brackets); {rule}; here: {shown}. Self-play is left out."
+    return (f"Mean score per side and match (scored matches in brackets, with the agent's errored and skipped "
+            f"matches of the game beside: they are in no mean); {rule}; here: {shown}. Self-play is left out.")
 
 
 def _score_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     scores = data["average_scores"]
     agents = sorted({a for per in scores["per_game"].values() for a in per},
                     key=lambda a: (-scores["overall"][a]["mean"] if a in scores["overall"] else math.inf, a))
+    unplayed = data.get("unscored_by_agent_game") or {}
     rows = []
     for agent in agents:
         overall = scores["overall"].get(agent)
         cells = ["–" if overall is None else f"{overall['mean']:.2f} ({overall['n']})"]
         for game in data["games"]:
             stats = scores["per_game"].get(game, {}).get(agent)
-            cells.append("–" if stats is None else f"{stats['mean']:.2f} ({stats['n']})")
+            others = beside(unplayed.get(agent, {}).get(game))
+            if stats is None:
+                cells.append(f"– (0; {others})" if others else "–")
+            else:
+                cells.append(f"{stats['mean']:.2f} ({stats['n']}{'; ' + others if others else ''})")
         rows.append({"agent": agent, "cells": cells})
     return rows
 

@@ -27,10 +27,18 @@ from stratbench.metrics.sc2 import (
 _TASK = re.compile(r"^(?:pvz_)?(task\d)[-_]level(\d)$")
 
 
-def sc2_tables(records: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Builds the KD (WR) table of every SC2 record; None without any."""
+def sc2_tables(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
+    """Builds the KD (WR) table of every SC2 record; None without any.
+
+    The note says how many episodes each run cell pools, with the agent's
+    errored and skipped episodes of that map or task beside (in no cell).
+    """
+    from stratbench.report.unplayed import beside, unplayed_counts
+
     cells = kd_wr(records)
-    if not cells:
+    unplayed = unplayed_counts(unscored, lambda r: [(r["sides"][0].get("agent", "?"), str(r.get("variant") or ""))]
+                               if str(r.get("game", "")).startswith("sc2") and r.get("sides") else [])
+    if not cells and not unplayed:
         return None
     variants = sorted({variant for _, _, variant in cells})
     smac = [m for m in SMAC_MAPS if m in variants]
@@ -63,6 +71,14 @@ def sc2_tables(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         for level, values in PAPER_TABLE4.items():
             published = dict(zip(TASKS, values))
             rows.append(["gpt-3.5-turbo", f"paper Table 4 ({level})", *[published.get(c, "") for c in columns]])
+    episodes: dict[tuple[str, str], int] = {}
+    for (agent, _, variant), cell in cells.items():
+        episodes[(agent, variant)] = episodes.get((agent, variant), 0) + cell["n"]
+    counted = "; ".join(
+        f"{agent} {variant} {episodes.get((agent, variant), 0)}"
+        + (f" ({beside(unplayed.get((agent, variant)))})" if beside(unplayed.get((agent, variant))) else "")
+        for agent, variant in sorted({*episodes, *unplayed})
+    )
     return {
         "title": "StarCraft II (LLM-PySC2): KD (WR)",
         "columns": ["agent", "source", *columns],
@@ -70,5 +86,7 @@ def sc2_tables(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         "note": "KD = value of enemy units killed / value of own units lost (minerals + 2 × vespene), summed over "
                 "the episodes before dividing, as the released analyser does; 'Inf' when nothing was lost. "
                 "WR = share of episodes won. Rows marked 'paper' are the published numbers (LLM-PySC2, "
-                "arXiv 2411.05348), not results of this run; backends are never pooled.",
+                "arXiv 2411.05348), not results of this run; backends are never pooled. Episodes scored per "
+                f"agent and map or task (all backends), with the errored and skipped ones beside (in no cell): "
+                f"{counted}.",
     }

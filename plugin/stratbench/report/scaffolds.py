@@ -67,7 +67,19 @@ def paired_scores(records: list[dict[str, Any]]) -> dict[tuple[str, str], dict[t
     return found
 
 
-def _cost_rows(records: list[dict[str, Any]]) -> list[list[Any]]:
+def _unplayed(unscored: list[dict[str, Any]]) -> dict[Any, dict[str, int]]:
+    """Counts the errored and skipped matches per ``(agent, game)`` and per ``(game, model, scaffold)``."""
+    from stratbench.report.unplayed import unplayed_counts
+
+    def keys(record: dict[str, Any]) -> list[tuple[str, ...]]:
+        sides = [side for side in record.get("sides", []) if side.get("model")]
+        return [*((side.get("agent", "?"), record.get("game", "?")) for side in sides),
+                *((record.get("game", "?"), side["model"], side.get("scaffold") or BASELINE) for side in sides)]
+
+    return unplayed_counts(unscored, keys)
+
+
+def _cost_rows(records: list[dict[str, Any]], unplayed: dict[Any, dict[str, int]]) -> list[list[Any]]:
     totals: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for record in records:
         for index, side in _model_sides(record):
@@ -78,11 +90,17 @@ def _cost_rows(records: list[dict[str, Any]]) -> list[list[Any]]:
             cell["matches"] += 1
             for key in ("decisions", "calls", "prompt_tokens", "completion_tokens"):
                 cell[key] += int(cost[key])
+    from stratbench.report.unplayed import NONE
+
+    for key in unplayed:
+        if len(key) == 2:
+            totals[key]  # noqa: B018 - an agent with only unscored matches keeps its row
     rows = []
     for (agent, game), cell in sorted(totals.items()):
         n = cell["decisions"]
         per = [cell[key] / n if n else None for key in ("calls", "prompt_tokens", "completion_tokens")]
-        rows.append([agent, game, cell["matches"], n, *per])
+        counts = unplayed.get((agent, game), NONE)
+        rows.append([agent, game, cell["matches"], counts["errored"], counts["skipped"], n, *per])
     return rows
 
 
@@ -99,7 +117,9 @@ def _calls_per_decision(records: list[dict[str, Any]], game: str, model: str, sc
     return calls / decisions if decisions else None
 
 
-def _side_by_side(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _side_by_side(records: list[dict[str, Any]], unplayed: dict[Any, dict[str, int]]) -> list[dict[str, Any]]:
+    from stratbench.report.unplayed import NONE
+
     tables = []
     by_game: dict[str, list[list[Any]]] = defaultdict(list)
     for (game, model), keyed in sorted(paired_scores(records).items()):
@@ -108,7 +128,9 @@ def _side_by_side(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         for scaffold in played:
             scores = [scores[scaffold] for scores in keyed.values() if scaffold in scores]
-            row: list[Any] = [model, scaffold, len(scores), sum(scores) / len(scores)]
+            counts = unplayed.get((game, model, scaffold), NONE)
+            row: list[Any] = [model, scaffold, len(scores), counts["errored"], counts["skipped"],
+                              sum(scores) / len(scores)]
             differences = [s[scaffold] - s[BASELINE] for s in keyed.values() if scaffold in s and BASELINE in s]
             if scaffold != BASELINE and differences:
                 mean, low, high = paired_difference(differences)
@@ -120,8 +142,8 @@ def _side_by_side(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for game, rows in sorted(by_game.items()):
         tables.append({
             "title": f"Side by side: {game}",
-            "columns": ["model", "scaffold", "matches", "mean score", "pairs", "Δ vs direct", "95% interval",
-                        "calls / decision"],
+            "columns": ["model", "scaffold", "matches", "errored", "skipped", "mean score", "pairs", "Δ vs direct",
+                        "95% interval", "calls / decision"],
             "rows": rows,
             "note": None,
         })
@@ -146,20 +168,22 @@ def _revision_rows(records: list[dict[str, Any]]) -> list[list[Any]]:
     return rows
 
 
-def scaffolds(records: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The section (see the module); None when no model played."""
-    cost = _cost_rows(records)
+def scaffolds(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
+    """The section (see the module); None when no model played. Errored and skipped matches are counted beside
+    the scored ones (they have no decisions or scores to pool)."""
+    unplayed = _unplayed(list(unscored))
+    cost = _cost_rows(records, unplayed)
     if not cost:
         return None
     tables = [{
         "title": "Cost per decision",
-        "columns": ["agent", "game", "matches", "decisions", "calls / decision", "prompt tokens / decision",
-                    "completion tokens / decision"],
+        "columns": ["agent", "game", "matches", "errored", "skipped", "decisions", "calls / decision",
+                    "prompt tokens / decision", "completion tokens / decision"],
         "rows": cost,
         "note": "Every model call of the agent (deciding, reasoning, critiquing, negotiating) over the decisions "
-                "it took, pooled over its matches.",
+                "it took, pooled over its scored matches; its errored and skipped matches are counted beside.",
     }]
-    tables += _side_by_side(records)
+    tables += _side_by_side(records, unplayed)
     revision = _revision_rows(records)
     if revision:
         tables.append({

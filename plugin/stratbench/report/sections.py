@@ -6,6 +6,7 @@ from collections import defaultdict
 from typing import Any
 
 from stratbench.metrics.solver import draw_rate
+from stratbench.report.unplayed import NONE, beside, unplayed_counts
 
 __all__ = [
     "SOLVERS", "diplomacy", "gamebench_categories", "gamebench_ratings", "hanabi", "negotiation", "planning",
@@ -21,24 +22,38 @@ def _is_solver(agent: str, game: str) -> bool:
     return solver is not None and agent.startswith(solver)
 
 
-def solver_games(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _against_solver(record: dict[str, Any]) -> list[tuple[str, str]]:
+    """Returns ``(game, agent)`` for each side of a two-sided match that faces its game's solver."""
+    if record.get("game") not in SOLVERS or len(record.get("sides") or []) != 2:
+        return []
+    agents = [s.get("agent", "?") for s in record["sides"]]
+    return [(record["game"], agent) for side, agent in enumerate(agents)
+            if not _is_solver(agent, record["game"]) and _is_solver(agents[1 - side], record["game"])]
+
+
+def solver_games(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """SPIN-Bench's competitive metrics per game and agent against the solver.
 
     Draw rate vs the solver, top-1 (optimal) and top-3 move shares, IML (games
-    lost to illegal moves) and IMT (illegal moves per turn).
+    lost to illegal moves) and IMT (illegal moves per turn), over the scored
+    matches; the errored and skipped ones are counted beside (an errored
+    match is not a loss: SPIN-Bench does not count API errors as the model's).
     """
     groups: dict[tuple[str, str], list[tuple[dict[str, Any], int]]] = defaultdict(list)
     for record in records:
-        if record["game"] not in SOLVERS or len(record["sides"]) != 2:
-            continue
-        agents = [s["agent"] for s in record["sides"]]
-        for side, agent in enumerate(agents):
-            if not _is_solver(agent, record["game"]) and _is_solver(agents[1 - side], record["game"]):
+        for side, agent in enumerate(s["agent"] for s in record["sides"]):
+            if (record["game"], agent) in _against_solver(record):
                 groups[(record["game"], agent)].append((record, side))
-    if not groups:
+    unplayed = unplayed_counts(unscored, _against_solver)
+    if not groups and not unplayed:
         return None
     rows = []
-    for (game, agent), items in sorted(groups.items()):
+    for game, agent in sorted({*groups, *unplayed}):
+        items = groups.get((game, agent), [])
+        counts = unplayed.get((game, agent), NONE)
+        if not items:
+            rows.append([agent, game, 0, counts["errored"], counts["skipped"], *[None] * 6])
+            continue
         results = []
         top1_num = top3_num = moves = illegal = turns = lost_illegal = 0
         for record, side in items:
@@ -58,23 +73,32 @@ def solver_games(records: list[dict[str, Any]]) -> dict[str, Any] | None:
             if record.get("forfeited_by_side") == side:
                 lost_illegal += 1
         rows.append([
-            agent, game, len(items), draw_rate(results), results.count("won") / len(results),
+            agent, game, len(items), counts["errored"], counts["skipped"], draw_rate(results),
+            results.count("won") / len(results),
             top1_num / moves if moves else None, top3_num / moves if moves else None,
             lost_illegal / len(items), illegal / turns if turns else None,
         ])
     return {
         "title": "Against solvers (SPIN-Bench)",
-        "columns": ["agent", "game", "matches", "draw rate", "win rate", "top-1 moves", "top-3 moves", "IML", "IMT"],
+        "columns": ["agent", "game", "matches", "errored", "skipped", "draw rate", "win rate", "top-1 moves",
+                    "top-3 moves", "IML", "IMT"],
         "rows": rows,
-        "note": "Draw rate = share of drawn games against the solver; top-k = share of the agent's moves the "
+        "note": "Over the scored matches (matches); errored and skipped matches are counted beside and in no rate "
+                "(an errored match is no loss: SPIN-Bench does not count API errors against the model). "
+                "Draw rate = share of drawn games against the solver; top-k = share of the agent's moves the "
                 "solver ranks among its k best (ties rank best); IML = games lost to illegal moves; "
                 "IMT = rejected answers per decision.",
     }
 
 
-def hanabi(records: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Mean Hanabi score per agent and player count, with SPIN-Bench's Table 1 and the human reference."""
-    if not any(r["game"] == "hanabi" for r in records):
+def hanabi(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
+    """Mean Hanabi score per agent and player count, with SPIN-Bench's Table 1 and the human reference.
+
+    Each mean says over how many games (n), with the errored and skipped ones beside (in no mean).
+    """
+    unplayed = unplayed_counts(unscored, lambda r: [(r["sides"][0].get("agent"), r.get("variant"))]
+                               if r.get("game") == "hanabi" and r.get("sides") else [])
+    if not any(r["game"] == "hanabi" for r in records) and not unplayed:
         return None
     from stratbench.metrics.hanabi import HUMAN_REFERENCE, score_table
 
@@ -86,16 +110,22 @@ def hanabi(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         cells = []
         for count in counts:
             cell = row.get(count)
+            others = beside(unplayed.get((row["agent"], count))) if row["source"] == "run" else ""
             if cell is None:
-                cells.append(None)
+                cells.append(f"– (n=0; {others})" if others else None)
             elif "n" in cell:
-                cells.append(f"{cell['mean']:.1f} ± {cell['sd']:.1f} (n={cell['n']})")
+                cells.append(f"{cell['mean']:.1f} ± {cell['sd']:.1f} (n={cell['n']}{'; ' + others if others else ''})")
             else:
                 cells.append(f"{cell['mean']:.1f}")
         rows.append([row["agent"], row["source"], *cells])
+    listed = {row[0] for row in rows}
+    for agent in sorted({a for a, _ in unplayed if a not in listed}):
+        rows.append([agent, "run", *(f"– (n=0; {beside(unplayed[(agent, c)])})" if (agent, c) in unplayed else None
+                                     for c in counts)])
     low, high = HUMAN_REFERENCE["typical_range"]
     rows.append(["human", HUMAN_REFERENCE["source"], *([f"typically {low}–{high}"] * 4)])
-    note = "Score = sum of the fireworks at the end (SPIN-Bench's wording); the same agent plays every seat."
+    note = ("Score = sum of the fireworks at the end (SPIN-Bench's wording); the same agent plays every seat. "
+            "n = games scored; errored and skipped games are counted beside, in no mean.")
     if any(r["game"] == "hanabi" and r.get("protocol") == "paper" for r in records):
         left = sum(row.get("left_out", 0) for row in score_table(records) if row["source"] == "run")
         note = ("Paper protocol: score = the fireworks before the game's last action, as SPIN-Bench's released "
@@ -109,9 +139,13 @@ def hanabi(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     }
 
 
-def diplomacy(records: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Diplomacy per agent: supply centers, controlled regions and order success by type."""
-    if not any(r["game"] in ("diplomacy", "diplomacy-nopress") for r in records):
+def diplomacy(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
+    """Diplomacy per agent: supply centers, controlled regions and order success by type (errored and skipped
+    matches counted beside)."""
+    games = ("diplomacy", "diplomacy-nopress")
+    unplayed = unplayed_counts(unscored, lambda r: [s.get("agent") for s in r.get("sides", [])]
+                               if r.get("game") in games else [])
+    if not any(r["game"] in games for r in records) and not unplayed:
         return None
     from stratbench.metrics.diplomacy import summary_rows
 
@@ -122,24 +156,35 @@ def diplomacy(records: list[dict[str, Any]]) -> dict[str, Any] | None:
             f"{kind} {stats.get('success', 0)}/{stats.get('total', 0)}"
             for kind, stats in sorted(orders.items()) if isinstance(stats, dict) and stats.get("total")
         )
-        rows.append([row["agent"], row["matches"], row["mean_supply_centers"], row["mean_controlled_regions"], shown])
+        counts = unplayed.get(row["agent"], NONE)
+        rows.append([row["agent"], row["matches"], counts["errored"], counts["skipped"], row["mean_supply_centers"],
+                     row["mean_controlled_regions"], shown])
+    listed = {row[0] for row in rows}
+    rows += [[agent, 0, counts["errored"], counts["skipped"], None, None, ""]
+             for agent, counts in sorted(unplayed.items()) if agent not in listed]
     return {
         "title": "Diplomacy (SPIN-Bench)",
-        "columns": ["agent", "matches", "mean supply centers", "mean controlled regions", "orders succeeded / given"],
+        "columns": ["agent", "matches", "errored", "skipped", "mean supply centers", "mean controlled regions",
+                    "orders succeeded / given"],
         "rows": rows,
-        "note": "Summed over all powers an agent controls, at the end of the game.",
+        "note": "Summed over all powers an agent controls, at the end of the game; over the scored matches "
+                "(errored and skipped ones counted beside).",
     }
 
 
-def negotiation(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def negotiation(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """SPIN-Bench's six LLM-annotated negotiation metrics (§6.8) per agent and power, from the annotator's counts.
 
     Counts are summed over matches before the ratios are taken; an agent with
     several powers also gets an ``all`` row. Without any annotated match the
-    section is a single line saying so.
+    section is a single line saying so. Errored and skipped matches with
+    negotiation are counted in the note (they are in no count).
     """
     press = [r for r in records if r["game"] == "diplomacy"]
-    if not press:
+    unplayed = beside(unplayed_counts(unscored, lambda r: ["all"] if r.get("game") == "diplomacy" else []).get("all"))
+    not_scored = f" {unplayed} Diplomacy match(es) with negotiation were not scored and are in no count." \
+        if unplayed else ""
+    if not press and not unplayed:
         return None
     from stratbench.metrics.negotiation import COUNTS, ratios
 
@@ -147,7 +192,7 @@ def negotiation(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     base = {"title": "Diplomacy negotiation (SPIN-Bench, LLM-annotated)", "columns": [], "rows": []}
     if not annotated:
         return {**base, "note": f"No annotator ran on the {len(press)} Diplomacy match(es) with negotiation: "
-                                "run with --annotator-model MODEL to get these metrics."}
+                                "run with --annotator-model MODEL to get these metrics." + not_scored}
     sums: dict[tuple[str, str], dict[str, int]] = {}
     matches: dict[tuple[str, str], int] = defaultdict(int)
     talkers: set[str] = set()
@@ -188,7 +233,7 @@ def negotiation(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         + ". Private messages only. AlignR = messages aligned with the sender's declared strategy; AcceptR = "
         "proposals the recipient accepted; Mut:1S = mutual-benefit : one-sided proposals; P:C = peace : conflict "
         "messages; Persp. / Cond. = messages with perspective taking / conditional plans; failures = unreadable "
-        "annotator replies (left out)."
+        "annotator replies (left out)." + not_scored
     )
     return {
         **base,
@@ -218,21 +263,24 @@ def _negotiation_cells(counts: dict[str, int], shares: dict[str, float | None]) 
     ]
 
 
-def gamebench_categories(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def gamebench_categories(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """GameBench Table 3 (games per reasoning category) with each agent's mean score per category.
 
     A category's score averages the agent's mean score over the category's
     games it played here (each game weighted equally); self-play matches are
     left out, as in the average-score table. The rows are Table 3's
     six, then one row per category outside it (Atari Boxing's real-time play),
-    shown only when such a game was played.
+    shown only when such a game was played. The note gives each agent's
+    matches: scored, with the errored and skipped ones beside (in no mean).
     """
     from stratbench.games.gamebench import EXTRA_CATEGORIES, REASONING_CATEGORIES
 
     categories = {**REASONING_CATEGORIES, **EXTRA_CATEGORIES}
     known = {g for games in categories.values() for g in games}
     played = [r for r in records if r.get("family") == "gamebench" or r["game"] in known]
-    if not played:
+    unplayed = unplayed_counts(unscored, lambda r: [s.get("agent") for s in r.get("sides", [])]
+                               if r.get("family") == "gamebench" or r.get("game") in known else [])
+    if not played and not unplayed:
         return None
     per_game: dict[tuple[str, str], list[float]] = defaultdict(list)
     for record in played:
@@ -240,7 +288,7 @@ def gamebench_categories(records: list[dict[str, Any]]) -> dict[str, Any] | None
             continue  # self-play: an agent against itself always averages the game's mean score
         for side, info in enumerate(record["sides"]):
             per_game[(info["agent"], record["game"])].append(float(record["scores"][side]))
-    agents = sorted({agent for agent, _ in per_game})
+    agents = sorted({agent for agent, _ in per_game} | set(unplayed))
     rows = []
     for category, games in categories.items():
         here = [g for g in games if any(game == g for _, game in per_game)]
@@ -251,9 +299,14 @@ def gamebench_categories(records: list[dict[str, Any]]) -> dict[str, Any] | None
             means = [sum(v) / len(v) for (a, g), v in per_game.items() if a == agent and g in here]
             cells.append(sum(means) / len(means) if means else None)
         rows.append([category, len(games), ", ".join(games), ", ".join(here) or "–", *cells])
+    matches = {agent: len({r["match_id"] for r in played if any(s["agent"] == agent for s in r["sides"])})
+               for agent in agents}
+    counted = "; ".join(f"{a} {matches[a]}" + (f" ({beside(unplayed.get(a))})" if beside(unplayed.get(a)) else "")
+                        for a in agents)
     note = ("The first two columns are GameBench Table 3 as published (the paper's numbers); the agent columns "
             "are this run's mean score per agent over the category's games played here (each game weighted "
-            "equally; self-play left out).")
+            "equally; self-play left out). Scored matches per agent, self-play included, with the errored and "
+            f"skipped ones beside (in no mean): {counted}.")
     if any(row[0] in EXTRA_CATEGORIES for row in rows):
         note += (" Atari Boxing is in no Table 3 category (GameBench collected no data on it); its score is "
                  "0.5 + point difference / 200 against the cartridge's boxer.")
@@ -265,7 +318,7 @@ def gamebench_categories(records: list[dict[str, Any]]) -> dict[str, Any] | None
     }
 
 
-def gamebench_ratings(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def gamebench_ratings(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """GameBench Table 1 from a run: Bradley–Terry ratings overall and per game, with the paper's beside them.
 
     The run's two-sided GameBench matches (self-play left out) are rated as
@@ -287,7 +340,9 @@ def gamebench_ratings(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     )
 
     played = [r for r in records if r["game"] in GAME_IDS]
-    if not played:
+    unplayed = unplayed_counts(unscored, lambda r: [s.get("agent") for s in r.get("sides", [])]
+                               if r.get("game") in GAME_IDS else [])
+    if not played and not unplayed:
         return None
     matches = [
         MatchResult(r["game"], tuple(side["agent"] for side in r["sides"]), tuple(float(x) for x in r["scores"]),
@@ -295,23 +350,32 @@ def gamebench_ratings(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         for r in played
         if len(r["sides"]) == 2 and r["sides"][0]["agent"] != r["sides"][1]["agent"]
     ]
-    columns = ["agent", "source", "Overall", *(abbreviation for abbreviation, _ in TABLE_1_COLUMNS)]
+    columns = ["agent", "source", "Overall", *(abbreviation for abbreviation, _ in TABLE_1_COLUMNS), "matches",
+               "errored", "skipped"]
     rows: list[list[Any]] = []
     if matches:
         note = _rated_rows(matches, rows)
     else:
         note = "This run has no GameBench match between two different agents to rate (self-play is left out). "
+    rated = {row[0] for row in rows}
+    rows += [[agent, "this run", None, *[None] * len(TABLE_1_COLUMNS)] for agent in sorted(unplayed)
+             if agent not in rated]
+    for row in rows:
+        counts = unplayed.get(row[0], NONE)
+        row += [sum(1 for m in matches if row[0] in m.agents), counts["errored"], counts["skipped"]]
     for agent, values in PUBLISHED_TABLE_1.items():
         cells = [values[0]]
         for (_, game), value in zip(TABLE_1_COLUMNS, values[1:], strict=True):
             cells.append(f"{value:.2f}*" if (agent, game) in PUBLISHED_UNPLAYED else value)
-        rows.append([agent, "paper (Table 1)", *cells])
+        rows.append([agent, "paper (Table 1)", *cells, None, None, None])
     games = ", ".join(f"{abbreviation} = {game}" for abbreviation, game in TABLE_1_COLUMNS)
     note += (
         f"Bradley–Terry ratings as GameBench computed them: choix ILSR with alpha = {GAMEBENCH_ALPHA} "
         f"(GameBench's regularisation), ties dropped, fractional scores as weights, B = {GAMEBENCH_RESAMPLES} "
         "resamples (seed 0) weighted 1/N_game overall; each rating is the resamples' mean, centred on this "
-        "run's agents. Empty: the agent played no match of that game here. Paper rows: GameBench Table 1 as "
+        "run's agents. Empty: the agent played no match of that game here. matches = the rated matches "
+        "(two different agents), errored and skipped = the agent's GameBench matches that were not scored (in no "
+        "rating). Paper rows: GameBench Table 1 as "
         "published, each value moved under the game it belongs to (the paper's header permutes the columns); "
         "* marks a published rating of an agent that never played the game (prior only). " + games + "."
     )
@@ -341,11 +405,14 @@ def _pct(share: float | None) -> float | None:
     return None if share is None else 100.0 * share
 
 
-def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def planning(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """SPIN-Bench classical planning: Plan Accuracy, N-Step and the error classes, overall and per domain.
 
     Table 1/2 shape: per agent over all its tasks, then per agent and domain.
-    Plan Acc, BC, GS and Other are shares of all tasks (they sum to 100%).
+    A task whose match errored produced no plan and counts as not valid, as
+    SPIN-Bench counts a plan it did not get; a skipped task was never posed
+    and is counted beside (:mod:`stratbench.metrics.planning`). Plan Acc, BC,
+    GS, Other and errored are shares of all tasks (they sum to 100%).
     """
     from stratbench.metrics.planning import (
         PAPER_RESULTS,
@@ -360,29 +427,37 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     )
     from stratbench.metrics.action_space import STATE_LIMIT
 
-    summaries = summaries_by_agent(records)
+    summaries = summaries_by_agent(records, unscored)
     if not summaries:
         return None
     overall = []
     for agent, summary in summaries.items():
         errors = summary["errors"]
         overall.append([
-            agent, "run", summary["tasks"], _pct(summary["plan_accuracy"]), summary["n_step"], _pct(errors["BC"]),
-            _pct(errors["GS"]), _pct(errors["Other"]), summary["n_step_tasks"],
+            agent, "run", summary["tasks"], summary["valid"], summary["errored"], summary["skipped"],
+            _pct(summary["plan_accuracy"]), summary["n_step"], _pct(errors["BC"]), _pct(errors["GS"]),
+            _pct(errors["Other"]), _pct(errors["errored"]), summary["n_step_tasks"],
         ])
-    overall += [[model, "SPIN-Bench Tables 1–2", PAPER_TASKS, *values, PAPER_TASKS]
+    overall += [[model, "SPIN-Bench Tables 1–2", PAPER_TASKS, None, None, None, *values, None, PAPER_TASKS]
                 for model, values in PAPER_RESULTS.items()]
     domains = []
-    for agent, rows in by_domain(records).items():
+    unplayed: dict[tuple[str, str], int] = {}
+    for agent, rows in by_domain(records, unscored).items():
         for domain, row in rows.items():
-            domains.append([agent, domain, row["category"], row["tasks"], row["valid"], _pct(row["plan_accuracy"]),
-                            row["n_step"], _pct(row["BC"]), _pct(row["GS"]), _pct(row["Other"])])
+            domains.append([agent, domain, row["category"], row["tasks"], row["valid"], row["errored"],
+                            row["skipped"], _pct(row["plan_accuracy"]), row["n_step"], _pct(row["BC"]),
+                            _pct(row["GS"]), _pct(row["Other"]), _pct(row["errored_share"])])
+            unplayed[(agent, domain)] = row["errored"]
     failures = [[agent, error, count] for agent, counts in detailed_errors(records).items()
                 for error, count in counts.items()]
+    failures += [[agent, "errored (no plan judged)", summary["errored"]]
+                 for agent, summary in summaries.items() if summary["errored"]]
+    failures.sort(key=lambda row: row[0])
     space, correlations, points = [], [], []
     for agent, rows in action_space_by_domain(records).items():
         for domain, row in rows.items():
-            space.append([agent, domain, row["tasks"], _pct(row["plan_accuracy"]), row["legal_actions"]])
+            space.append([agent, domain, row["tasks"], unplayed.get((agent, domain), 0), _pct(row["plan_accuracy"]),
+                          row["legal_actions"]])
         points.append({"name": agent, "points": [[row["legal_actions"], _pct(row["plan_accuracy"])]
                                                  for row in rows.values()]})
         xs = [row["legal_actions"] for row in rows.values()]
@@ -391,7 +466,8 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     totals, total_points = [], []
     for agent, rows in state_action_space_by_domain(records).items():
         for domain, row in rows.items():
-            totals.append([agent, domain, row["tasks"], _pct(row["plan_accuracy"]), row["log10_pairs"]])
+            totals.append([agent, domain, row["tasks"], unplayed.get((agent, domain), 0), _pct(row["plan_accuracy"]),
+                           row["log10_pairs"]])
         total_points.append({"name": agent, "points": [[row["log10_pairs"], _pct(row["plan_accuracy"])]
                                                        for row in rows.values()]})
         xs = [row["log10_pairs"] for row in rows.values()]
@@ -399,36 +475,43 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         correlations.append([agent, "log10 state–action pairs (3b)", len(rows), pearson(xs, ys), spearman(xs, ys)])
     return {
         "title": "Classical planning (SPIN-Bench Tables 1–2)",
-        "note": "Plan Acc = valid plans / all tasks (micro-average, in %); N-Step = Σ C_i·S_i / N with S_i the "
-                "reference plan length of task i (tasks without one are left out of N-Step only); BC = broken "
-                "constraints (inapplicable action, unknown name, wrong arity or type), GS = every step executable "
-                "but the goal not reached, Other = unreadable or missing answer; all as % of all tasks, so "
-                "Plan Acc + BC + GS + Other = 100.",
+        "note": "Plan Acc = valid plans / all tasks (micro-average, in %); tasks = the tasks scored plus those "
+                "whose match errored: an errored task produced no plan and counts as not valid, as SPIN-Bench "
+                "counts a plan it did not get (errored (%) is their share); skipped tasks were never posed and "
+                "count in no denominator. N-Step = Σ C_i·S_i / N with S_i the reference plan length of task i "
+                "(scored tasks without one are left out of N-Step only; errored tasks count in N with C_i = 0); "
+                "BC = broken constraints (inapplicable action, unknown name, wrong arity or type), GS = every "
+                "step executable but the goal not reached, Other = unreadable or missing answer; all as % of all "
+                "tasks, so Plan Acc + BC + GS + Other + errored = 100.",
         "tables": [
             {"title": "All tasks", "note": "Rows of source SPIN-Bench are the paper's published numbers over its "
                                            "1,280 tasks (– where it gives no error breakdown), not this run's.",
-             "columns": ["agent", "source", "tasks", "Plan Acc (%)", "N-Step", "BC (%)", "GS (%)", "Other (%)",
-                         "tasks with S_i"],
+             "columns": ["agent", "source", "tasks", "valid", "errored", "skipped", "Plan Acc (%)", "N-Step",
+                         "BC (%)", "GS (%)", "Other (%)", "errored (%)", "tasks with S_i"],
              "rows": overall},
             {"title": "Per domain", "note": "Category as in SPIN-Bench's released scorer (one per domain).",
-             "columns": ["agent", "domain", "category", "tasks", "valid", "Plan Acc (%)", "N-Step", "BC (%)",
-                         "GS (%)", "Other (%)"],
+             "columns": ["agent", "domain", "category", "tasks", "valid", "errored", "skipped", "Plan Acc (%)",
+                         "N-Step", "BC (%)", "GS (%)", "Other (%)", "errored (%)"],
              "rows": domains},
-            {"title": "Failures in detail", "note": "Count of failed tasks per validator verdict.",
+            {"title": "Failures in detail", "note": "Count of failed tasks per validator verdict, and of tasks "
+                                                   "whose match errored before a plan was judged.",
              "columns": ["agent", "failure", "tasks"], "rows": failures},
             {"title": "Accuracy and action space per domain (SPIN-Bench Fig. 3a)",
              "note": "Legal actions per step = applicable ground actions in the states the task's reference plan "
                      "passes through, averaged over its steps, then over the domain's tasks (tasks without a "
-                     "reference plan are left out).",
-             "columns": ["agent", "domain", "tasks", "Plan Acc (%)", "legal actions per step"], "rows": space,
+                     "reference plan are left out). Plan Acc here is over those tasks; errored = the domain's "
+                     "tasks whose match errored, left out here (they count as not valid in the tables above).",
+             "columns": ["agent", "domain", "tasks", "errored", "Plan Acc (%)", "legal actions per step"],
+             "rows": space,
              "chart": {"x_label": "legal actions per step (domain mean)", "y_label": "Plan Acc (%)", "lines": False,
                        "series": points}},
             {"title": "Accuracy and total state–action space per domain (SPIN-Bench Fig. 3b)",
              "note": "State–action pairs = every state reachable from the task's initial state, counted with its "
                      "applicable ground actions (exact); log10 averaged over the domain's tasks. Tasks with more "
                      f"than {STATE_LIMIT} reachable states are not enumerated and are left out, with their domain "
-                     "when none is left.",
-             "columns": ["agent", "domain", "tasks", "Plan Acc (%)", "log10 state–action pairs"], "rows": totals,
+                     "when none is left. Errored: as in the table above.",
+             "columns": ["agent", "domain", "tasks", "errored", "Plan Acc (%)", "log10 state–action pairs"],
+             "rows": totals,
              **({"chart": {"x_label": "log10 state–action pairs (domain mean)", "y_label": "Plan Acc (%)",
                            "lines": False, "series": total_points}} if totals else {})},
             {"title": "Correlation of domain accuracy with the action space (Fig. 3a and 3b)",
@@ -438,16 +521,18 @@ def planning(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     }
 
 
-def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def probes(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """SPIN-Bench's planning probes: accuracy by setting (factual retrieval Fig. 6, spatial tracking Fig. 3c).
 
     Factual retrieval: one row per agent and number of mutable properties, one
     column per trajectory length. Spatial tracking: one row per agent, one
-    column per number of moves. Each cell is ``accuracy % (correct/items)``.
+    column per number of moves. Each cell is ``accuracy % (correct/items)``,
+    with the items whose match errored (counted, as not correct) or was
+    skipped (not counted) beside: ``33.3 (1/3; 1 errored)``.
     """
     from stratbench.metrics.probes import accuracy_grid
 
-    grids = accuracy_grid(records)
+    grids = accuracy_grid(records, unscored)
     if not grids:
         return None
     tables = []
@@ -457,7 +542,7 @@ def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         rows = [[agent, depth, *(_probe_cell(cells.get(n)) for n in lengths)]
                 for (agent, depth), cells in factual["cells"].items()]
         series = [{"name": f"{agent}, {depth} properties",
-                   "points": [[n, 100.0 * cell["accuracy"]] for n, cell in cells.items()]}
+                   "points": [[n, 100.0 * cell["accuracy"]] for n, cell in cells.items() if cell["items"]]}
                   for (agent, depth), cells in factual["cells"].items()]
         tables.append({"title": "Factual retrieval: accuracy by mutable properties and trajectory length",
                        "chart": {"x_label": "trajectory length (steps)", "y_label": "accuracy (%)", "series": series},
@@ -468,7 +553,8 @@ def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     if spatial:
         lengths = spatial["lengths"]
         rows = [[agent, *(_probe_cell(cells.get(n)) for n in lengths)] for (agent, _), cells in spatial["cells"].items()]
-        series = [{"name": agent, "points": [[n, 100.0 * cell["accuracy"]] for n, cell in cells.items()]}
+        series = [{"name": agent, "points": [[n, 100.0 * cell["accuracy"]] for n, cell in cells.items()
+                                             if cell["items"]]}
                   for (agent, _), cells in spatial["cells"].items()]
         tables.append({"title": "Spatial tracking: accuracy by number of moves",
                        "chart": {"x_label": "moves", "y_label": "accuracy (%)", "series": series},
@@ -476,7 +562,9 @@ def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
                        "columns": ["agent", *(f"{n} move{'s' if n != 1 else ''}" for n in lengths)], "rows": rows})
     return {
         "title": "Planning probes (SPIN-Bench)",
-        "note": "Accuracy % (correct / items) per setting; a missing answer counts as wrong.",
+        "note": "Accuracy % (correct / items) per setting; a missing answer counts as wrong, and so does an "
+                "item whose match errored (no answer came back: 'N errored' beside, counted in items); "
+                "'N skipped' items were never asked and count in no denominator.",
         "tables": tables,
     }
 
@@ -484,4 +572,10 @@ def probes(records: list[dict[str, Any]]) -> dict[str, Any] | None:
 def _probe_cell(cell: dict[str, Any] | None) -> str | None:
     if cell is None:
         return None
-    return f"{100.0 * cell['accuracy']:.1f} ({cell['correct']}/{cell['items']})"
+    from stratbench.report.unplayed import beside
+
+    unplayed = beside(cell)
+    if not cell["items"]:
+        return f"– ({unplayed})"
+    share = f"{100.0 * cell['accuracy']:.1f} ({cell['correct']}/{cell['items']}"
+    return f"{share}; {unplayed})" if unplayed else f"{share})"

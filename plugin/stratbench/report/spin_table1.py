@@ -102,6 +102,19 @@ class _Tally:
         return 100.0 * self.top3 / self.moves if self.moves else None
 
 
+def _against_solvers(record: dict[str, Any]) -> list[tuple[str, str]]:
+    """Returns ``(agent, solver)`` for each side of a two-sided match that faces a Table 1 solver."""
+    if len(record.get("sides") or []) != 2:
+        return []
+    agents = [side.get("agent", "?") for side in record["sides"]]
+    out = []
+    for side, agent in enumerate(agents):
+        solver = _opponent(record.get("game", ""), agents[1 - side])
+        if solver is not None and _opponent(record.get("game", ""), agent) is None:
+            out.append((agent, solver))
+    return out
+
+
 def _tallies(records: list[dict[str, Any]]) -> dict[str, dict[str, _Tally]]:
     """Per agent, per solver (``tictactoe``, ``connect4``, ``stockfish<level>``): its tally."""
     tallies: dict[str, dict[str, _Tally]] = defaultdict(lambda: defaultdict(_Tally))
@@ -133,12 +146,17 @@ def avg_score(values: list[float | None]) -> float | None:
     return sum(known[:6] + [v * 4 for v in known[6:]]) / 10
 
 
-def _full_rows(records: list[dict[str, Any]], competitive: dict[str, list[float | None]]) -> list[list[Any]]:
-    """Table 1 with every column, per run agent that has any of them, then the paper's rows."""
+def _full_rows(
+    records: list[dict[str, Any]], competitive: dict[str, list[float | None]], unscored: list[dict[str, Any]]
+) -> list[list[Any]]:
+    """Table 1 with every column, per run agent that has any of them, then the paper's rows.
+
+    Plan Acc and N-Step count a planning task whose match errored as not valid, as the planning section does.
+    """
     from stratbench.metrics.hanabi import SPIN_BENCH_TABLE1, score_table
     from stratbench.metrics.planning import PAPER_RESULTS, summaries_by_agent
 
-    planning = summaries_by_agent(records)
+    planning = summaries_by_agent(records, unscored)
     hanabi = {row["agent"]: row for row in score_table(records) if row.get("source") == "run"}
     rows = []
     for agent in sorted(set(planning) | set(hanabi) | set(competitive)):
@@ -155,13 +173,22 @@ def _full_rows(records: list[dict[str, Any]], competitive: dict[str, list[float 
     return rows
 
 
-def spin_table1(records: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """SPIN-Bench Table 1 for the run's agents (competitive columns, then all columns), with the paper's rows."""
+def spin_table1(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
+    """SPIN-Bench Table 1 for the run's agents (competitive columns, then all columns), with the paper's rows.
+
+    Rates are over the scored games against the solvers; each agent's games,
+    and its errored and skipped ones (in no rate), are counted beside.
+    """
+    from stratbench.report.unplayed import NONE, unplayed_counts
+
+    unplayed = unplayed_counts(unscored, _against_solvers)
     tallies = _tallies(records)
+    for agent, solver in unplayed:
+        tallies[agent][solver]  # noqa: B018 - an agent with only unscored games keeps its row
     if not tallies:
         from stratbench.metrics.planning import summaries_by_agent
 
-        if not summaries_by_agent(records) and not any(r.get("game") == "hanabi" for r in records):
+        if not summaries_by_agent(records, unscored) and not any(r.get("game") == "hanabi" for r in records):
             return None
     rows = []
     competitive: dict[str, list[float | None]] = {}
@@ -173,21 +200,25 @@ def spin_table1(records: list[dict[str, Any]]) -> dict[str, Any] | None:
             tally = by_solver.get(solver)
             return None if tally is None else getattr(tally, value)()
 
-        rows.append([
-            agent, "run", cell("tictactoe", "draw_pct"), cell("connect4", "draw_pct"),
-            cell(f"stockfish{DR_LEVEL}", "draw_pct"), cell("connect4", "top3_pct"),
-            cell(f"stockfish{T3_LEVEL}", "top3_pct"),
-        ])
-        competitive[agent] = rows[-1][2:]
+        counts = {status: sum(n[status] for (a, _), n in unplayed.items() if a == agent) for status in NONE}
+        values = [cell("tictactoe", "draw_pct"), cell("connect4", "draw_pct"), cell(f"stockfish{DR_LEVEL}", "draw_pct"),
+                  cell("connect4", "top3_pct"), cell(f"stockfish{T3_LEVEL}", "top3_pct")]
+        rows.append([agent, "run", *values, sum(t.games for t in by_solver.values()), counts["errored"],
+                     counts["skipped"]])
+        competitive[agent] = values
         for solver in sorted((s for s in by_solver if s.startswith("stockfish")), key=stockfish_level):
             tally = by_solver[solver]
-            levels.append([agent, stockfish_level(solver), tally.games, tally.win_pct(), tally.draw_pct(),
-                           tally.top3_pct(), tally.moves])
-    rows += [[model, PAPER_SOURCE, *values] for model, values in PAPER_TABLE1.items()]
+            level_counts = unplayed.get((agent, solver), NONE)
+            levels.append([agent, stockfish_level(solver), tally.games, level_counts["errored"],
+                           level_counts["skipped"], tally.win_pct(), tally.draw_pct(), tally.top3_pct(), tally.moves])
+    rows += [[model, PAPER_SOURCE, *values, None, None, None] for model, values in PAPER_TABLE1.items()]
     tables = [] if not tallies else [{
         "title": "Competitive games (Table 1 columns)",
-        "note": f"Rows of source {PAPER_SOURCE} are the paper's published numbers, not this run's.",
-        "columns": ["agent", "source", "TTT_DR (%)", "C4_DR (%)", "CH_DR (%)", "C4_T3 (%)", "CH_T3 (%)"],
+        "note": f"Rows of source {PAPER_SOURCE} are the paper's published numbers, not this run's. games = the "
+                "agent's scored games against the solvers, the rates' denominators; errored and skipped games "
+                "are counted beside and in no rate (SPIN-Bench does not count API errors against the model).",
+        "columns": ["agent", "source", "TTT_DR (%)", "C4_DR (%)", "CH_DR (%)", "C4_T3 (%)", "CH_T3 (%)", "games",
+                    "errored", "skipped"],
         "rows": rows,
     }]
     if levels:
@@ -195,19 +226,21 @@ def spin_table1(records: list[dict[str, Any]]) -> dict[str, Any] | None:
             "title": "Chess against Stockfish by skill level",
             "note": "The paper publishes no per-level numbers; it states that every LLM lost every game, "
                     "even against level 0.",
-            "columns": ["agent", "Stockfish level", "games", "win (%)", "draw (%)", "T3 (%)", "moves ranked"],
+            "columns": ["agent", "Stockfish level", "games", "errored", "skipped", "win (%)", "draw (%)", "T3 (%)",
+                        "moves ranked"],
             "rows": levels,
         })
     tables.append({
         "title": "Table 1, every column",
-        "note": "Plan Acc and N-Step over the run's planning tasks (the planning section has them per domain), "
+        "note": "Plan Acc and N-Step over the run's planning tasks, an errored one counted as not valid (the "
+                "planning section has them per domain, with the errored and skipped tasks), "
                 "the competitive columns as above, Hanabi's mean score of 25 per player count (the Hanabi "
                 "section has their spread), Avg. Score = the mean of Plan Acc, the five game columns and the "
                 "four Hanabi means ×4 (N-Step left out), only where all ten are known. The paper's Avg. Score "
                 "is as printed.",
         "columns": ["agent", "source", "Plan Acc (%)", "N-Step", "TTT_DR (%)", "C4_DR (%)", "CH_DR (%)",
                     "C4_T3 (%)", "CH_T3 (%)", "Hanabi 2P", "3P", "4P", "5P", "Avg. Score"],
-        "rows": _full_rows(records, competitive),
+        "rows": _full_rows(records, competitive, unscored),
     })
     return {
         "title": "SPIN-Bench Table 1: competitive games",

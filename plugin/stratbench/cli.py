@@ -5,10 +5,14 @@
     stratbench merge OUT DIR... [--prefer first|last|PATH] [--resamples B] [--no-report]
                                                    combine shards, deduplicated by match id, into
                                                    results.jsonl and the reports of one run
-    stratbench gate CURRENT BASELINE               exit 1 when an agent regressed
+    stratbench gate CURRENT [BASELINE]             pass, fail or inconclusive: a sequential test on
+                                                   paired matches (without BASELINE: head to head,
+                                                   --map NEW=OLD within CURRENT)
 
-Exit status: 0 fine, 1 regression (gate), 2 bad input (a one-line message) or
-unresolved merge conflicts (one line each).
+Exit status: 0 fine (gate: pass), 1 regression (gate: fail), 2 bad input (a
+one-line message) or unresolved merge conflicts (one line each), 4 gate:
+nothing compared (one line), 6 gate inconclusive (0 or 1 with
+--gate-inconclusive pass|fail); pytest --baseline uses 1, 4 and 6 alike.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from stratbench.gating import error_rate, finite_float, score_margin
 from stratbench.options import positive_int
 from stratbench.results import RESULTS_FILE, read_records
 
@@ -304,13 +309,35 @@ def _report_data(path: Path, resamples: int) -> dict[str, Any]:
 
 
 def cmd_gate(args: argparse.Namespace) -> int:
-    """Compares a run with a baseline; exit 1 on regression."""
-    from stratbench.report.gate import GateSettings, check
+    """Gates a run against a baseline (or head to head); exit 0 pass, 1 fail, 6 inconclusive, 4 nothing compared."""
+    from stratbench.gating import validate
+    from stratbench.report.gate import CLI_EXIT, INCONCLUSIVE, BaselineError, GateSettings, NothingCompared, \
+        check, head_to_head, validate_report
 
-    settings = GateSettings(tolerance=args.tolerance, min_drop=args.min_drop, agent_map=_agent_map(args.map))
-    result = check(_report_data(args.current, args.resamples), _report_data(args.baseline, args.resamples), settings)
+    problem = validate(args.elo0, args.elo1)
+    if problem:
+        raise InputError(problem)
+    settings = GateSettings(elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta,
+                            elo_model=args.elo_model, score_margin=args.score_margin, tolerance=args.tolerance,
+                            agent_map=_agent_map(args.map))
+    current = _report_data(args.current, args.resamples)
+    baseline = None if args.baseline is None else _report_data(args.baseline, args.resamples)
+    try:
+        validate_report(current, f"CURRENT {args.current}")
+        if baseline is not None:
+            validate_report(baseline, f"BASELINE {args.baseline}")
+    except BaselineError as error:
+        raise InputError(str(error)) from None
+    try:
+        result = check(current, baseline, settings) if baseline is not None else head_to_head(current, settings)
+    except NothingCompared as error:
+        print(f"stratbench gate: nothing compared: {error}", file=sys.stderr)
+        return CLI_EXIT["nothing compared"]
     print(result.explain())
-    return 1 if result.failed else 0
+    decision = result.decision
+    if decision == INCONCLUSIVE and args.inconclusive != "inconclusive":
+        decision = args.inconclusive
+    return CLI_EXIT[decision]
 
 
 def _agent_map(items: list[str]) -> dict[str, str]:
@@ -366,12 +393,30 @@ def build_parser() -> argparse.ArgumentParser:
     merge.add_argument("--no-report", dest="report", action="store_false",
                        help="Write only results.jsonl (and transcripts), not results.json and the reports")
     merge.set_defaults(run=cmd_merge)
-    gate = commands.add_parser("gate", help="Fail when an agent regressed against a baseline")
+    gate = commands.add_parser(
+        "gate", help="Pass, fail or inconclusive: did an agent regress against a baseline?",
+        description="A sequential probability ratio test per game and agent on paired matches (the same match "
+                    "in both runs; without BASELINE, NEW against OLD with the seats swapped). Exit status: 0 "
+                    "pass, 1 fail, 6 inconclusive, 4 nothing compared, 2 bad input.")
     gate.add_argument("current", type=Path, metavar="CURRENT")
-    gate.add_argument("baseline", type=Path, metavar="BASELINE")
+    gate.add_argument("baseline", type=Path, metavar="BASELINE", nargs="?", default=None,
+                      help="Baseline run; left out: a head-to-head gate of --map NEW=OLD within CURRENT")
     gate.add_argument("--map", action="append", default=[], metavar="NEW=OLD", help="Compare agent NEW with baseline agent OLD")
-    gate.add_argument("--tolerance", type=float, default=0.0, metavar="R", help="Rating points of slack")
-    gate.add_argument("--min-drop", type=float, default=0.0, metavar="S", help="Smallest mean score drop that counts")
+    gate.add_argument("--elo0", "--gate-elo0", type=finite_float, default=-50.0, metavar="E",
+                      help="H0: the regression to catch, in Elo (default -50)")
+    gate.add_argument("--elo1", "--gate-elo1", type=finite_float, default=0.0, metavar="E",
+                      help="H1: no regression, in Elo (default 0)")
+    gate.add_argument("--alpha", "--gate-alpha", type=error_rate, default=0.05, metavar="A",
+                      help="Chance a regression of elo0 passes (default 0.05)")
+    gate.add_argument("--beta", "--gate-beta", type=error_rate, default=0.05, metavar="B",
+                      help="Chance an unchanged agent fails (default 0.05)")
+    gate.add_argument("--elo-model", "--gate-elo-model", choices=("logistic", "normalized"), default="logistic")
+    gate.add_argument("--score-margin", "--gate-score-margin", type=score_margin, default=0.1, metavar="S",
+                      help="H0 for games other than win/draw/loss: a mean drop of this share of the score range")
+    gate.add_argument("--inconclusive", "--gate-inconclusive", choices=("inconclusive", "pass", "fail"),
+                      default="inconclusive", help="Exit status of an undecided gate: 6 (default), 0 or 1")
+    gate.add_argument("--tolerance", type=float, default=0.0, metavar="R",
+                      help="Rating points of slack for the rating-interval note")
     gate.add_argument("--resamples", type=positive_int, default=10_000, metavar="B")
     gate.set_defaults(run=cmd_gate)
     return parser

@@ -2,6 +2,10 @@
 
     stratbench rate FILE... [--compat gamebench]   ratings table from results.jsonl or GameBench matches.json
     stratbench report DIR... [--out DIR]           report.html, report.md, results.json from stored results
+    stratbench sprt (--wdl W,D,L | --pentanomial LL,LD,D,WD,WW) --elo0 E0 --elo1 E1 [--alpha A] [--beta B]
+                    [--elo-model logistic|normalized]
+                                                   LLR, bounds and decision of a sequential test
+                                                   (exit 0 whatever the decision)
     stratbench merge OUT DIR... [--prefer first|last|PATH] [--resamples B] [--no-report]
                                                    combine shards, deduplicated by match id, into
                                                    results.jsonl and the reports of one run
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import sys
@@ -358,6 +363,84 @@ def _boards() -> dict[str, Any]:
     return BOARDS
 
 
+def cmd_sprt(args: argparse.Namespace) -> int:
+    """Prints the LLR of a sequential test, its bounds, the decision and the Elo estimate."""
+    from stratbench.rating.sprt import (
+        ELO_MODELS,
+        expected_units_left,
+        sprt_pentanomial,
+        sprt_wdl,
+    )
+
+    if (args.wdl is None) == (args.pentanomial is None):
+        raise InputError("give one of --wdl W,D,L and --pentanomial LL,LD,D,WD,WW")
+    elo0, elo1 = _number("--elo0", args.elo0), _number("--elo1", args.elo1)
+    if elo0 >= elo1:
+        raise InputError(f"--elo0 {args.elo0} --elo1 {args.elo1}: expected elo0 < elo1")
+    alpha, beta = _rate("--alpha", args.alpha), _rate("--beta", args.beta)
+    if args.elo_model not in ELO_MODELS:
+        raise InputError(f"--elo-model {args.elo_model!r}: expected one of {', '.join(ELO_MODELS)}")
+    options = {"alpha": alpha, "beta": beta, "elo_model": args.elo_model}
+    try:
+        if args.wdl is not None:
+            wins, draws, losses = _counts("--wdl", args.wdl, "W,D,L")
+            result, unit = sprt_wdl(wins, draws, losses, elo0, elo1, **options), "games"
+        else:
+            result, unit = sprt_pentanomial(_counts("--pentanomial", args.pentanomial, "LL,LD,D,WD,WW"), elo0, elo1,
+                                            **options), "pairs"
+    except ValueError as error:  # bounds outside what the normalized model supports
+        raise InputError(f"--elo0 {args.elo0} --elo1 {args.elo1}: {str(error).split(': ', 1)[-1]}") from None
+    print(f"LLR {result.llr:.2f} ({result.lower:.2f}, {result.upper:.2f})")
+    decision = {"H0": "H0 accepted", "H1": "H1 accepted", "continue": "continue"}[result.decision]
+    if not result.units:
+        print(f"{decision}, no {unit} yet")
+        return 0
+    name = "Elo" if args.elo_model == "logistic" else "nElo"
+    estimate, low, high = (round(value, 2) + 0.0 for value in (result.estimate, *result.interval))  # no "-0.00"
+    line = f"{decision}, {name} {estimate:+.2f} (95% {low:+.2f}, {high:+.2f}) over {result.units} {unit}"
+    left = expected_units_left(result)
+    if result.decision == "continue" and left is not None:
+        line += f"; about {math.ceil(left)} more {unit} to a decision"
+    print(line)
+    return 0
+
+
+def _counts(option: str, text: str, names: str) -> list[int]:
+    parts = text.split(",")
+    expected = len(names.split(","))
+    if len(parts) != expected:
+        raise InputError(f"{option} {text!r}: expected {expected} counts {names}, got {len(parts)}")
+    try:
+        counts = [int(part) for part in parts]
+    except ValueError:
+        raise InputError(f"{option} {text!r}: counts must be whole numbers >= 0") from None
+    if min(counts) < 0:
+        raise InputError(f"{option} {text!r}: counts must be whole numbers >= 0")
+    return counts
+
+
+def _number(option: str, text: str | None) -> float:
+    if text is None:
+        raise InputError(f"{option}: required")
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"{option} {text!r}: expected a number") from None
+    if not math.isfinite(value):
+        raise InputError(f"{option} {text!r}: expected a finite number")
+    return value
+
+
+def _rate(option: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 0.5:
+        raise InputError(f"{option} {text!r}: expected a number in (0, 0.5)")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Builds the argument parser."""
     parser = argparse.ArgumentParser(prog="stratbench", description="Rate, report, merge and gate stratbench results.")
@@ -373,6 +456,22 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--out", type=Path, default=None, metavar="DIR", help="Output directory (default: the first DIR)")
     report.add_argument("--resamples", type=positive_int, default=10_000, metavar="B")
     report.set_defaults(run=cmd_report)
+    sprt = commands.add_parser(
+        "sprt", help="Print the LLR and decision of a sequential test (GSPRT) on game or pair counts",
+        description="The generalized sequential probability ratio test of H0: Elo = E0 against H1: Elo = E1 on "
+                    "counts from the tested side's view, computed as Fishtest and fastchess compute it. Prints "
+                    "'LLR <value> (<lower>, <upper>)', then the decision (H0 accepted, H1 accepted or continue) "
+                    "with the Elo estimate and its 95%% interval. Exit 0 whatever the decision.")
+    sprt.add_argument("--wdl", default=None, metavar="W,D,L", help="Games won, drawn and lost")
+    sprt.add_argument("--pentanomial", default=None, metavar="LL,LD,D,WD,WW",
+                      help="Pairs scoring 0, 1/2, 1, 3/2 and 2 points (D: a double draw or a win-loss pair)")
+    sprt.add_argument("--elo0", default=None, metavar="E0", help="Elo difference of H0")
+    sprt.add_argument("--elo1", default=None, metavar="E1", help="Elo difference of H1 (greater than E0)")
+    sprt.add_argument("--alpha", default="0.05", metavar="A", help="P(accept H1 | H0), in (0, 0.5) (default 0.05)")
+    sprt.add_argument("--beta", default="0.05", metavar="B", help="P(accept H0 | H1), in (0, 0.5) (default 0.05)")
+    sprt.add_argument("--elo-model", default="logistic", metavar="logistic|normalized",
+                      help="Scale of E0 and E1: logistic Elo or normalized Elo (default logistic)")
+    sprt.set_defaults(run=cmd_sprt)
     merge = commands.add_parser(
         "merge", help="Combine result shards",
         description="Combine result shards (report directories or results.jsonl files) into OUT, a new "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import statistics
 
 import pytest
 from report_records import league
@@ -290,3 +291,27 @@ def _ratings(agent, low, mean, high):
 def test_rating_drop_is_a_note_comparing_intervals_with_a_tolerance(now, tolerance, noted):
     message = rating_drop(_ratings("x", *now), _ratings("x", 0.0, 0.5, 1.0), "x", "x", tolerance)
     assert (message is not None) == noted
+
+
+def test_the_report_shows_each_test_with_its_llr_path_between_the_bounds():
+    from stratbench.report.render import render_html, render_markdown
+
+    before = _report([_row("x", 1.0, k) for k in range(30)] + [_row("x", 20.0, k, game="wide", scale=(0.0, 25.0))
+                                                               for k in range(3)])
+    now = _report([_row("x", 0.0, k) for k in range(30)] + [_row("x", 19.0 + k % 2, k, game="wide", scale=(0.0, 25.0))
+                                                            for k in range(3)])
+    records = league({"a": 0.0, "b": 0.0}, games=("tictactoe",), matches=2)
+    data = analyse(records, resamples=20)
+    gate = check(now, before)
+    data["gate"] = gate.to_dict()
+    ttt = next(t for t in gate.tests if t.game == "tictactoe")
+    wide = next(t for t in gate.tests if t.game == "wide")
+    assert wide.seed_spread == pytest.approx(statistics.stdev([-1 / 25, 0.0, -1 / 25]))  # spread across the 3 seeds
+    html = render_html(data)
+    assert '<h2 id="gate">Regression gate: fail</h2>' in html and '<table id="gate-table">' in html
+    assert html.count('<svg class="xy-chart"') == 2 and "fail below -3.66" in html and "pass above +3.66" in html
+    assert f"<td class=\"l\">{ttt.decided_at} of 30</td>" in html
+    markdown = render_markdown(data)
+    assert "### Regression gate: fail" in markdown
+    wide_row = next(line for line in markdown.splitlines() if line.startswith("| x | x | wide |"))
+    assert "| inconclusive | 3 |" in wide_row and f"{wide.estimate:+.3g} score" in wide_row

@@ -73,6 +73,10 @@ def add_pytest_options(group: Any) -> None:
                     metavar="S", dest="stratbench_gate_score_margin",
                     help="Gate H0 for games other than win/draw/loss: a mean drop of this share of the score "
                          "range (default 0.1)")
+    group.addoption("--gate-until-decided", "--stratbench-gate-until-decided", action="store_true", default=False,
+                    dest="stratbench_gate_until_decided",
+                    help="Play the collected matches one pair at a time for the games the gate has not decided, "
+                         "until each is decided or --budget N matches (or --max-cost) are spent; one process")
     group.addoption("--gate-inconclusive", "--stratbench-gate-inconclusive", choices=("inconclusive", "pass", "fail"),
                     default="inconclusive", dest="stratbench_gate_inconclusive",
                     help="Exit status of an undecided gate: inconclusive (6, default), pass (0) or fail (1)")
@@ -111,7 +115,10 @@ def check_pytest_options(config: Any, baseline: Any) -> str | None:
         for flag, dest, default in UNGATED:
             if config.getoption(dest) != default:
                 return f"{flag} needs --baseline PATH (a results.json to compare with) or --stratbench-gate-map NEW=OLD"
-    return validate(config.getoption("stratbench_gate_elo0"), config.getoption("stratbench_gate_elo1"))
+    from stratbench.gate_schedule import until_decided_problem
+
+    return (until_decided_problem(config, baseline)
+            or validate(config.getoption("stratbench_gate_elo0"), config.getoption("stratbench_gate_elo1")))
 
 
 def load_baseline(path: str | None) -> dict[str, Any] | None:
@@ -147,8 +154,13 @@ def run_gate(config: Any, report: dict[str, Any], baseline: dict[str, Any] | Non
     from stratbench.report.gate import INCONCLUSIVE, PYTEST_EXIT, NothingCompared, check, head_to_head
 
     settings = settings_from_pytest(config)
+    from stratbench.gate_schedule import GateSchedule
+
+    schedule = next((p for p in config.pluginmanager.get_plugins() if isinstance(p, GateSchedule)), None)
+    planned = schedule.planned_tests if schedule is not None else None  # the split the run was decided with
     try:
-        result = check(report, baseline, settings) if baseline is not None else head_to_head(report, settings)
+        result = (check(report, baseline, settings, planned) if baseline is not None
+                  else head_to_head(report, settings, planned))
     except NothingCompared as error:
         return None, f"stratbench gate: nothing compared: {error}", PYTEST_EXIT["nothing compared"]
     decision = result.decision

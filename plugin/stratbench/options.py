@@ -227,7 +227,7 @@ def add_options(parser: Any) -> None:
                     help="all (default) plays every collected match; adaptive plays the --budget matches that "
                          "most shrink the overlap of the rating intervals and skips the rest (one process)")
     group.addoption("--budget", "--stratbench-budget", type=positive_int, default=None, metavar="N",
-                    dest="stratbench_budget", help="Matches --schedule adaptive plays")
+                    dest="stratbench_budget", help="Matches --schedule adaptive (or --gate-until-decided) plays")
     group.addoption("--stratbench-bootstrap", type=positive_int, default=10_000, metavar="B",
                     help="Bootstrap resamples for the session's ratings (default 10000)")
     parser.addini("stratbench_cassette_dir", "Cassette directory, relative to the rootdir", default="cassettes")

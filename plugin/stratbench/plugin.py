@@ -104,6 +104,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
         # Adaptive scheduling picks each match from the results before it: no matches are started ahead.
         config.pluginmanager.register(AdaptiveSchedule(config.getoption("stratbench_budget")), ADAPTIVE_PLUGIN)
+    elif config.getoption("stratbench_gate_until_decided"):
+        from stratbench.gate_schedule import GateSchedule
+
+        config.pluginmanager.register(GateSchedule(config), ADAPTIVE_PLUGIN)  # taken and run like adaptive
     elif settings.concurrency > 1:
         config.stash[POOL_KEY] = MatchPool(session, settings.concurrency)
     if session.is_controller:

@@ -55,7 +55,7 @@ from typing import Any
 __all__ = [
     "CLI_EXIT", "FAIL", "GATE_MODES", "INCONCLUSIVE", "PASS", "PYTEST_EXIT", "BaselineError", "GameTest",
     "GateResult", "GateSettings", "NothingCompared", "check", "decide", "head_to_head", "rating_drop",
-    "validate_report",
+    "rows_from_records", "validate_report",
 ]
 
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
@@ -166,6 +166,8 @@ class GateResult:
     tests: list[GameTest]
     warnings: list[str]
     settings: GateSettings = field(default_factory=GateSettings)
+    k: int = 0
+    """The number of tests the error rates are split over (at least ``len(tests)``)."""
 
     @property
     def decision(self) -> str:
@@ -193,7 +195,7 @@ class GateResult:
 
     def error_control(self) -> str:
         """Says how the error rates are split over the tests."""
-        k = len(self.tests)
+        k = max(self.k, len(self.tests))
         s = self.settings
         return (f"Bonferroni over {k} test(s): each at alpha {s.alpha / k:.4g}, beta {s.beta / k:.4g} "
                 f"(H0 {_h0(s)}, H1 {_h1(s)})")
@@ -228,6 +230,16 @@ def _h0(s: GateSettings) -> str:
 
 def _h1(s: GateSettings) -> str:
     return f"{s.elo1:+g} Elo or no score drop"
+
+
+def rows_from_records(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Returns a report-like ``{"agents", "matches"}`` of the scored records (the last per match id)."""
+    latest = {r["match_id"]: r for r in records if r.get("status", "scored") == "scored" and "scores" in r}
+    rows = [{"match_id": r["match_id"], "game": r["game"], "agents": [side["agent"] for side in r["sides"]],
+             "scores": r["scores"], "seed": r.get("seed"), "variant": r.get("variant"),
+             "subject": r.get("subject", 0), "score_range": r.get("score_range"), "cost_usd": r.get("cost_usd")}
+            for _, r in sorted(latest.items())]
+    return {"agents": sorted({a for row in rows for a in row["agents"]}), "matches": rows}
 
 
 # ---------------------------------------------------------------- input shape
@@ -513,8 +525,12 @@ def _finite(value: Any) -> float | None:
 
 # ---------------------------------------------------------------- the gate
 
-def check(current: dict[str, Any], baseline: dict[str, Any], settings: GateSettings = GateSettings()) -> GateResult:
+def check(current: dict[str, Any], baseline: dict[str, Any], settings: GateSettings = GateSettings(),
+          tests: int | None = None) -> GateResult:
     """Tests every agent under test that both runs share (or each mapped pair) per game.
+
+    ``tests`` fixes the number of tests the error rates are split over (when more are planned than
+    the results hold yet, as under ``--gate-until-decided``).
 
     Raises:
         NothingCompared: No agent or no game in both runs.
@@ -548,15 +564,16 @@ def check(current: dict[str, Any], baseline: dict[str, Any], settings: GateSetti
             plan.append((agent, base_agent, game))
     if not plan:
         raise NothingCompared("the agents compared share no game with the baseline")
-    tests = []
+    k = max(tests or 0, len(plan))
+    found = []
     for agent, base_agent, game in plan:
         mapping = ({**settings.agent_map, agent: base_agent}
                    if settings.agent_map or agent != base_agent else None)
-        found = _baseline_pairs(current, baseline, agent, base_agent, game, mapping, scales[game])
-        tests.append(_test(agent, base_agent, game, "baseline", found, settings, len(plan)))
-    if not any(t.pairs for t in tests):
+        paired = _baseline_pairs(current, baseline, agent, base_agent, game, mapping, scales[game])
+        found.append(_test(agent, base_agent, game, "baseline", paired, settings, k))
+    if not any(t.pairs for t in found):
         raise NothingCompared("the two runs share no match of the agents compared (other seeds, tests or variants?)")
-    result = GateResult(tests, warnings, settings)
+    result = GateResult(found, warnings, settings, k)
     for agent, base_agent in sorted(pairs.items()):
         note = rating_drop(current, baseline, agent, base_agent, settings.tolerance)
         if note:
@@ -565,7 +582,7 @@ def check(current: dict[str, Any], baseline: dict[str, Any], settings: GateSetti
     return result
 
 
-def head_to_head(current: dict[str, Any], settings: GateSettings) -> GateResult:
+def head_to_head(current: dict[str, Any], settings: GateSettings, tests: int | None = None) -> GateResult:
     """Tests each mapped NEW against OLD on the matches they played against each other, seats swapped.
 
     Raises:
@@ -583,11 +600,12 @@ def head_to_head(current: dict[str, Any], settings: GateSettings) -> GateResult:
         plan += [(new, old, g) for g in sorted(games) if g in scales]
     if not plan:
         raise NothingCompared("no mapped pair of agents played each other in this run")
-    tests = [_test(new, old, game, "head-to-head", _head_to_head_pairs(current, new, old, game, scales[game]),
-                   settings, len(plan)) for new, old, game in plan]
-    if not any(t.pairs for t in tests):
+    k = max(tests or 0, len(plan))
+    found = [_test(new, old, game, "head-to-head", _head_to_head_pairs(current, new, old, game, scales[game]),
+                   settings, k) for new, old, game in plan]
+    if not any(t.pairs for t in found):
         raise NothingCompared("no head-to-head match has its partner with the seats swapped")
-    return GateResult(tests, warnings, settings)
+    return GateResult(found, warnings, settings, k)
 
 
 def _version_notes(current: dict[str, Any], baseline: dict[str, Any], warnings: list[str]) -> None:

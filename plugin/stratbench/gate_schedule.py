@@ -193,7 +193,7 @@ class GateSchedule:
         self.records.append(record)
         self._update()
         terminal = self.config.pluginmanager.get_plugin("terminalreporter")
-        if terminal is None:
+        if terminal is None or record.get("status", "scored") != "scored":
             return
         for key, test in self.state.items():
             if key[2] == record.get("game") and key[0] in [side.get("agent") for side in record.get("sides", [])]:

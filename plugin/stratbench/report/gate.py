@@ -23,7 +23,8 @@ Pairs:
   with NEW in the first seat and the i-th with NEW in the second, in seed
   order (the default ``seats="alternate"`` plays seeds 2k and 2k+1 this way).
 
-A match without its partner is not used; it is counted as an incomplete pair.
+A match of this run without its partner is not used; it is counted as an
+incomplete pair (baseline matches this run did not play are not).
 Every score is normalized by its game's ``score_range`` first, so games are
 never pooled on raw scales. A win/draw/loss game (range [0, 1], every score
 0, ½ or 1) is tested on pentanomial pair counts (a pair scores 0, ½, 1, 1½
@@ -142,7 +143,7 @@ class GameTest:
         if self.estimate is not None:
             low, high = self.interval
             bracket = f" [{low:+.3g}, {high:+.3g}]" if low is not None and high is not None else ""
-            text += f"; {self.unit} {self.estimate:+.3g}{bracket}"
+            text += f"; {self.unit} {self.estimate + 0.0:+.3g}{bracket}"
         if self.incomplete:
             text += f"; {self.incomplete} incomplete pair(s) not used"
         if self.decision == INCONCLUSIVE:
@@ -440,7 +441,7 @@ def _baseline_pairs(current: dict[str, Any], baseline: dict[str, Any], agent: st
     wdl = _is_wdl(scale, [*new, *old])
     diffs = [(n - o) / span for n, o in zip(new, old)]
     units = [1 + d for d in diffs] if wdl else [(1 + d) / 2 for d in diffs]
-    incomplete = len(set(now) ^ set(before))
+    incomplete = len(set(now) - set(before))  # played here, no twin in the baseline
     cost = sum(float(now[k].get("cost_usd") or 0.0) for k in shared)
     return _Pairs(diffs, units, wdl, incomplete, cost)
 

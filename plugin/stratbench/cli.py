@@ -365,12 +365,7 @@ def _boards() -> dict[str, Any]:
 
 def cmd_sprt(args: argparse.Namespace) -> int:
     """Prints the LLR of a sequential test, its bounds, the decision and the Elo estimate."""
-    from stratbench.rating.sprt import (
-        ELO_MODELS,
-        expected_units_left,
-        sprt_pentanomial,
-        sprt_wdl,
-    )
+    from stratbench.rating.sprt import ELO_MODELS, expected_units_left, sprt_pentanomial, sprt_wdl
 
     if (args.wdl is None) == (args.pentanomial is None):
         raise InputError("give one of --wdl W,D,L and --pentanomial LL,LD,D,WD,WW")

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+
 from stratbench.rating.sprt import (
     PAIR_POINTS,
     expected_units_left,

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+
 from stratbench.cli import main
 
 
@@ -72,7 +73,8 @@ def test_sprt_continue_estimates_the_units_left():
     (["--wdl", "1,2,3", "--elo0", "x", "--elo1", "3"], "--elo0 'x': expected a number"),
     (["--wdl", "1,2,3", "--elo0", "0", "--elo1", "nan"], "--elo1 'nan': expected a finite number"),
     (["--wdl", "1,2,3", "--elo0", "3", "--elo1", "3"], "--elo0 3 --elo1 3: expected elo0 < elo1"),
-    (["--wdl", "1,2,3", "--elo0", "0", "--elo1", "3", "--alpha", "0.5"], "--alpha '0.5': expected a number in (0, 0.5)"),
+    (["--wdl", "1,2,3", "--elo0", "0", "--elo1", "3", "--alpha", "0.5"],
+     "--alpha '0.5': expected a number in (0, 0.5)"),
     (["--wdl", "1,2,3", "--elo0", "0", "--elo1", "3", "--alpha", "0"], "--alpha '0': expected a number in (0, 0.5)"),
     (["--wdl", "1,2,3", "--elo0", "0", "--elo1", "3", "--beta", "x"], "--beta 'x': expected a number in (0, 0.5)"),
     (["--wdl", "1,2,3", "--elo0", "0", "--elo1", "3", "--elo-model", "bayes"],

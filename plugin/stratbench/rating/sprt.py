@@ -44,8 +44,8 @@ score 0, 1/2, 1, 3/2, 2 divided by 2), ``sprt_points`` takes any unit scores in 
 
 The estimate is the Elo (or nElo, or the mean point) of the counts with a 95% normal interval
 of the mean score (``mean +- 1.96 sqrt(var / N)``) mapped through the model, as fastchess
-reports it (from the regularised counts when every unit scored the same). Logistic Elo is unbounded: an interval end whose score reaches 0 or 1 is ``-inf``
-or ``inf``.
+reports it (from the regularised counts when every unit scored the same). Logistic Elo is
+unbounded: an interval end whose score reaches 0 or 1 is ``-inf`` or ``inf``.
 
 Degenerate inputs have defined answers: no units give ``LLR = 0``, ``"continue"`` and an
 estimate and interval of ``nan``; identical units or zero variance are regularised as above
@@ -162,7 +162,8 @@ def _secular(phat: np.ndarray, b: np.ndarray) -> np.ndarray:
         hi = np.where(f < 0, x, hi)
         with np.errstate(divide="ignore", invalid="ignore"):
             newton = x - f / slope
-        new = np.where((newton >= lo) & (newton <= hi), newton, (lo + hi) / 2.0)
+        inside = ((newton > lo) & (newton < hi)) | (newton == x)  # never onto a pole at the bracket's ends
+        new = np.where(inside, newton, (lo + hi) / 2.0)
         new = np.where(f == 0, x, new)
         converged = np.abs(new - x) <= 1e-14 * (1.0 + np.abs(x))
         x = new
@@ -261,7 +262,8 @@ def sprt_points(points: Sequence[float], s0: float, s1: float, *, alpha: float =
     values = np.asarray(list(points), dtype=float).reshape(-1)
     if not np.isfinite(values).all() or (values < 0).any() or (values > 1).any():
         raise ValueError("points: every unit score must be a number in [0, 1]")
-    grid = np.unique(np.concatenate([values, [0.0, 1.0], np.asarray(list(() if support is None else support), dtype=float)]))
+    extra = np.asarray(list(() if support is None else support), dtype=float)
+    grid = np.unique(np.concatenate([values, [0.0, 1.0], extra]))
     if (grid < 0).any() or (grid > 1).any() or not np.isfinite(grid).all():
         raise ValueError("support: every point must be a number in [0, 1]")
     counts = np.array([np.count_nonzero(values == g) for g in grid])

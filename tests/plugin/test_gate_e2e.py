@@ -53,7 +53,8 @@ def test_an_underpowered_gate_is_inconclusive_and_until_decided_fails_the_weak_a
         pytester, monkeypatch, capsys):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-gate")
     pytester.makepyfile(test_suite=SUITE)
-    with FakeLLMServer(responder=solver_responder) as strong, FakeLLMServer(responder=random_legal_responder(7)) as weak:
+    with FakeLLMServer(responder=solver_responder) as strong, \
+            FakeLLMServer(responder=random_legal_responder(7)) as weak:
         baseline = _run(pytester, strong, "openai/strong", "base")
         assert baseline.ret == 0, baseline.stdout.str()
         base = json.loads((pytester.path / "base" / "results.json").read_text())
@@ -86,7 +87,8 @@ def test_an_underpowered_gate_is_inconclusive_and_until_decided_fails_the_weak_a
                       "--gate-until-decided", "--budget", str(BUDGET), "--stratbench-cassette-dir", "cassettes-wide")
         assert failed.ret == 1, failed.stdout.str()
         gate = _gate_section(failed)
-        assert gate[0] == "stratbench gate: FAILED" and gate[1].startswith(f"  FAIL  {WEAK} vs {STRONG}: tictactoe: LLR -")
+        assert gate[0] == "stratbench gate: FAILED"
+        assert gate[1].startswith(f"  FAIL  {WEAK} vs {STRONG}: tictactoe: LLR -")
         played = [r for r in _records(pytester, "weak-decided") if r["status"] == "scored"]
         skipped = [r for r in _records(pytester, "weak-decided") if r["status"] == "skipped"]
         assert 0 < len(played) < BUDGET and len(played) + len(skipped) == BUDGET

@@ -215,7 +215,8 @@ def test_gate_head_to_head_within_one_run(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "  ok    new vs old head to head: tictactoe: LLR +" in result.stdout
     alone = stratbench("gate", run, "--resamples", "100")
-    assert alone.returncode == 4 and alone.stderr == "stratbench gate: nothing compared: a head-to-head gate needs an agent map NEW=OLD\n"
+    assert alone.returncode == 4
+    assert alone.stderr == "stratbench gate: nothing compared: a head-to-head gate needs an agent map NEW=OLD\n"
 
 
 def _bad_inputs(tmp: Path) -> dict[str, tuple[list[object], str]]:

@@ -181,7 +181,8 @@ def test_the_decision_stops_at_the_first_bound_crossed():
     ({"matches": [7]}, "base.json: matches[0]: not an object"),
     ({"matches": [{"match_id": "m", "game": "g", "agents": ["a", "b"], "scores": [1]}]},
      "base.json: matches[0]: 'scores' is not a list of finite numbers, one per agent"),
-    ({"matches": [{**_row("a", 1.0, 0), "score_range": [1, 0]}]}, "base.json: matches[0]: 'score_range' is not [low, high]"),
+    ({"matches": [{**_row("a", 1.0, 0), "score_range": [1, 0]}]},
+     "base.json: matches[0]: 'score_range' is not [low, high]"),
 ])
 def test_a_wrong_shape_report_is_one_line_naming_the_field(data, message):
     with pytest.raises(BaselineError) as raised:

@@ -434,7 +434,8 @@ def _baseline_pairs(current: dict[str, Any], baseline: dict[str, Any], agent: st
 
     now = rows(current, agent, mapping)
     before = rows(baseline, base_agent, {} if mapping is not None else None)
-    shared = sorted(set(now) & set(before), key=lambda k: (now[k].get("seed") is None, now[k].get("seed") or 0, repr(k)))
+    shared = sorted(set(now) & set(before),
+                    key=lambda k: (now[k].get("seed") is None, now[k].get("seed") or 0, repr(k)))
     span = scale[1] - scale[0]
     new = [_side_score(now[k], agent) for k in shared]
     old = [_side_score(before[k], base_agent) for k in shared]

@@ -120,3 +120,31 @@ def test_an_underpowered_gate_is_inconclusive_and_until_decided_fails_the_weak_a
 
     assert gate_cli("weak", "base/results.json", f"{WEAK}={STRONG}")[0] == 6
     assert gate_cli("again", "base-wide", f"{STRONG_AGAIN}={STRONG}") == (0, passed_gate)
+
+
+H2H_SUITE = """
+import pytest
+
+@pytest.mark.stratbench(game="tictactoe", opponents=[], baselines=[], matches=6)
+def test_tictactoe(match):
+    match.play()
+"""
+
+
+def test_head_to_head_in_one_run_pairs_the_two_seatings(pytester, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-gate")
+    pytester.makepyfile(test_suite=H2H_SUITE)
+    new, old = "openai/strong-v2+direct", "openai/strong+direct"
+    with FakeLLMServer(responder=solver_responder) as server:
+        result = pytester.runpytest_subprocess(
+            "-p", "no:cacheprovider", "--model", "openai/strong-v2", "--model", "openai/strong",
+            "--api-base", server.api_base, "--stratbench-bootstrap", "100", "--stratbench-gate-map", f"{new}={old}")
+    assert result.ret == 6, result.stdout.str()  # 3 pairs of perfect play: equal, but too few to say so
+    gate = _gate_section(result)
+    assert gate[0] == "stratbench gate: INCONCLUSIVE (not yet decided)"
+    assert gate[1].startswith(f"  more  {new} vs {old} head to head: tictactoe: LLR +")
+    assert " after 3 pair(s); logistic Elo " in gate[1]
+    data = json.loads((pytester.path / "reports" / "latest" / "results.json").read_text())
+    (test,) = data["gate"]["tests"]
+    assert test["pairing"] == "head-to-head" and test["pairs"] == 3 and test["incomplete"] == 0
+    assert test["estimate"] == pytest.approx(0.0, abs=1e-6)  # every game a draw

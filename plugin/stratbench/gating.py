@@ -44,10 +44,11 @@ def error_rate(text: str) -> float:
 
 
 def score_margin(text: str) -> float:
-    """Parses a share of the score range, above 0 and at most 1."""
+    """Parses a share of the score range, above 0 and below 1."""
     value = finite_float(text)
-    if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a share of the score range in (0, 1], got {text!r}")
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a share of the score range between 0 and 1 (exclusive), got {text!r}")
     return value
 
 

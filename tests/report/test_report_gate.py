@@ -316,3 +316,9 @@ def test_the_report_shows_each_test_with_its_llr_path_between_the_bounds():
     assert "### Regression gate: fail" in markdown
     wide_row = next(line for line in markdown.splitlines() if line.startswith("| x | x | wide |"))
     assert "| inconclusive | 3 |" in wide_row and f"{wide.estimate:+.3g} score" in wide_row
+
+
+def test_a_score_outside_its_declared_range_is_clipped_not_a_crash():
+    rows = lambda scores: _report([_row("x", s, k, game="g", scale=(0.0, 10.0)) for k, s in enumerate(scores)])  # noqa: E731
+    (test,) = check(rows([30.0, -5.0, 4.0]), rows([0.0, 20.0, 4.0])).tests
+    assert test.estimate == pytest.approx(0.0)  # +1 (clipped from +3), -1 (clipped from -2.5), 0

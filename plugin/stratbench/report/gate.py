@@ -412,6 +412,11 @@ def _side_score(row: dict[str, Any], agent: str) -> float | None:
     return sum(float(row["scores"][i]) for i in sides) / len(sides)
 
 
+def _clipped(d: float) -> float:
+    """A normalized difference kept in [-1, 1] (a score outside its game's declared range)."""
+    return max(-1.0, min(1.0, d))
+
+
 def _is_wdl(scale: tuple[float, float], scores: Sequence[float]) -> bool:
     return scale == (0.0, 1.0) and all(s in (0.0, 0.5, 1.0) for s in scores)
 
@@ -440,7 +445,7 @@ def _baseline_pairs(current: dict[str, Any], baseline: dict[str, Any], agent: st
     new = [_side_score(now[k], agent) for k in shared]
     old = [_side_score(before[k], base_agent) for k in shared]
     wdl = _is_wdl(scale, [*new, *old])
-    diffs = [(n - o) / span for n, o in zip(new, old)]
+    diffs = [_clipped((n - o) / span) for n, o in zip(new, old)]
     units = [1 + d for d in diffs] if wdl else [(1 + d) / 2 for d in diffs]
     incomplete = len(set(now) - set(before))  # played here, no twin in the baseline
     cost = sum(float(now[k].get("cost_usd") or 0.0) for k in shared)
@@ -468,7 +473,7 @@ def _head_to_head_pairs(current: dict[str, Any], new: str, old: str, game: str,
     wdl = _is_wdl(scale, [s for both in scores for s in both])
     diffs, units = [], []
     for a, b in pairs:
-        d = [(_side_score(r, new) - _side_score(r, old)) / span for r in (a, b)]
+        d = [_clipped((_side_score(r, new) - _side_score(r, old)) / span) for r in (a, b)]
         diffs.append(sum(d) / 2)
         units.append(_side_score(a, new) + _side_score(b, new) if wdl else (1 + sum(d) / 2) / 2)
     cost = sum(float(r.get("cost_usd") or 0.0) for pair in pairs for r in pair)

@@ -322,3 +322,21 @@ def test_a_score_outside_its_declared_range_is_clipped_not_a_crash():
     rows = lambda scores: _report([_row("x", s, k, game="g", scale=(0.0, 10.0)) for k, s in enumerate(scores)])  # noqa: E731
     (test,) = check(rows([30.0, -5.0, 4.0]), rows([0.0, 20.0, 4.0])).tests
     assert test.estimate == pytest.approx(0.0)  # +1 (clipped from +3), -1 (clipped from -2.5), 0
+
+
+@pytest.mark.parametrize("elo_model", ["logistic", "normalized"])
+def test_the_llr_path_equals_the_sequential_test_on_each_prefix(elo_model):
+    from stratbench.rating.sprt import sprt_pentanomial, sprt_points
+
+    rng = random.Random(5)
+    settings = GateSettings(elo_model=elo_model, elo0=-100.0)
+    pairs = [rng.choice([0.0, 0.5, 1.0, 1.0, 1.5, 2.0]) for _ in range(25)]
+    _, path, _ = decide(pairs, True, settings)
+    for n in (1, 7, len(path)):
+        counts = [sum(1 for u in pairs[:n] if u == k / 2) for k in range(5)]
+        expected = sprt_pentanomial(counts, -100.0, 0.0, elo_model=elo_model).llr
+        assert path[n - 1] == pytest.approx(expected, rel=1e-9, abs=1e-9)
+    points = [rng.choice([0.3, 0.45, 0.5, 0.55, 0.6]) for _ in range(25)]
+    _, path, _ = decide(points, False, settings)
+    for n in (1, 9, len(path)):
+        assert path[n - 1] == pytest.approx(sprt_points(points[:n], 0.45, 0.5).llr, rel=1e-9, abs=1e-9)

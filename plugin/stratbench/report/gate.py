@@ -43,6 +43,12 @@ margin passes is at most ``alpha``), and is inconclusive otherwise. Nothing
 to compare (no shared agent, no shared match) is :class:`NothingCompared`,
 never a pass.
 
+Exit statuses (:data:`CLI_EXIT`, :data:`PYTEST_EXIT`): pass 0, fail 1,
+inconclusive 6 (0 or 1 with ``--gate-inconclusive pass|fail``), nothing
+compared 4, the same from ``stratbench gate`` and ``pytest --baseline``; a
+malformed input is 2 from ``stratbench gate`` and pytest's usage error (4,
+before any match) under ``--baseline``.
+
 The rating-interval check of earlier versions stays as a note.
 """
 

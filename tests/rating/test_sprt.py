@@ -230,7 +230,12 @@ def test_expected_units_left_matches_simulation():
 
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: sprt_wdl(-1, 0, 0, -10, 0), "counts: expected finite numbers >= 0"),
-    (lambda: sprt_wdl(1, 0, 0, 0, 0), "elo0, elo1: expected finite numbers with elo0 < elo1, got 0, 0"),
+    (lambda: sprt_wdl(1, 0, 0, 0, 0), "elo0, elo1: expected finite numbers with elo0 < elo1, got 0.0, 0.0"),
+    (lambda: sprt_wdl(1, 0, 0, "x", 0), "elo0: expected a finite number, got 'x'"),
+    (lambda: sprt_wdl(1, 0, 0, -10, math.inf), "elo1: expected a finite number, got inf"),
+    (lambda: sprt_counts((1, 2), (0.0,), 0.4, 0.5), "points: expected at least two ascending points in [0, 1]"),
+    (lambda: sprt_counts((1, 2), (0.5, 0.2), 0.4, 0.5), "points: expected at least two ascending points in [0, 1]"),
+    (lambda: sprt_counts((1, 2), (0.0, 1.0), None, 0.5), "s0: expected a finite number, got None"),
     (lambda: sprt_wdl(1, 0, 0, -10, 0, alpha=0.5), "alpha: expected a number in (0, 0.5), got 0.5"),
     (lambda: sprt_wdl(1, 0, 0, -10, 0, beta=0), "beta: expected a number in (0, 0.5), got 0"),
     (lambda: sprt_wdl(1, 0, 0, -10, 0, elo_model="bayes"), "elo_model: expected one of logistic, normalized"),

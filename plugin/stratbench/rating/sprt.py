@@ -273,9 +273,15 @@ def sprt_points(points: Sequence[float], s0: float, s1: float, *, alpha: float =
 def sprt_counts(counts: Sequence[float], points: Sequence[float], s0: float, s1: float, *,
                 alpha: float = 0.05, beta: float = 0.05) -> SprtResult:
     """Tests counts of units on ``points`` (ascending, in ``[0, 1]``) for mean ``s0`` against ``s1``."""
-    counts_, points_ = _checked_counts(counts, len(counts)), np.asarray(points, dtype=float)
-    if points_.shape != counts_.shape or (np.diff(points_) <= 0).any() or points_[0] < 0 or points_[-1] > 1:
-        raise ValueError("points: expected ascending points in [0, 1], one per count")
+    counts_ = _checked_counts(counts, len(counts))
+    try:
+        points_ = np.asarray([float(p) for p in points], dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("points: expected numbers") from None
+    if (points_.shape != counts_.shape or points_.size < 2 or not np.isfinite(points_).all()
+            or (np.diff(points_) <= 0).any() or points_[0] < 0 or points_[-1] > 1):
+        raise ValueError("points: expected at least two ascending points in [0, 1], one per count")
+    s0, s1 = _finite("s0", s0), _finite("s1", s1)
     if not (points_[0] < s0 < s1 < points_[-1]):
         raise ValueError(f"s0, s1: expected {points_[0]:g} < s0 < s1 < {points_[-1]:g}, got {s0!r}, {s1!r}")
     _check_rates(alpha, beta)
@@ -288,7 +294,8 @@ def sprt_counts(counts: Sequence[float], points: Sequence[float], s0: float, s1:
 def _sprt_elo(counts, points, games_per_unit, elo0, elo1, alpha, beta, elo_model) -> SprtResult:
     if elo_model not in ELO_MODELS:
         raise ValueError(f"elo_model: expected one of {', '.join(ELO_MODELS)}, got {elo_model!r}")
-    if not (math.isfinite(elo0) and math.isfinite(elo1)) or elo0 >= elo1:
+    elo0, elo1 = _finite("elo0", elo0), _finite("elo1", elo1)
+    if elo0 >= elo1:
         raise ValueError(f"elo0, elo1: expected finite numbers with elo0 < elo1, got {elo0!r}, {elo1!r}")
     counts_ = _checked_counts(counts, len(points))
     points_ = np.asarray(points, dtype=float)
@@ -350,6 +357,16 @@ def _checked_counts(counts, size: int) -> np.ndarray:
     if not np.isfinite(values).all() or (values < 0).any():
         raise ValueError("counts: expected finite numbers >= 0")
     return values
+
+
+def _finite(name: str, value) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if not math.isfinite(number):
+        raise ValueError(f"{name}: expected a finite number, got {value!r}")
+    return number
 
 
 def _check_rates(alpha: float, beta: float) -> None:

@@ -132,3 +132,14 @@ def test_the_merge_job_merges_every_shard_after_they_ran():
     download = next(step for step in _shard_steps("merge") if step.get("uses", "").startswith("actions/download"))
     assert download["with"]["pattern"] == upload["with"]["name"].replace("${{ matrix.shard }}", "*")
     assert [str(p) for p in args.dirs] == ["shards/stratbench-shard-*/reports/shard-*"]
+
+
+def test_the_ci_readme_states_the_gates_exit_statuses_as_the_code_uses_them():
+    from stratbench.report.gate import CLI_EXIT, PYTEST_EXIT
+
+    text = (ROOT / "docs" / "ci" / "README.md").read_text()
+    rows = dict(re.findall(r"^\| (pass|fail|inconclusive|nothing compared) \| (\d+) \|", text, re.M))
+    assert rows == {"pass": "0", "fail": "1", "inconclusive": "6", "nothing compared": "4"}
+    for answer, status in rows.items():
+        assert CLI_EXIT[answer] == PYTEST_EXIT[answer] == int(status)
+    assert "pass (exit 0)" in WORKFLOW.read_text() and "inconclusive (6" in WORKFLOW.read_text()

@@ -2,19 +2,28 @@
 
     stratbench rate FILE... [--compat gamebench]   ratings table from results.jsonl or GameBench matches.json
     stratbench report DIR... [--out DIR]           report.html, report.md, results.json from stored results
+    stratbench sprt (--wdl W,D,L | --pentanomial LL,LD,D,WD,WW) --elo0 E0 --elo1 E1 [--alpha A] [--beta B]
+                    [--elo-model logistic|normalized]
+                                                   LLR, bounds and decision of a sequential test
+                                                   (exit 0 whatever the decision)
     stratbench merge OUT DIR... [--prefer first|last|PATH] [--resamples B] [--no-report]
                                                    combine shards, deduplicated by match id, into
                                                    results.jsonl and the reports of one run
-    stratbench gate CURRENT BASELINE               exit 1 when an agent regressed
+    stratbench gate CURRENT [BASELINE]             pass, fail or inconclusive: a sequential test on
+                                                   paired matches (without BASELINE: head to head,
+                                                   --map NEW=OLD within CURRENT)
 
-Exit status: 0 fine, 1 regression (gate), 2 bad input (a one-line message) or
-unresolved merge conflicts (one line each).
+Exit status: 0 fine (gate: pass), 1 regression (gate: fail), 2 bad input (a
+one-line message) or unresolved merge conflicts (one line each), 4 gate:
+nothing compared (one line), 6 gate inconclusive (0 or 1 with
+--gate-inconclusive pass|fail); pytest --baseline uses 1, 4 and 6 alike.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import sys
@@ -22,6 +31,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from stratbench.gating import error_rate, finite_float, score_margin
 from stratbench.options import positive_int
 from stratbench.results import RESULTS_FILE, read_records
 
@@ -304,13 +314,35 @@ def _report_data(path: Path, resamples: int) -> dict[str, Any]:
 
 
 def cmd_gate(args: argparse.Namespace) -> int:
-    """Compares a run with a baseline; exit 1 on regression."""
-    from stratbench.report.gate import GateSettings, check
+    """Gates a run against a baseline (or head to head); exit 0 pass, 1 fail, 6 inconclusive, 4 nothing compared."""
+    from stratbench.gating import validate
+    from stratbench.report.gate import CLI_EXIT, INCONCLUSIVE, BaselineError, GateSettings, NothingCompared, \
+        check, head_to_head, validate_report
 
-    settings = GateSettings(tolerance=args.tolerance, min_drop=args.min_drop, agent_map=_agent_map(args.map))
-    result = check(_report_data(args.current, args.resamples), _report_data(args.baseline, args.resamples), settings)
+    problem = validate(args.elo0, args.elo1)
+    if problem:
+        raise InputError(problem)
+    settings = GateSettings(elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta,
+                            elo_model=args.elo_model, score_margin=args.score_margin, tolerance=args.tolerance,
+                            agent_map=_agent_map(args.map))
+    current = _report_data(args.current, args.resamples)
+    baseline = None if args.baseline is None else _report_data(args.baseline, args.resamples)
+    try:
+        validate_report(current, f"CURRENT {args.current}")
+        if baseline is not None:
+            validate_report(baseline, f"BASELINE {args.baseline}")
+    except BaselineError as error:
+        raise InputError(str(error)) from None
+    try:
+        result = check(current, baseline, settings) if baseline is not None else head_to_head(current, settings)
+    except NothingCompared as error:
+        print(f"stratbench gate: nothing compared: {error}", file=sys.stderr)
+        return CLI_EXIT["nothing compared"]
     print(result.explain())
-    return 1 if result.failed else 0
+    decision = result.decision
+    if decision == INCONCLUSIVE and args.inconclusive != "inconclusive":
+        decision = args.inconclusive
+    return CLI_EXIT[decision]
 
 
 def _agent_map(items: list[str]) -> dict[str, str]:
@@ -331,6 +363,79 @@ def _boards() -> dict[str, Any]:
     return BOARDS
 
 
+def cmd_sprt(args: argparse.Namespace) -> int:
+    """Prints the LLR of a sequential test, its bounds, the decision and the Elo estimate."""
+    from stratbench.rating.sprt import ELO_MODELS, expected_units_left, sprt_pentanomial, sprt_wdl
+
+    if (args.wdl is None) == (args.pentanomial is None):
+        raise InputError("give one of --wdl W,D,L and --pentanomial LL,LD,D,WD,WW")
+    elo0, elo1 = _number("--elo0", args.elo0), _number("--elo1", args.elo1)
+    if elo0 >= elo1:
+        raise InputError(f"--elo0 {args.elo0} --elo1 {args.elo1}: expected elo0 < elo1")
+    alpha, beta = _rate("--alpha", args.alpha), _rate("--beta", args.beta)
+    if args.elo_model not in ELO_MODELS:
+        raise InputError(f"--elo-model {args.elo_model!r}: expected one of {', '.join(ELO_MODELS)}")
+    options = {"alpha": alpha, "beta": beta, "elo_model": args.elo_model}
+    try:
+        if args.wdl is not None:
+            wins, draws, losses = _counts("--wdl", args.wdl, "W,D,L")
+            result, unit = sprt_wdl(wins, draws, losses, elo0, elo1, **options), "games"
+        else:
+            result, unit = sprt_pentanomial(_counts("--pentanomial", args.pentanomial, "LL,LD,D,WD,WW"), elo0, elo1,
+                                            **options), "pairs"
+    except ValueError as error:  # bounds outside what the normalized model supports
+        raise InputError(f"--elo0 {args.elo0} --elo1 {args.elo1}: {str(error).split(': ', 1)[-1]}") from None
+    print(f"LLR {result.llr:.2f} ({result.lower:.2f}, {result.upper:.2f})")
+    decision = {"H0": "H0 accepted", "H1": "H1 accepted", "continue": "continue"}[result.decision]
+    if not result.units:
+        print(f"{decision}, no {unit} yet")
+        return 0
+    name = "Elo" if args.elo_model == "logistic" else "nElo"
+    estimate, low, high = (round(value, 2) + 0.0 for value in (result.estimate, *result.interval))  # no "-0.00"
+    line = f"{decision}, {name} {estimate:+.2f} (95% {low:+.2f}, {high:+.2f}) over {result.units} {unit}"
+    left = expected_units_left(result)
+    if result.decision == "continue" and left is not None:
+        line += f"; about {math.ceil(left)} more {unit} to a decision"
+    print(line)
+    return 0
+
+
+def _counts(option: str, text: str, names: str) -> list[int]:
+    parts = text.split(",")
+    expected = len(names.split(","))
+    if len(parts) != expected:
+        raise InputError(f"{option} {text!r}: expected {expected} counts {names}, got {len(parts)}")
+    try:
+        counts = [int(part) for part in parts]
+    except ValueError:
+        raise InputError(f"{option} {text!r}: counts must be whole numbers >= 0") from None
+    if min(counts) < 0:
+        raise InputError(f"{option} {text!r}: counts must be whole numbers >= 0")
+    return counts
+
+
+def _number(option: str, text: str | None) -> float:
+    if text is None:
+        raise InputError(f"{option}: required")
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"{option} {text!r}: expected a number") from None
+    if not math.isfinite(value):
+        raise InputError(f"{option} {text!r}: expected a finite number")
+    return value
+
+
+def _rate(option: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 0.5:
+        raise InputError(f"{option} {text!r}: expected a number in (0, 0.5)")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Builds the argument parser."""
     parser = argparse.ArgumentParser(prog="stratbench", description="Rate, report, merge and gate stratbench results.")
@@ -346,6 +451,22 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--out", type=Path, default=None, metavar="DIR", help="Output directory (default: the first DIR)")
     report.add_argument("--resamples", type=positive_int, default=10_000, metavar="B")
     report.set_defaults(run=cmd_report)
+    sprt = commands.add_parser(
+        "sprt", help="Print the LLR and decision of a sequential test (GSPRT) on game or pair counts",
+        description="The generalized sequential probability ratio test of H0: Elo = E0 against H1: Elo = E1 on "
+                    "counts from the tested side's view, computed as Fishtest and fastchess compute it. Prints "
+                    "'LLR <value> (<lower>, <upper>)', then the decision (H0 accepted, H1 accepted or continue) "
+                    "with the Elo estimate and its 95%% interval. Exit 0 whatever the decision.")
+    sprt.add_argument("--wdl", default=None, metavar="W,D,L", help="Games won, drawn and lost")
+    sprt.add_argument("--pentanomial", default=None, metavar="LL,LD,D,WD,WW",
+                      help="Pairs scoring 0, 1/2, 1, 3/2 and 2 points (D: a double draw or a win-loss pair)")
+    sprt.add_argument("--elo0", default=None, metavar="E0", help="Elo difference of H0")
+    sprt.add_argument("--elo1", default=None, metavar="E1", help="Elo difference of H1 (greater than E0)")
+    sprt.add_argument("--alpha", default="0.05", metavar="A", help="P(accept H1 | H0), in (0, 0.5) (default 0.05)")
+    sprt.add_argument("--beta", default="0.05", metavar="B", help="P(accept H0 | H1), in (0, 0.5) (default 0.05)")
+    sprt.add_argument("--elo-model", default="logistic", metavar="logistic|normalized",
+                      help="Scale of E0 and E1: logistic Elo or normalized Elo (default logistic)")
+    sprt.set_defaults(run=cmd_sprt)
     merge = commands.add_parser(
         "merge", help="Combine result shards",
         description="Combine result shards (report directories or results.jsonl files) into OUT, a new "
@@ -366,12 +487,30 @@ def build_parser() -> argparse.ArgumentParser:
     merge.add_argument("--no-report", dest="report", action="store_false",
                        help="Write only results.jsonl (and transcripts), not results.json and the reports")
     merge.set_defaults(run=cmd_merge)
-    gate = commands.add_parser("gate", help="Fail when an agent regressed against a baseline")
+    gate = commands.add_parser(
+        "gate", help="Pass, fail or inconclusive: did an agent regress against a baseline?",
+        description="A sequential probability ratio test per game and agent on paired matches (the same match "
+                    "in both runs; without BASELINE, NEW against OLD with the seats swapped). Exit status: 0 "
+                    "pass, 1 fail, 6 inconclusive, 4 nothing compared, 2 bad input.")
     gate.add_argument("current", type=Path, metavar="CURRENT")
-    gate.add_argument("baseline", type=Path, metavar="BASELINE")
+    gate.add_argument("baseline", type=Path, metavar="BASELINE", nargs="?", default=None,
+                      help="Baseline run; left out: a head-to-head gate of --map NEW=OLD within CURRENT")
     gate.add_argument("--map", action="append", default=[], metavar="NEW=OLD", help="Compare agent NEW with baseline agent OLD")
-    gate.add_argument("--tolerance", type=float, default=0.0, metavar="R", help="Rating points of slack")
-    gate.add_argument("--min-drop", type=float, default=0.0, metavar="S", help="Smallest mean score drop that counts")
+    gate.add_argument("--elo0", "--gate-elo0", type=finite_float, default=-50.0, metavar="E",
+                      help="H0: the regression to catch, in Elo (default -50)")
+    gate.add_argument("--elo1", "--gate-elo1", type=finite_float, default=0.0, metavar="E",
+                      help="H1: no regression, in Elo (default 0)")
+    gate.add_argument("--alpha", "--gate-alpha", type=error_rate, default=0.05, metavar="A",
+                      help="Chance a regression of elo0 passes (default 0.05)")
+    gate.add_argument("--beta", "--gate-beta", type=error_rate, default=0.05, metavar="B",
+                      help="Chance an unchanged agent fails (default 0.05)")
+    gate.add_argument("--elo-model", "--gate-elo-model", choices=("logistic", "normalized"), default="logistic")
+    gate.add_argument("--score-margin", "--gate-score-margin", type=score_margin, default=0.1, metavar="S",
+                      help="H0 for games other than win/draw/loss: a mean drop of this share of the score range")
+    gate.add_argument("--inconclusive", "--gate-inconclusive", choices=("inconclusive", "pass", "fail"),
+                      default="inconclusive", help="Exit status of an undecided gate: 6 (default), 0 or 1")
+    gate.add_argument("--tolerance", type=float, default=0.0, metavar="R",
+                      help="Rating points of slack for the rating-interval note")
     gate.add_argument("--resamples", type=positive_int, default=10_000, metavar="B")
     gate.set_defaults(run=cmd_gate)
     return parser

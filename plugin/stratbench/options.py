@@ -209,11 +209,16 @@ def add_options(parser: Any) -> None:
     group.addoption("--diplomacy-opponent", default=None, metavar="MODEL",
                     help="Model of the LLM opponents in Diplomacy's paper protocol (default: the subject's model)")
     group.addoption("--baseline", default=None, metavar="PATH",
-                    help="Fail the run when an agent regressed against this results.json (or report dir)")
+                    help="Gate the run against this results.json (or report dir): pass, fail (exit 1) or "
+                         "inconclusive (exit 6)")
     group.addoption("--stratbench-gate-tolerance", type=non_negative_float, default=0.0, metavar="R",
-                    help="Rating points an interval may fall below the baseline's before the gate fails")
+                    help="Rating points an interval may fall below the baseline's before the gate notes it")
     group.addoption("--stratbench-gate-map", action="append", default=[], metavar="NEW=OLD",
-                    type=agent_pair, help="Compare agent NEW with baseline agent OLD (repeatable)")
+                    type=agent_pair, help="Compare agent NEW with baseline agent OLD (repeatable); without "
+                                          "--baseline, NEW against OLD head to head in this run")
+    from stratbench.gating import add_pytest_options
+
+    add_pytest_options(group)
     group.addoption("--stratbench-shard", type=_shard, default=None, metavar="I/N",
                     help="Play only shard I of N of the collected matches (a fixed split by node id, the same "
                          "under any collection order and -n); combine the shards with stratbench merge")
@@ -222,7 +227,7 @@ def add_options(parser: Any) -> None:
                     help="all (default) plays every collected match; adaptive plays the --budget matches that "
                          "most shrink the overlap of the rating intervals and skips the rest (one process)")
     group.addoption("--budget", "--stratbench-budget", type=positive_int, default=None, metavar="N",
-                    dest="stratbench_budget", help="Matches --schedule adaptive plays")
+                    dest="stratbench_budget", help="Matches --schedule adaptive (or --gate-until-decided) plays")
     group.addoption("--stratbench-bootstrap", type=positive_int, default=10_000, metavar="B",
                     help="Bootstrap resamples for the session's ratings (default 10000)")
     parser.addini("stratbench_cassette_dir", "Cassette directory, relative to the rootdir", default="cassettes")

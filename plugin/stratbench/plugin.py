@@ -104,6 +104,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
         # Adaptive scheduling picks each match from the results before it: no matches are started ahead.
         config.pluginmanager.register(AdaptiveSchedule(config.getoption("stratbench_budget")), ADAPTIVE_PLUGIN)
+    elif config.getoption("stratbench_gate_until_decided"):
+        from stratbench.gate_schedule import GateSchedule
+
+        config.pluginmanager.register(GateSchedule(config), ADAPTIVE_PLUGIN)  # taken and run like adaptive
     elif settings.concurrency > 1:
         config.stash[POOL_KEY] = MatchPool(session, settings.concurrency)
     if session.is_controller:
@@ -275,18 +279,12 @@ def _cost_notes(settings: RunSettings) -> list[str]:
 
 def _load_baseline(path: str | None) -> dict[str, Any] | None:
     """Loads and checks a --baseline results.json before any test runs."""
-    if path is None:
-        return None
-    file = Path(path)
-    if file.is_dir():
-        file = file / "results.json"
+    from stratbench.gating import load_baseline
+
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise pytest.UsageError(f"stratbench: --baseline {path}: cannot read a results.json ({error})") from None
-    if not isinstance(data, dict) or "matches" not in data:
-        raise pytest.UsageError(f"stratbench: --baseline {path}: not a stratbench results.json (no 'matches')")
-    return data
+        return load_baseline(path)
+    except ValueError as error:
+        raise pytest.UsageError(f"stratbench: {error}") from None
 
 
 def _validate_models(models: list[str], option: str = "--model") -> None:
@@ -697,12 +695,12 @@ class ControllerPlugin:
         self.folded: list[dict[str, Any]] = []
         self.peak_rss: dict[str, float] = {}
         """Each xdist worker's peak RSS in MB, by worker id."""
-        if baseline is None:
-            for flag in ("--stratbench-gate-tolerance", "--stratbench-gate-map"):
-                if config.getoption(flag.lstrip("-").replace("-", "_")) not in (0.0, []):
-                    raise pytest.UsageError(
-                        f"stratbench: {flag} needs --baseline PATH (a results.json to compare with)"
-                    )
+        from stratbench.gating import check_pytest_options
+
+        self.gate_error: str | None = None
+        problem = check_pytest_options(config, baseline)
+        if problem:
+            raise pytest.UsageError(f"stratbench: {problem}")
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """Warns, before any match, about models the cost budget cannot bound."""
@@ -774,6 +772,13 @@ class ControllerPlugin:
             manifest=manifest,
         )
         self.report["notes"].extend(self.cost_notes)
+        if self.baseline is not None or self.config.getoption("stratbench_gate_map"):
+            from stratbench.gating import run_gate
+
+            self.gate, self.gate_error, status = run_gate(self.config, self.report, self.baseline)
+            self.report["gate"] = None if self.gate is None else self.gate.to_dict()
+            if status and session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = status
         from stratbench.report.boards import BOARDS
 
         try:
@@ -781,16 +786,6 @@ class ControllerPlugin:
                                          renderers=self.session.registry.board_renderers)
         except OSError as error:  # the results are stored already; say why the reports are missing
             self.report_error = f"could not write the reports into {self.session.settings.report_dir}: {error}"
-        if self.baseline is not None:
-            from stratbench.report.gate import GateSettings, check
-
-            settings = GateSettings(
-                tolerance=self.config.getoption("stratbench_gate_tolerance"),
-                agent_map=dict(item.split("=", 1) for item in self.config.getoption("stratbench_gate_map")),
-            )
-            self.gate = check(self.report, self.baseline, settings)
-            if self.gate.failed and session.exitstatus == pytest.ExitCode.OK:
-                session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Stores each match's record at once, whichever phase settled it.
@@ -873,10 +868,11 @@ class ControllerPlugin:
                 terminalreporter.write_line(f"wrote {path}")
             if self.report_error:
                 terminalreporter.write_line(f"stratbench: {self.report_error}", red=True)
-        if self.gate is not None:
+        if self.gate is not None or self.gate_error:
             terminalreporter.write_sep("=", "stratbench: regression gate")
-            for line in self.gate.explain().splitlines():
-                terminalreporter.write_line(line, red=line.strip().startswith("FAIL"))
+            lines = self.gate.explain().splitlines() if self.gate is not None else [self.gate_error]
+            for line in lines:
+                terminalreporter.write_line(line, red=line.strip().startswith(("FAIL", "stratbench gate: nothing")))
 
     def _write_unscored(self, terminalreporter: Any, records: list[dict[str, Any]]) -> None:
         """Lists the skipped and errored matches: counts per agent, then one line per match with its reason."""

@@ -1,4 +1,5 @@
-"""Gating a model upgrade, end to end: a strong baseline, a weak upgrade that fails, a strong one that passes.
+"""Gating a model upgrade, end to end: an underpowered run answers inconclusive; played until decided, a weak
+upgrade fails and a strong one passes, each within its budget.
 
 The models are loopback servers: the strong one answers perfect Tic-Tac-Toe
 (minimax) and Connect Four (the exact solver) moves read from the prompt, the
@@ -27,12 +28,13 @@ def test_connect4(match):
 """
 
 STRONG, WEAK, STRONG_AGAIN = "openai/strong+direct", "openai/weak+direct", "openai/strong-v2+direct"
+BUDGET = 40
 
 
 def _run(pytester, server, model, report_dir, *extra):
     return pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", "--model", model, "--api-base", server.api_base, "--report-dir", report_dir,
-        "--stratbench-bootstrap", "500", *extra)
+        "--stratbench-bootstrap", "200", *extra)
 
 
 def _gate_section(result) -> list[str]:
@@ -41,54 +43,108 @@ def _gate_section(result) -> list[str]:
     return [line for line in lines[start + 1:] if line.strip() and not line.startswith("=")]
 
 
+def _records(pytester, report_dir):
+    lines = (pytester.path / report_dir / "results.jsonl").read_text().splitlines()
+    return [r for r in map(json.loads, lines) if r.get("type") == "match"]
+
+
 @pytest.mark.slow
-def test_a_weak_upgrade_fails_the_gate_and_a_strong_one_passes(pytester, monkeypatch, capsys):
+def test_an_underpowered_gate_is_inconclusive_and_until_decided_fails_the_weak_and_passes_the_strong(
+        pytester, monkeypatch, capsys):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-gate")
     pytester.makepyfile(test_suite=SUITE)
-    with FakeLLMServer(responder=solver_responder) as strong, FakeLLMServer(responder=random_legal_responder(7)) as weak:
+    with FakeLLMServer(responder=solver_responder) as strong, \
+            FakeLLMServer(responder=random_legal_responder(7)) as weak:
         baseline = _run(pytester, strong, "openai/strong", "base")
         assert baseline.ret == 0, baseline.stdout.str()
         base = json.loads((pytester.path / "base" / "results.json").read_text())
-        strong_scores = [m["scores"][m["agents"].index(STRONG)] for m in base["matches"]]
         by_game = {g: [m["scores"][m["agents"].index(STRONG)] for m in base["matches"] if m["game"] == g]
                    for g in ("tictactoe", "connect4")}
-        assert by_game == {"tictactoe": [0.5] * 4, "connect4": [1.0] * 2}, strong_scores  # perfect play
+        assert by_game == {"tictactoe": [0.5] * 4, "connect4": [1.0] * 2}  # perfect play
 
-        failed = _run(pytester, weak, "openai/weak", "weak", "--baseline", "base/results.json",
+        # 4 + 2 pairs cannot tell: the weak model is worse in every pair, yet the answer is "not yet"
+        unsure = _run(pytester, weak, "openai/weak", "weak", "--baseline", "base/results.json",
                       "--stratbench-gate-map", f"{WEAK}={STRONG}")
-        assert failed.ret == 1, failed.stdout.str()
-        gate = failed_gate = _gate_section(failed)
-        assert gate[0] == "stratbench gate: FAILED"
-        assert len(gate) <= 24
-        failures = [line for line in gate if line.startswith("  FAIL  ")]
-        assert failures and all(f"  FAIL  {WEAK}: " in line for line in failures)
-        assert any(f"below the baseline {STRONG} " in line for line in failures)
-        weak_data = json.loads((pytester.path / "weak" / "results.json").read_text())
-        weak_scores = {g: [m["scores"][m["agents"].index(WEAK)] for m in weak_data["matches"] if m["game"] == g]
-                       for g in ("tictactoe", "connect4")}
-        weak_means = {g: sum(scores) / len(scores) for g, scores in weak_scores.items()}
-        assert weak_means["tictactoe"] < 0.5 and weak_means["connect4"] < 1.0
-        per_game = [line for line in gate if line.startswith("          ")]
-        assert per_game == [
-            f"          connect4: mean score {weak_means['connect4']:.2f} vs baseline 1.00 over 2 matches",
-            f"          tictactoe: mean score {weak_means['tictactoe']:.2f} vs baseline 0.50 over 4 matches",
-        ]
+        assert unsure.ret == 6, unsure.stdout.str()
+        gate = _gate_section(unsure)
+        assert gate[0] == "stratbench gate: INCONCLUSIVE (not yet decided)"
+        more = [line for line in gate if line.startswith("  more  ")]
+        assert [line.split(": ")[1] for line in more] == ["connect4", "tictactoe"]
+        assert all(line.startswith(f"  more  {WEAK} vs {STRONG}: ") and "more pair(s)" in line for line in more)
+        assert "  note  Bonferroni over 2 test(s): each at alpha 0.025, beta 0.025 " + \
+            "(H0 -50 logistic Elo or a score drop of 0.1, H1 +0 Elo or no score drop)" in gate
+        data = json.loads((pytester.path / "weak" / "results.json").read_text())
+        assert data["gate"]["decision"] == "inconclusive"
+        assert {t["game"]: t["pairs"] for t in data["gate"]["tests"]} == {"tictactoe": 4, "connect4": 2}
 
-        passed = _run(pytester, strong, "openai/strong-v2", "again", "--seed", "100", "--baseline", "base",
-                      "--stratbench-gate-map", f"{STRONG_AGAIN}={STRONG}")
+        # Played until decided, against a baseline with enough seeds, within the budget
+        # (its own cassettes: with 40 matches the "half" seating puts seeds 2 and 3 the other way round)
+        wide = _run(pytester, strong, "openai/strong", "base-wide", "-k", "tictactoe", "--matches", str(BUDGET),
+                    "--stratbench-cassette-dir", "cassettes-wide")
+        assert wide.ret == 0, wide.stdout.str()
+        failed = _run(pytester, weak, "openai/weak", "weak-decided", "-k", "tictactoe", "--matches", str(BUDGET),
+                      "--baseline", "base-wide", "--stratbench-gate-map", f"{WEAK}={STRONG}",
+                      "--gate-until-decided", "--budget", str(BUDGET), "--stratbench-cassette-dir", "cassettes-wide")
+        assert failed.ret == 1, failed.stdout.str()
+        gate = _gate_section(failed)
+        assert gate[0] == "stratbench gate: FAILED"
+        assert gate[1].startswith(f"  FAIL  {WEAK} vs {STRONG}: tictactoe: LLR -")
+        played = [r for r in _records(pytester, "weak-decided") if r["status"] == "scored"]
+        skipped = [r for r in _records(pytester, "weak-decided") if r["status"] == "skipped"]
+        assert 0 < len(played) < BUDGET and len(played) + len(skipped) == BUDGET
+        (reason,) = {r["reason"] for r in skipped}
+        decided_at = json.loads((pytester.path / "weak-decided" / "results.json").read_text())["gate"]["tests"][0][
+            "decided_at"]
+        assert reason == f"--gate-until-decided: {WEAK} on tictactoe is decided (fail) after {decided_at} pair(s)"
+        assert decided_at in (len(played), len(played) - 1)  # the next match is chosen while one is in play
+        assert any(line.startswith(f"stratbench gate: {WEAK} on tictactoe: LLR ") and line.endswith(": inconclusive")
+                   for line in failed.stdout.lines)
+
+        passed = _run(pytester, strong, "openai/strong-v2", "again", "-k", "tictactoe", "--matches", str(BUDGET),
+                      "--baseline", "base-wide", "--stratbench-gate-map", f"{STRONG_AGAIN}={STRONG}",
+                      "--gate-until-decided", "--budget", str(BUDGET), "--stratbench-cassette-dir", "cassettes-wide")
         assert passed.ret == 0, passed.stdout.str()
         gate = passed_gate = _gate_section(passed)
         assert gate[0] == "stratbench gate: passed"
-        assert not [line for line in gate if "FAIL" in line]
-        assert any(line.startswith(f"  ok    {STRONG_AGAIN}: ") for line in gate)
+        assert gate[1].startswith(f"  ok    {STRONG_AGAIN} vs {STRONG}: tictactoe: LLR +")
+        played_again = [r for r in _records(pytester, "again") if r["status"] == "scored"]
+        assert 0 < len(played_again) < BUDGET
 
-    # The same verdicts from the stored results, with the command line's --map.
-    def gate_cli(current, mapping):
-        args = build_parser().parse_args(["gate", str(pytester.path / current),
-                                          str(pytester.path / "base" / "results.json"), "--map", mapping])
+    # The same answers from the stored results, with the command line's --map.
+    def gate_cli(current, baseline, mapping):
+        args = build_parser().parse_args(["gate", str(pytester.path / current), str(pytester.path / baseline),
+                                          "--map", mapping])
         capsys.readouterr()
         status = cmd_gate(args)
         return status, capsys.readouterr().out.splitlines()
 
-    assert gate_cli("weak", f"{WEAK}={STRONG}") == (1, failed_gate)
-    assert gate_cli("again", f"{STRONG_AGAIN}={STRONG}") == (0, passed_gate)
+    assert gate_cli("weak", "base/results.json", f"{WEAK}={STRONG}")[0] == 6
+    assert gate_cli("again", "base-wide", f"{STRONG_AGAIN}={STRONG}") == (0, passed_gate)
+
+
+H2H_SUITE = """
+import pytest
+
+@pytest.mark.stratbench(game="tictactoe", opponents=[], baselines=[], matches=6)
+def test_tictactoe(match):
+    match.play()
+"""
+
+
+def test_head_to_head_in_one_run_pairs_the_two_seatings(pytester, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-gate")
+    pytester.makepyfile(test_suite=H2H_SUITE)
+    new, old = "openai/strong-v2+direct", "openai/strong+direct"
+    with FakeLLMServer(responder=solver_responder) as server:
+        result = pytester.runpytest_subprocess(
+            "-p", "no:cacheprovider", "--model", "openai/strong-v2", "--model", "openai/strong",
+            "--api-base", server.api_base, "--stratbench-bootstrap", "100", "--stratbench-gate-map", f"{new}={old}")
+    assert result.ret == 6, result.stdout.str()  # 3 pairs of perfect play: equal, but too few to say so
+    gate = _gate_section(result)
+    assert gate[0] == "stratbench gate: INCONCLUSIVE (not yet decided)"
+    assert gate[1].startswith(f"  more  {new} vs {old} head to head: tictactoe: LLR +")
+    assert " after 3 pair(s); logistic Elo " in gate[1]
+    data = json.loads((pytester.path / "reports" / "latest" / "results.json").read_text())
+    (test,) = data["gate"]["tests"]
+    assert test["pairing"] == "head-to-head" and test["pairs"] == 3 and test["incomplete"] == 0
+    assert test["estimate"] == pytest.approx(0.0, abs=1e-6)  # every game a draw

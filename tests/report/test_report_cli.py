@@ -156,18 +156,24 @@ def test_merge_keeps_identical_duplicates_without_a_conflict(tmp_path):
     assert again.returncode == 2 and "exists; merge into a new directory" in again.stderr
 
 
-def test_gate_exits_1_on_a_regression_and_0_on_noise(tmp_path):
+def test_gate_answers_fail_1_pass_0_and_inconclusive_6(tmp_path):
     baseline = write_jsonl(tmp_path / "base" / "results.jsonl", league(BASE, seed=1))
     worse = write_jsonl(tmp_path / "worse" / "results.jsonl", league({**BASE, "llm": -1.5}, seed=2))
     noise = write_jsonl(tmp_path / "noise" / "results.jsonl", league(BASE, seed=3))
     failed = stratbench("gate", worse.parent, baseline, "--resamples", "300")
-    assert failed.returncode == 1, failed.stderr
+    assert failed.returncode == 1, failed.stdout + failed.stderr
     assert failed.stdout.startswith("stratbench gate: FAILED\n")
-    assert "  FAIL  llm: rating " in failed.stdout and ": a significant drop" in failed.stdout
+    assert "  FAIL  llm: tictactoe: LLR -" in failed.stdout
     assert len(failed.stdout.splitlines()) <= 24
-    passed = stratbench("gate", noise, baseline.parent, "--resamples", "300")
-    assert passed.returncode == 0, passed.stdout + passed.stderr
-    assert passed.stdout.startswith("stratbench gate: passed\n")
+    again = stratbench("gate", baseline, baseline.parent, "--resamples", "300")  # the same outcomes: no change
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert again.stdout.startswith("stratbench gate: passed\n")
+    unsure = stratbench("gate", noise, baseline.parent, "--resamples", "300")
+    assert unsure.returncode == 6, unsure.stdout + unsure.stderr
+    assert unsure.stdout.startswith("stratbench gate: INCONCLUSIVE (not yet decided)\n")
+    assert re.search(r"^  more  llm: tictactoe: LLR .*; about \d+ more pair\(s\)$", unsure.stdout, re.M)
+    assert stratbench("gate", noise, baseline, "--resamples", "300", "--gate-inconclusive", "pass").returncode == 0
+    assert stratbench("gate", noise, baseline, "--resamples", "300", "--gate-inconclusive", "fail").returncode == 1
 
 
 def test_gate_reads_rendered_results_json_and_maps_renamed_agents(tmp_path):
@@ -178,10 +184,39 @@ def test_gate_reads_rendered_results_json_and_maps_renamed_agents(tmp_path):
     ]
     for name, records in (("base", league(BASE, seed=1)), ("new", renamed)):
         write_reports(analyse(records, resamples=300, manifest=manifest_for(records)), tmp_path / name)
-    plain = stratbench("gate", tmp_path / "new", tmp_path / "base" / "results.json")
-    assert plain.returncode == 0 and "baseline agents not in this run: llm" in plain.stdout
     mapped = stratbench("gate", tmp_path / "new", tmp_path / "base", "--map", "llm-v2=llm")
-    assert mapped.returncode == 1 and "FAIL  llm-v2: rating" in mapped.stdout
+    assert mapped.returncode == 1 and "  FAIL  llm-v2 vs llm: tictactoe: LLR -" in mapped.stdout
+
+
+def test_gate_that_compares_nothing_is_one_line_exit_4_never_a_pass(tmp_path):
+    baseline = write_jsonl(tmp_path / "base" / "results.jsonl", league(BASE, seed=1))
+    unrelated = write_jsonl(tmp_path / "other" / "results.jsonl", league({"x": 0.0, "y": 1.0}, seed=1))
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({"agents": [], "matches": []}))
+    for current, base, reason in (
+        (unrelated, baseline, "no agent under test appears in both runs (compare a renamed model with an agent map "
+                              "NEW=OLD)"),
+        (baseline, empty, "no agent under test appears in both runs (compare a renamed model with an agent map "
+                          "NEW=OLD)"),
+    ):
+        result = stratbench("gate", current, base, "--resamples", "300")
+        assert result.returncode == 4, result.stdout + result.stderr
+        assert result.stdout == "" and result.stderr == f"stratbench gate: nothing compared: {reason}\n"
+
+
+def test_gate_head_to_head_within_one_run(tmp_path):
+    rows = []
+    for k in range(30):  # new wins with either colour against old
+        rows.append(record(f"t.py::t[new-vs-old-s{2 * k}]", ("new", "old"), (1.0, 0.0), seed=2 * k))
+        rows.append(record(f"t.py::t[new-vs-old-s{2 * k + 1}]", ("old", "new"), (0.0, 1.0), seed=2 * k + 1,
+                           subject=1))
+    run = write_jsonl(tmp_path / "run" / "results.jsonl", rows)
+    result = stratbench("gate", run, "--map", "new=old", "--resamples", "100")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "  ok    new vs old head to head: tictactoe: LLR +" in result.stdout
+    alone = stratbench("gate", run, "--resamples", "100")
+    assert alone.returncode == 4
+    assert alone.stderr == "stratbench gate: nothing compared: a head-to-head gate needs an agent map NEW=OLD\n"
 
 
 def _bad_inputs(tmp: Path) -> dict[str, tuple[list[object], str]]:
@@ -199,6 +234,12 @@ def _bad_inputs(tmp: Path) -> dict[str, tuple[list[object], str]]:
     a_file.write_text("x")
     no_results = tmp / "no-results"
     no_results.mkdir()
+    bad_shape = tmp / "bad-shape.json"
+    bad_shape.write_text('{"matches": "x", "agents": 5}')
+    a_list = tmp / "a-list.json"
+    a_list.write_text("[1, 2]")
+    bad_row = tmp / "bad-row.json"
+    bad_row.write_text('{"matches": [{"match_id": "m", "game": "g", "agents": ["a"]}]}')
     bad_line = tmp / "bad-line.jsonl"
     bad_line.write_text(json.dumps(record("m1")) + "\n{oops\n" + json.dumps(record("m2")) + "\n")
     return {
@@ -223,6 +264,12 @@ def _bad_inputs(tmp: Path) -> dict[str, tuple[list[object], str]]:
         "gate-empty": (["gate", empty, good], f"stratbench gate: {empty}: empty file, no match records"),
         "gate-not-report": (["gate", good, not_report], f"stratbench gate: {not_report}: not a stratbench results.json*"),
         "gate-bad-map": (["gate", good, good, "--map", "foo"], "stratbench gate: --map 'foo': expected NEW=OLD"),
+        "gate-bad-shape": (["gate", good, bad_shape], f"stratbench gate: BASELINE {bad_shape}: 'matches' is not a list"),
+        "gate-not-object": (["gate", good, a_list], f"stratbench gate: {a_list}: not a stratbench results.json*"),
+        "gate-bad-row": (["gate", good, bad_row], f"stratbench gate: BASELINE {bad_row}: matches[0]: no 'scores'"),
+        "gate-bad-margins": (["gate", good, good, "--elo0", "0", "--elo1", "-10"],
+                             "stratbench gate: --gate-elo0 0 must be below --gate-elo1 -10 (H0 the regression, "
+                             "H1 none)"),
     }
 
 
@@ -230,7 +277,7 @@ BAD_INPUTS = [
     "rate-missing", "rate-empty", "report-missing", "report-empty", "report-not-json",
     "report-no-records", "report-bad-record", "merge-empty", "merge-missing", "merge-no-results", "merge-bad-line",
     "merge-out-is-file", "merge-out-under-file", "merge-bad-prefer", "gate-missing", "gate-empty", "gate-not-report",
-    "gate-bad-map",
+    "gate-bad-map", "gate-bad-shape", "gate-not-object", "gate-bad-row", "gate-bad-margins",
 ]
 
 

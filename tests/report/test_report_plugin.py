@@ -40,21 +40,22 @@ def _assert_reports(directory, matches):
     return data
 
 
-def _baseline(path, random_score):
+def _baseline(path, random_score, matches=8):
     """Writes a baseline results.json whose match ids are the suite's (random's score in each given)."""
     records = [
         record(f"test_ttt.py::test_tictactoe[random-vs-minimax-s{k}]", ("random", "minimax"),
                (random_score, 1.0 - random_score), seed=k)
-        for k in range(8)
+        for k in range(matches)
     ]
     write_reports(analyse(records, resamples=200, manifest=manifest_for(records)), path)
     return path / "results.json"
 
 
-def test_reports_ratings_table_and_a_passing_gate_at_session_end(suite):
+def test_reports_ratings_table_and_an_underpowered_gate_answers_inconclusive(suite):
+    # random loses every match to minimax, as in the baseline: 4 identical pairs cannot decide yet
     baseline = _baseline(suite.path / "baseline", 0.0)
     result = suite.runpytest_subprocess(*FAST, "--baseline", str(baseline.parent), "--stratbench-gate-tolerance", "1")
-    assert result.ret == 0, result.stdout.str()
+    assert result.ret == 6, result.stdout.str()
     result.stdout.fnmatch_lines([
         "*stratbench: per-agent summary*",
         "*stratbench: ratings*",
@@ -66,10 +67,12 @@ def test_reports_ratings_table_and_a_passing_gate_at_session_end(suite):
         "wrote *reports/latest/report.md",
         "wrote *reports/latest/results.json",
         "*stratbench: regression gate*",
-        "stratbench gate: passed",
+        "stratbench gate: INCONCLUSIVE (not yet decided)",
+        "  more  random: tictactoe: LLR +*(-2.94, +2.94) after 4 pair(s); logistic Elo *; about * more pair(s)",
     ])
     assert "nan" not in result.stdout.str()  # no pooled Elo column left behind
-    _assert_reports(suite.path / "reports" / "latest", 4)
+    data = _assert_reports(suite.path / "reports" / "latest", 4)
+    assert data["gate"]["decision"] == "inconclusive" and data["gate"]["tests"][0]["pairs"] == 4
     # The hand-made records of the report tests carry every key of a stored record that the report reads.
     stored = json.loads((suite.path / "reports" / "latest" / "results.jsonl").read_text().splitlines()[0])
     made = record("m1")
@@ -77,12 +80,22 @@ def test_reports_ratings_table_and_a_passing_gate_at_session_end(suite):
                 "metrics", "seed", "run_id", "cassette", "versions", "transcript"):
         assert key in stored and key in made, key
     assert set(made["sides"][0]) <= set(stored["sides"][0])
+    asked = suite.runpytest_subprocess(*FAST, "--baseline", str(baseline), "--gate-inconclusive", "pass")
+    assert asked.ret == 0, asked.stdout.str()
+
+
+def test_enough_unchanged_pairs_pass_the_gate(suite):
+    baseline = _baseline(suite.path / "baseline", 0.0, matches=24)
+    result = suite.runpytest_subprocess(*FAST, "--matches", "24", "--baseline", str(baseline))
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["stratbench gate: passed", "  ok    random: tictactoe: LLR +*after * of 24 pair(s)*"])
 
 
 def test_under_xdist_the_controller_writes_reports_and_the_gate_fails_a_regression(suite):
     # In the baseline random won every match, which it cannot do against a perfect player.
-    baseline = _baseline(suite.path / "baseline", 1.0)
-    result = suite.runpytest_subprocess(*FAST, "-n", "2", "--report-dir", "out", "--baseline", str(baseline))
+    baseline = _baseline(suite.path / "baseline", 1.0, matches=30)
+    result = suite.runpytest_subprocess(*FAST, "-n", "2", "--matches", "30", "--report-dir", "out",
+                                        "--baseline", str(baseline))
     assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
     result.stdout.fnmatch_lines([
         "*stratbench: ratings*",
@@ -90,11 +103,23 @@ def test_under_xdist_the_controller_writes_reports_and_the_gate_fails_a_regressi
         "wrote *out/report.html",
         "*stratbench: regression gate*",
         "stratbench gate: FAILED",
-        "  FAIL  random: rating -*lies below the baseline random +*",
-        "  FAIL  random: mean score change -*over 4 shared matches*: a significant drop",
+        "  FAIL  random: tictactoe: LLR -*(-2.94, +2.94) after * of 30 pair(s); logistic Elo -*",
+        "  note  random: rating -*lies below the baseline random +*",
     ])
-    data = _assert_reports(suite.path / "out", 4)
+    data = json.loads((suite.path / "out" / "results.json").read_text())
+    assert data["n_matches"] == 30 and data["gate"]["decision"] == "fail"
     assert len(data["manifest"]["run_ids"]) == 1  # the workers used the controller's run id
+
+
+def test_a_baseline_sharing_no_match_is_nothing_compared_exit_4(suite):
+    records = [record(f"other.py::test_x[random-vs-minimax-s{k}]", ("random", "minimax"), (0.0, 1.0), seed=k + 50)
+               for k in range(4)]
+    write_reports(analyse(records, resamples=50, manifest=manifest_for(records)), suite.path / "other")
+    result = suite.runpytest_subprocess(*FAST, "--baseline", str(suite.path / "other"))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
+    result.stdout.fnmatch_lines(["*stratbench: regression gate*", "stratbench gate: nothing compared: the two runs "
+                                 "share no match of the agents compared (other seeds, tests or variants?)"])
+    assert "stratbench gate: passed" not in result.stdout.str()
 
 
 @pytest.mark.parametrize(
@@ -102,13 +127,18 @@ def test_under_xdist_the_controller_writes_reports_and_the_gate_fails_a_regressi
     [
         (None, "ERROR: stratbench: --baseline *missing.json: cannot read a results.json (*No such file*)"),
         ('{"hello": 1}', "ERROR: stratbench: --baseline *bad.json: not a stratbench results.json (no 'matches')"),
-        ("", "ERROR: stratbench: --stratbench-gate-map needs --baseline PATH*"),
+        ('{"matches": "x", "agents": 5}', "ERROR: stratbench: --baseline *bad.json: 'matches' is not a list"),
+        ("[1, 2]", "ERROR: stratbench: --baseline *bad.json: not a stratbench results.json (a JSON object), got list"),
+        ('{"matches": [{"match_id": "m", "game": "g", "agents": ["a"]}]}',
+         "ERROR: stratbench: --baseline *bad.json: matches?0?: no 'scores'"),
+        ("", "ERROR: stratbench: --stratbench-gate-tolerance needs --baseline PATH*"),
     ],
-    ids=["missing", "not-a-report", "gate-option-without-baseline"],
+    ids=["missing", "not-a-report", "wrong-shape", "not-an-object", "row-without-scores",
+         "gate-option-without-baseline"],
 )
 def test_a_bad_baseline_is_a_usage_error_before_any_match(suite, content, message):
     if content == "":
-        args = ["--stratbench-gate-map", "new=old"]
+        args = ["--stratbench-gate-tolerance", "1"]
     else:
         path = suite.path / ("missing.json" if content is None else "bad.json")
         if content is not None:
@@ -118,4 +148,5 @@ def test_a_bad_baseline_is_a_usage_error_before_any_match(suite, content, messag
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
     assert "Traceback" not in result.stderr.str()
+    assert not list(suite.path.glob("reports/**/*.json*"))  # refused before any match was played
     assert not (suite.path / "reports" / "latest" / "results.jsonl").exists()

@@ -367,6 +367,7 @@ def _match_row(record: dict[str, Any]) -> dict[str, Any]:
         "agents": [side["agent"] for side in record["sides"]],
         "subject": record.get("subject", 0),
         "scores": record["scores"],
+        "score_range": record.get("score_range"),
         "result": record.get("result"),
         "terminal": record.get("terminal"),
         "turns": record.get("turns"),

@@ -1,29 +1,86 @@
-"""The regression gate: did an agent get worse than its baseline?
+"""The regression gate: pass, fail or not yet, from sequential tests on paired matches.
 
-Two checks, each a function returning a message or None:
+A model upgrade is gated the way chess engines gate a patch (Fishtest,
+OpenBench, fastchess): matches are **paired**, and a sequential probability
+ratio test (GSPRT, :mod:`stratbench.rating.sprt`) on the pair results answers
+one of three things per game and agent:
 
-* :func:`rating_drop` — the agent's rating interval lies entirely below its
-  baseline interval by more than ``tolerance`` rating points;
-* :func:`paired_score_drop` — over the matches both runs share (same match id;
-  with an agent map NEW=OLD, same test, seats with labels mapped, seed,
-  variant and subject seat), a paired bootstrap of the per-match score
-  differences puts the upper end of its one-sided ``confidence`` interval
-  below ``-min_drop``.
+* ``pass`` — the LLR reached its upper bound: H1 (no regression, ``elo1``)
+  accepted;
+* ``fail`` — the LLR reached its lower bound: H0 (a regression of ``elo0``)
+  accepted;
+* ``inconclusive`` — neither bound yet: more pairs are needed (an estimate of
+  how many, and of their cost when the records carry costs, is given).
 
-A failing agent's explanation adds one line per game: its mean score there
-against the baseline agent's (all matches of each run, shared or not).
+Pairs:
 
-Noise passes: overlapping intervals and paired differences whose interval
-covers zero are not regressions. Changed package versions or model strings
-are notes, never failures.
+* **against a baseline run** — the same match (same match id; with an agent
+  map NEW=OLD, the same test, seats with labels mapped, seed, variant and
+  subject seat) played by the new agent in this run and the old agent in the
+  baseline; its result is the difference of the two scores;
+* **head to head** (no baseline, an agent map NEW=OLD, both agents in one
+  run) — two matches of one pairing with the seats swapped: the i-th match
+  with NEW in the first seat and the i-th with NEW in the second, in seed
+  order (the default ``seats="alternate"`` plays seeds 2k and 2k+1 this way).
+
+A match of this run without its partner is not used; it is counted as an
+incomplete pair (baseline matches this run did not play are not).
+Every score is normalized by its game's ``score_range`` first, so games are
+never pooled on raw scales. A win/draw/loss game (range [0, 1], every score
+0, ½ or 1) is tested on pentanomial pair counts (a pair scores 0, ½, 1, 1½
+or 2) with bounds in logistic or normalized Elo; every other game on the
+pair's normalized difference ``d`` in [-1, 1], entered as ``(1 + d) / 2``,
+with H0 a mean drop of ``score_margin`` of the range and H1 no drop.
+
+Each test is sequential along its pairs in seed order and stops at the first
+bound it crosses, so the answer holds whenever the run stops (Wald's bounds).
+
+Error control: Bonferroni over the K (agent, game) tests of one gate — each
+test runs at ``alpha / K`` and ``beta / K``. Overall the gate fails when any
+test fails (the chance of a false alarm over all tests is at most ``beta``),
+passes only when every test passes (the chance that a regression of the
+margin passes is at most ``alpha``), and is inconclusive otherwise. Nothing
+to compare (no shared agent, no shared match) is :class:`NothingCompared`,
+never a pass.
+
+Exit statuses (:data:`CLI_EXIT`, :data:`PYTEST_EXIT`): pass 0, fail 1,
+inconclusive 6 (0 or 1 with ``--gate-inconclusive pass|fail``), nothing
+compared 4, the same from ``stratbench gate`` and ``pytest --baseline``; a
+malformed input is 2 from ``stratbench gate`` and pytest's usage error (4,
+before any match) under ``--baseline``.
+
+The rating-interval check of earlier versions stays as a note.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GateResult", "GateSettings", "check", "game_lines", "paired_score_drop", "rating_drop"]
+__all__ = [
+    "CLI_EXIT", "FAIL", "GATE_MODES", "INCONCLUSIVE", "PASS", "PYTEST_EXIT", "BaselineError", "GameTest",
+    "GateResult", "GateSettings", "NothingCompared", "check", "decide", "head_to_head", "rating_drop",
+    "rows_from_records", "validate_report",
+]
+
+PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
+GATE_MODES = ("inconclusive", "pass", "fail")
+"""What ``--gate-inconclusive`` turns an inconclusive answer into."""
+
+CLI_EXIT = {PASS: 0, FAIL: 1, INCONCLUSIVE: 6, "bad input": 2, "nothing compared": 4}
+"""``stratbench gate`` exit statuses (inconclusive and nothing compared as under pytest)."""
+PYTEST_EXIT = {PASS: 0, FAIL: 1, INCONCLUSIVE: 6, "bad input": 4, "nothing compared": 4}
+"""pytest exit statuses under ``--baseline`` (4 is pytest's usage error)."""
+
+
+class BaselineError(ValueError):
+    """A results.json of the wrong shape; the message is one line naming the field."""
+
+
+class NothingCompared(ValueError):
+    """The two runs share no agent or no match: the gate cannot answer."""
 
 
 @dataclass(frozen=True)
@@ -31,47 +88,550 @@ class GateSettings:
     """How strict the gate is.
 
     Attributes:
-        tolerance: Rating points an interval may fall below the baseline's before failing.
-        min_drop: The smallest mean score drop (0..1 scale) that counts.
-        confidence: One-sided confidence of the paired bootstrap.
-        resamples: Paired bootstrap resamples.
+        elo0: H0, the regression the gate must catch, in Elo (default -50).
+        elo1: H1, no regression, in Elo (default 0).
+        alpha: Chance that a regression of ``elo0`` passes (over all tests).
+        beta: Chance that an unchanged agent fails (over all tests).
+        elo_model: ``logistic`` or ``normalized`` Elo for win/draw/loss games.
+        score_margin: H0 for other games: a mean drop of this share of the score range (default 0.1).
         agent_map: Current agent label → baseline agent label (a model upgrade).
+        tolerance: Rating points for the rating-interval note.
     """
 
-    tolerance: float = 0.0
-    min_drop: float = 0.0
-    confidence: float = 0.95
-    resamples: int = 2000
+    elo0: float = -50.0
+    elo1: float = 0.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    elo_model: str = "logistic"
+    score_margin: float = 0.1
     agent_map: dict[str, str] = field(default_factory=dict)
+    tolerance: float = 0.0
+
+
+@dataclass
+class GameTest:
+    """One sequential test: an agent against its baseline (or head to head) on one game."""
+
+    agent: str
+    base_agent: str
+    game: str
+    pairing: str
+    """``baseline`` or ``head-to-head``."""
+    model: str
+    """``pentanomial`` (win/draw/loss) or ``points`` (a normalized score difference)."""
+    pairs: int
+    """Complete pairs found (the test may have decided after fewer: ``decided_at``)."""
+    incomplete: int
+    decision: str
+    llr: float
+    lower: float
+    upper: float
+    estimate: float | None
+    interval: tuple[float | None, float | None]
+    unit: str
+    """``Elo`` (logistic or normalized) or ``score`` (the mean normalized difference, -1..1)."""
+    llr_path: list[float]
+    decided_at: int | None
+    """The pair at which the path first crossed a bound (None: not yet)."""
+    seed_spread: float | None
+    """Standard deviation of the normalized paired difference across seeds (None under 2 pairs)."""
+    more_pairs: int | None = None
+    more_cost: float | None = None
+
+    def line(self) -> str:
+        """Returns the one-line summary printed by the gate."""
+        who = self.agent if self.agent == self.base_agent else f"{self.agent} vs {self.base_agent}"
+        if self.pairing == "head-to-head":
+            who = f"{self.agent} vs {self.base_agent} head to head"
+        used = self.pairs if self.decided_at is None else self.decided_at
+        text = (f"{who}: {self.game}: LLR {self.llr:+.2f} ({self.lower:+.2f}, {self.upper:+.2f}) "
+                f"after {used}{'' if used == self.pairs else f' of {self.pairs}'} pair(s)")
+        if self.estimate is not None:
+            low, high = self.interval
+            bracket = f" [{low:+.3g}, {high:+.3g}]" if low is not None and high is not None else ""
+            text += f"; {self.unit} {self.estimate + 0.0:+.3g}{bracket}"
+        if self.incomplete:
+            text += f"; {self.incomplete} incomplete pair(s) not used"
+        if self.decision == INCONCLUSIVE:
+            if self.more_pairs is None:
+                text += "; more pairs needed (how many cannot be estimated yet)"
+            else:
+                text += f"; about {self.more_pairs} more pair(s)"
+                if self.more_cost is not None:
+                    text += f" (about ${self.more_cost:.2f})"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns builtin types for results.json."""
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
 
 
 @dataclass
 class GateResult:
     """What the gate found."""
 
-    failures: list[str]
-    passes: list[str]
+    tests: list[GameTest]
     warnings: list[str]
-    games: dict[str, list[str]] = field(default_factory=dict)
-    """Per failing agent: one line per game comparing its mean score with the baseline's."""
+    settings: GateSettings = field(default_factory=GateSettings)
+    k: int = 0
+    """The number of tests the error rates are split over (at least ``len(tests)``)."""
+
+    @property
+    def decision(self) -> str:
+        """``fail`` when any test failed, ``pass`` when all passed, else ``inconclusive``."""
+        if any(t.decision == FAIL for t in self.tests):
+            return FAIL
+        if self.tests and all(t.decision == PASS for t in self.tests):
+            return PASS
+        return INCONCLUSIVE
 
     @property
     def failed(self) -> bool:
-        """Tells whether any check failed."""
-        return bool(self.failures)
+        """Tells whether any test failed."""
+        return self.decision == FAIL
+
+    @property
+    def failures(self) -> list[str]:
+        """The failing tests' lines."""
+        return [t.line() for t in self.tests if t.decision == FAIL]
+
+    @property
+    def passes(self) -> list[str]:
+        """The passing tests' lines."""
+        return [t.line() for t in self.tests if t.decision == PASS]
+
+    def error_control(self) -> str:
+        """Says how the error rates are split over the tests."""
+        k = max(self.k, len(self.tests))
+        s = self.settings
+        return (f"Bonferroni over {k} test(s): each at alpha {s.alpha / k:.4g}, beta {s.beta / k:.4g} "
+                f"(H0 {_h0(s)}, H1 {_h1(s)})")
 
     def explain(self) -> str:
         """Returns a one-screen explanation."""
-        lines = ["stratbench gate: " + ("FAILED" if self.failed else "passed")]
-        for k, message in enumerate(self.failures):
-            lines.append(f"  FAIL  {message}")
-            agent = next((a for a in self.games if message.startswith(f"{a}: ")), None)
-            later = self.failures[k + 1:]
-            if agent is not None and not any(m.startswith(f"{agent}: ") for m in later):
-                lines += [f"          {line}" for line in self.games[agent]]
-        lines += [f"  ok    {m}" for m in self.passes]
+        head = {PASS: "passed", FAIL: "FAILED", INCONCLUSIVE: "INCONCLUSIVE (not yet decided)"}[self.decision]
+        lines = [f"stratbench gate: {head}"]
+        tag = {FAIL: "FAIL  ", PASS: "ok    ", INCONCLUSIVE: "more  "}
+        for wanted in (FAIL, INCONCLUSIVE, PASS):
+            lines += [f"  {tag[wanted]}{t.line()}" for t in self.tests if t.decision == wanted]
+        lines.append(f"  note  {self.error_control()}")
         lines += [f"  note  {m}" for m in self.warnings]
         return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns the gate data for results.json."""
+        s = self.settings
+        return {
+            "decision": self.decision,
+            "error_control": self.error_control(),
+            "settings": {"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
+                         "elo_model": s.elo_model, "score_margin": s.score_margin},
+            "tests": [t.to_dict() for t in self.tests],
+            "notes": list(self.warnings),
+        }
+
+
+def _h0(s: GateSettings) -> str:
+    return f"{s.elo0:+g} {s.elo_model} Elo or a score drop of {s.score_margin:g}"
+
+
+def _h1(s: GateSettings) -> str:
+    return f"{s.elo1:+g} Elo or no score drop"
+
+
+def rows_from_records(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Returns a report-like ``{"agents", "matches"}`` of the scored records (the last per match id)."""
+    latest = {r["match_id"]: r for r in records if r.get("status", "scored") == "scored" and "scores" in r}
+    rows = [{"match_id": r["match_id"], "game": r["game"], "agents": [side["agent"] for side in r["sides"]],
+             "scores": r["scores"], "seed": r.get("seed"), "variant": r.get("variant"),
+             "subject": r.get("subject", 0), "score_range": r.get("score_range"), "cost_usd": r.get("cost_usd")}
+            for _, r in sorted(latest.items())]
+    return {"agents": sorted({a for row in rows for a in row["agents"]}), "matches": rows}
+
+
+# ---------------------------------------------------------------- input shape
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def validate_report(data: Any, name: str) -> None:
+    """Raises :class:`BaselineError` (one line naming ``name`` and the field) unless ``data`` is a
+    results.json the gate can read."""
+    if not isinstance(data, dict):
+        raise BaselineError(f"{name}: not a stratbench results.json (a JSON object), got {type(data).__name__}")
+    if "matches" not in data:
+        raise BaselineError(f"{name}: not a stratbench results.json (no 'matches')")
+    if not isinstance(data["matches"], list):
+        raise BaselineError(f"{name}: 'matches' is not a list")
+    agents = data.get("agents", [])
+    if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+        raise BaselineError(f"{name}: 'agents' is not a list of agent labels")
+    for number, row in enumerate(data["matches"], start=1):
+        problem = _row_problem(row)
+        if problem:
+            raise BaselineError(f"{name}: matches[{number - 1}]: {problem}")
+
+
+def _row_problem(row: Any) -> str | None:
+    if not isinstance(row, dict):
+        return "not an object"
+    for key in ("match_id", "game", "agents", "scores"):
+        if key not in row:
+            return f"no {key!r}"
+    if not isinstance(row["match_id"], str) or not isinstance(row["game"], str):
+        return "'match_id' and 'game' must be strings"
+    if not isinstance(row["agents"], list) or not row["agents"] or not all(isinstance(a, str) for a in row["agents"]):
+        return "'agents' is not a list of agent labels"
+    if not isinstance(row["scores"], list) or len(row["scores"]) != len(row["agents"]) \
+            or not all(_number(x) for x in row["scores"]):
+        return "'scores' is not a list of finite numbers, one per agent"
+    if row.get("seed") is not None and not isinstance(row["seed"], int):
+        return "'seed' is not an integer"
+    subject = row.get("subject", 0)
+    if not isinstance(subject, int) or isinstance(subject, bool) or not 0 <= subject < len(row["agents"]):
+        return "'subject' is not a seat index"
+    scale = row.get("score_range")
+    if scale is not None and not (isinstance(scale, list) and len(scale) == 2 and all(_number(x) for x in scale)
+                                  and scale[0] < scale[1]):
+        return "'score_range' is not [low, high]"
+    if row.get("cost_usd") is not None and not _number(row["cost_usd"]):
+        return "'cost_usd' is not a number"
+    return None
+
+
+# ---------------------------------------------------------------- the per-game decision
+
+def decide(units: Sequence[float], wdl: bool, settings: GateSettings, tests: int = 1) -> Any:
+    """Runs the sequential test on ``units`` (in order); returns ``(SprtResult, llr_path, decided_at)``.
+
+    ``units`` are pentanomial pair scores (0, ½, 1, 1½, 2) when ``wdl``, else points in [0, 1]
+    (``(1 + d) / 2`` of a normalized difference ``d``). The test stops at the first pair whose LLR
+    crosses a bound (at ``alpha / tests`` and ``beta / tests``); its result there is returned, with
+    the LLR after every pair up to it (``decided_at`` None: no bound crossed yet).
+    """
+    from stratbench.rating.sprt import llr_bounds
+
+    alpha, beta = settings.alpha / tests, settings.beta / tests
+    lower, upper = llr_bounds(alpha, beta)
+    path = _llr_path(units, wdl, settings)
+    for n, llr in enumerate(path, start=1):
+        if llr >= upper or llr <= lower:
+            return _sprt_at(units[:n], wdl, settings, alpha, beta), path[:n], n
+    return _sprt_at(units, wdl, settings, alpha, beta), path, None
+
+
+def _sprt_at(units: Sequence[float], wdl: bool, settings: GateSettings, alpha: float, beta: float) -> Any:
+    from stratbench.rating.sprt import sprt_pentanomial, sprt_points
+
+    if wdl:
+        return sprt_pentanomial(_pentanomial(units)[-1] if units else [0] * 5, settings.elo0, settings.elo1,
+                                alpha=alpha, beta=beta, elo_model=settings.elo_model)
+    return sprt_points(list(units), 0.5 - settings.score_margin / 2, 0.5, alpha=alpha, beta=beta)
+
+
+def _pentanomial(units: Sequence[float]) -> Any:
+    """Cumulative pentanomial counts (LL, LD, D, WD, WW) after each pair."""
+    import numpy as np
+
+    steps = np.zeros((len(units), 5))
+    steps[np.arange(len(units)), [int(round(2 * u)) for u in units]] = 1
+    return np.cumsum(steps, axis=0)
+
+
+def _llr_path(units: Sequence[float], wdl: bool, settings: GateSettings) -> list[float]:
+    """The LLR after each unit, equal to the :mod:`~stratbench.rating.sprt` test on that prefix.
+
+    Computed in one batch per outcome grid (the grid of a points test grows with each new value).
+    """
+    import numpy as np
+
+    from stratbench.rating.sprt import PAIR_POINTS, elo_to_score, llr_expected_score
+
+    if not units:
+        return []
+    if wdl and settings.elo_model != "logistic":
+        return [float(_sprt_at(units[:n], True, settings, 0.25, 0.25).llr) for n in range(1, len(units) + 1)]
+    if wdl:
+        llr = llr_expected_score(_pentanomial(units), np.array(PAIR_POINTS),
+                                 elo_to_score(settings.elo0), elo_to_score(settings.elo1))
+        return [float(x) for x in llr]
+    s0, s1 = 0.5 - settings.score_margin / 2, 0.5
+    values = np.asarray(units, dtype=float)
+    path: list[float] = []
+    start = 0
+    while start < len(values):
+        grid = np.unique(np.concatenate([values[: start + 1], [0.0, 1.0]]))
+        end = start + 1
+        while end < len(values) and values[end] in grid:
+            end += 1
+        counts = np.cumsum(values[:end, None] == grid[None, :], axis=0)[start:end]
+        path += [float(x) for x in llr_expected_score(counts, grid, s0, s1)]
+        start = end
+    return path
+
+
+# ---------------------------------------------------------------- pairing
+
+def _match_key(row: dict[str, Any], mapping: dict[str, str] | None) -> tuple[Any, ...]:
+    """Identifies a match across runs.
+
+    Without an agent map this is the match id. With one (NEW=OLD), a match is
+    identified by its test, its seats (current labels mapped to the
+    baseline's), seed, variant and subject seat, since the renamed agent's
+    match ids differ; rewriting the id's text instead could also change other
+    labels that contain NEW.
+    """
+    if mapping is None or row.get("seed") is None:
+        return ("id", row["match_id"])
+    agents = tuple(mapping.get(name, name) for name in row["agents"])
+    test = str(row["match_id"]).split("[", 1)[0]
+    return ("seats", test, row.get("game"), agents, row.get("seed"), row.get("variant"), row.get("subject", 0))
+
+
+def _scales(*reports: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """Each game's score range: from the match rows, else the model overview, else the built-in game."""
+    found: dict[str, tuple[float, float]] = {}
+    for report in reports:
+        for row in report.get("matches", []):
+            scale = row.get("score_range")
+            if scale is not None:
+                found.setdefault(row["game"], (float(scale[0]), float(scale[1])))
+        overview = report.get("model_overview") or {}
+        for game in overview.get("games") or []:
+            scale = game.get("score_range") if isinstance(game, dict) else None
+            if isinstance(scale, list) and len(scale) == 2 and all(_number(x) for x in scale) and scale[0] < scale[1]:
+                found.setdefault(game["game"], (float(scale[0]), float(scale[1])))
+    missing = {row["game"]: row.get("variant") for r in reports for row in r.get("matches", [])
+               if row["game"] not in found}
+    if missing:
+        from stratbench.report.scales import builtin_scales
+
+        found.update({g: scale[0] for g, scale in builtin_scales(missing).items()})
+    return found
+
+
+def _side_score(row: dict[str, Any], agent: str) -> float | None:
+    sides = [i for i, name in enumerate(row["agents"]) if name == agent]
+    if not sides:
+        return None
+    return sum(float(row["scores"][i]) for i in sides) / len(sides)
+
+
+def _clipped(d: float) -> float:
+    """A normalized difference kept in [-1, 1] (a score outside its game's declared range)."""
+    return max(-1.0, min(1.0, d))
+
+
+def _is_wdl(scale: tuple[float, float], scores: Sequence[float]) -> bool:
+    return scale == (0.0, 1.0) and all(s in (0.0, 0.5, 1.0) for s in scores)
+
+
+@dataclass
+class _Pairs:
+    diffs: list[float]
+    """Per pair, the normalized difference new − old (−1..1), in seed order."""
+    units: list[float]
+    wdl: bool
+    incomplete: int
+    cost: float
+    """Cost of the current run's matches in the pairs (USD)."""
+
+
+def _baseline_pairs(current: dict[str, Any], baseline: dict[str, Any], agent: str, base_agent: str, game: str,
+                    mapping: dict[str, str] | None, scale: tuple[float, float]) -> _Pairs:
+    def rows(report: dict[str, Any], who: str, keyed: dict[str, str] | None) -> dict[Any, dict[str, Any]]:
+        return {_match_key(r, keyed): r for r in report.get("matches", []) if r["game"] == game and who in r["agents"]}
+
+    now = rows(current, agent, mapping)
+    before = rows(baseline, base_agent, {} if mapping is not None else None)
+    shared = sorted(set(now) & set(before),
+                    key=lambda k: (now[k].get("seed") is None, now[k].get("seed") or 0, repr(k)))
+    span = scale[1] - scale[0]
+    new = [_side_score(now[k], agent) for k in shared]
+    old = [_side_score(before[k], base_agent) for k in shared]
+    wdl = _is_wdl(scale, [*new, *old])
+    diffs = [_clipped((n - o) / span) for n, o in zip(new, old)]
+    units = [1 + d for d in diffs] if wdl else [(1 + d) / 2 for d in diffs]
+    incomplete = len(set(now) - set(before))  # played here, no twin in the baseline
+    cost = sum(float(now[k].get("cost_usd") or 0.0) for k in shared)
+    return _Pairs(diffs, units, wdl, incomplete, cost)
+
+
+def _head_to_head_pairs(current: dict[str, Any], new: str, old: str, game: str,
+                        scale: tuple[float, float]) -> _Pairs:
+    groups: dict[Any, dict[int, list[dict[str, Any]]]] = {}
+    for row in current.get("matches", []):
+        if row["game"] != game or sorted(row["agents"]) != sorted([new, old]) or new == old:
+            continue
+        test = str(row["match_id"]).split("[", 1)[0]
+        seats = groups.setdefault((test, row.get("variant")), {0: [], 1: []})
+        seats[row["agents"].index(new)].append(row)
+    span = scale[1] - scale[0]
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    incomplete = 0
+    for key in sorted(groups, key=repr):
+        first, second = (sorted(groups[key][s], key=lambda r: (r.get("seed") or 0, r["match_id"])) for s in (0, 1))
+        pairs += list(zip(first, second))
+        incomplete += abs(len(first) - len(second))
+    pairs.sort(key=lambda p: (min(p[0].get("seed") or 0, p[1].get("seed") or 0), p[0]["match_id"]))
+    scores = [(_side_score(r, new), _side_score(r, old)) for pair in pairs for r in pair]
+    wdl = _is_wdl(scale, [s for both in scores for s in both])
+    diffs, units = [], []
+    for a, b in pairs:
+        d = [_clipped((_side_score(r, new) - _side_score(r, old)) / span) for r in (a, b)]
+        diffs.append(sum(d) / 2)
+        units.append(_side_score(a, new) + _side_score(b, new) if wdl else (1 + sum(d) / 2) / 2)
+    cost = sum(float(r.get("cost_usd") or 0.0) for pair in pairs for r in pair)
+    return _Pairs(diffs, units, wdl, incomplete, cost)
+
+
+def _games(report: dict[str, Any], agent: str) -> set[str]:
+    return {r["game"] for r in report.get("matches", []) if agent in r["agents"]}
+
+
+def _subjects(report: dict[str, Any]) -> set[str]:
+    """The agents under test: those that sit in a match's subject seat."""
+    return {r["agents"][r.get("subject", 0)] for r in report.get("matches", [])}
+
+
+def _test(agent: str, base_agent: str, game: str, pairing: str, pairs: _Pairs, settings: GateSettings,
+          k: int) -> GameTest:
+    from stratbench.rating.sprt import expected_units_left, llr_bounds
+
+    if not pairs.units:
+        lower, upper = llr_bounds(settings.alpha / k, settings.beta / k)
+        return GameTest(agent, base_agent, game, pairing, "pentanomial" if pairs.wdl else "points", 0,
+                        pairs.incomplete, INCONCLUSIVE, 0.0, lower, upper, None, (None, None),
+                        _unit(pairs.wdl, settings), [], None, None)
+    result, path, decided_at = decide(pairs.units, pairs.wdl, settings, k)
+    decision = {"H1": PASS, "H0": FAIL}.get(result.decision, INCONCLUSIVE)
+    if pairs.wdl:
+        estimate, interval = _finite(result.estimate), tuple(_finite(x) for x in result.interval)
+    else:  # mean point (1 + d) / 2 -> mean difference d (the observed mean, not the regularised one)
+        used = pairs.diffs[:result.units]
+        estimate = sum(used) / len(used)
+        interval = tuple(_finite(2 * x - 1) for x in result.interval)
+    spread = None
+    if len(pairs.diffs) >= 2:
+        mean = sum(pairs.diffs) / len(pairs.diffs)
+        spread = math.sqrt(sum((d - mean) ** 2 for d in pairs.diffs) / (len(pairs.diffs) - 1))
+    test = GameTest(agent, base_agent, game, pairing, "pentanomial" if pairs.wdl else "points", len(pairs.units),
+                    pairs.incomplete, decision, float(result.llr), float(result.lower), float(result.upper),
+                    estimate, interval, _unit(pairs.wdl, settings), path, decided_at, spread)
+    if decision == INCONCLUSIVE:
+        left = expected_units_left(result)
+        if left is not None and math.isfinite(left):
+            test.more_pairs = max(1, math.ceil(left))
+            per_pair = pairs.cost / len(pairs.units)
+            test.more_cost = per_pair * test.more_pairs if per_pair > 0 else None
+    return test
+
+
+def _unit(wdl: bool, settings: GateSettings) -> str:
+    return f"{settings.elo_model} Elo" if wdl else "score"
+
+
+def _finite(value: Any) -> float | None:
+    return float(value) if _number(value) else None
+
+
+# ---------------------------------------------------------------- the gate
+
+def check(current: dict[str, Any], baseline: dict[str, Any], settings: GateSettings = GateSettings(),
+          tests: int | None = None) -> GateResult:
+    """Tests every agent under test that both runs share (or each mapped pair) per game.
+
+    ``tests`` fixes the number of tests the error rates are split over (when more are planned than
+    the results hold yet, as under ``--gate-until-decided``).
+
+    Raises:
+        NothingCompared: No agent or no game in both runs.
+    """
+    warnings: list[str] = []
+    base_agents = set(baseline.get("agents") or []) | {a for r in baseline.get("matches", []) for a in r["agents"]}
+    subjects = _subjects(current)
+    if settings.agent_map:
+        pairs = {new: old for new, old in settings.agent_map.items() if new in subjects and old in base_agents}
+        for new, old in sorted(settings.agent_map.items()):
+            if new not in subjects:
+                warnings.append(f"this run has no agent under test {new!r}; not compared")
+            elif old not in base_agents:
+                warnings.append(f"baseline has no agent {old!r}; not compared")
+    else:
+        pairs = {a: a for a in sorted(subjects & base_agents)}
+    if not pairs:
+        raise NothingCompared(
+            "no agent under test appears in both runs"
+            + ("" if settings.agent_map else " (compare a renamed model with an agent map NEW=OLD)"))
+    scales = _scales(current, baseline)
+    plan = []
+    for agent, base_agent in sorted(pairs.items()):
+        shared = _games(current, agent) & _games(baseline, base_agent)
+        for game in sorted(_games(current, agent) - shared):
+            warnings.append(f"{agent}: {game} is not in the baseline; not compared")
+        for game in sorted(shared):
+            if game not in scales:
+                warnings.append(f"{game}: no known score range; not compared")
+                continue
+            plan.append((agent, base_agent, game))
+    if not plan:
+        raise NothingCompared("the agents compared share no game with the baseline")
+    k = max(tests or 0, len(plan))
+    found = []
+    for agent, base_agent, game in plan:
+        mapping = ({**settings.agent_map, agent: base_agent}
+                   if settings.agent_map or agent != base_agent else None)
+        paired = _baseline_pairs(current, baseline, agent, base_agent, game, mapping, scales[game])
+        found.append(_test(agent, base_agent, game, "baseline", paired, settings, k))
+    if not any(t.pairs for t in found):
+        raise NothingCompared("the two runs share no match of the agents compared (other seeds, tests or variants?)")
+    result = GateResult(found, warnings, settings, k)
+    for agent, base_agent in sorted(pairs.items()):
+        note = rating_drop(current, baseline, agent, base_agent, settings.tolerance)
+        if note:
+            result.warnings.append(note)
+    _version_notes(current, baseline, result.warnings)
+    return result
+
+
+def head_to_head(current: dict[str, Any], settings: GateSettings, tests: int | None = None) -> GateResult:
+    """Tests each mapped NEW against OLD on the matches they played against each other, seats swapped.
+
+    Raises:
+        NothingCompared: No head-to-head match of a mapped pair in this run.
+    """
+    if not settings.agent_map:
+        raise NothingCompared("a head-to-head gate needs an agent map NEW=OLD")
+    scales = _scales(current)
+    plan = []
+    warnings: list[str] = []
+    for new, old in sorted(settings.agent_map.items()):
+        games = {r["game"] for r in current.get("matches", []) if sorted(r["agents"]) == sorted([new, old])}
+        if not games:
+            warnings.append(f"{new} and {old} played no match against each other; not compared")
+        plan += [(new, old, g) for g in sorted(games) if g in scales]
+    if not plan:
+        raise NothingCompared("no mapped pair of agents played each other in this run")
+    k = max(tests or 0, len(plan))
+    found = [_test(new, old, game, "head-to-head", _head_to_head_pairs(current, new, old, game, scales[game]),
+                   settings, k) for new, old, game in plan]
+    if not any(t.pairs for t in found):
+        raise NothingCompared("no head-to-head match has its partner with the seats swapped")
+    return GateResult(found, warnings, settings, k)
+
+
+def _version_notes(current: dict[str, Any], baseline: dict[str, Any], warnings: list[str]) -> None:
+    now_versions = (current.get("manifest") or {}).get("packages", {})
+    base_versions = (baseline.get("manifest") or {}).get("packages", {})
+    for package in ("litellm", "pytest-stratbench"):
+        if package in now_versions and package in base_versions and now_versions[package] != base_versions[package]:
+            warnings.append(f"{package} {base_versions[package]} -> {now_versions[package]}")
+    now_models = set((current.get("manifest") or {}).get("models", []))
+    base_models = set((baseline.get("manifest") or {}).get("models", []))
+    if now_models != base_models and (now_models or base_models):
+        warnings.append(f"models {', '.join(sorted(base_models)) or '(none)'} -> "
+                        f"{', '.join(sorted(now_models)) or '(none)'}")
 
 
 def _interval(report: dict[str, Any], agent: str) -> tuple[float, float, float] | None:
@@ -88,8 +648,11 @@ def _interval(report: dict[str, Any], agent: str) -> tuple[float, float, float] 
 
 def rating_drop(current: dict[str, Any], baseline: dict[str, Any], agent: str, base_agent: str,
                 tolerance: float) -> str | None:
-    """Returns a message when ``agent``'s interval lies below ``base_agent``'s baseline interval."""
-    now, before = _interval(current, agent), _interval(baseline, base_agent)
+    """Returns a note when ``agent``'s rating interval lies below ``base_agent``'s baseline interval."""
+    try:
+        now, before = _interval(current, agent), _interval(baseline, base_agent)
+    except (TypeError, KeyError, IndexError, ValueError):
+        return None
     if now is None or before is None:
         return None
     if now[1] < before[0] - tolerance:
@@ -98,118 +661,3 @@ def rating_drop(current: dict[str, Any], baseline: dict[str, Any], agent: str, b
             f"{base_agent} {before[2]:+.2f} [{before[0]:+.2f}, {before[1]:+.2f}] by more than {tolerance:.2f}"
         )
     return None
-
-
-def _match_key(row: dict[str, Any], mapping: dict[str, str] | None) -> tuple[Any, ...]:
-    """Identifies a match across runs.
-
-    Without an agent map this is the match id. With one (NEW=OLD), a match is
-    identified by its test, its seats (current labels mapped to the
-    baseline's), seed, variant and subject seat, since the renamed agent's
-    match ids differ; rewriting the id's text instead could also change other
-    labels that contain NEW.
-    """
-    if mapping is None or row.get("seed") is None:
-        return ("id", row["match_id"])
-    agents = tuple(mapping.get(name, name) for name in row["agents"])
-    test = str(row["match_id"]).split("[", 1)[0]
-    return ("seats", test, row.get("game"), agents, row.get("seed"), row.get("variant"), row.get("subject"))
-
-
-def _scores_by_match(report: dict[str, Any], agent: str,
-                     mapping: dict[str, str] | None) -> dict[tuple[Any, ...], float]:
-    """Maps each match (keyed by :func:`_match_key`) to the agent's mean score in it."""
-    out: dict[tuple[Any, ...], float] = {}
-    for row in report.get("matches", []):
-        sides = [i for i, name in enumerate(row["agents"]) if name == agent]
-        if not sides:
-            continue
-        out[_match_key(row, mapping)] = sum(float(row["scores"][i]) for i in sides) / len(sides)
-    return out
-
-
-def paired_score_drop(current: dict[str, Any], baseline: dict[str, Any], agent: str, base_agent: str,
-                      settings: GateSettings) -> tuple[str | None, str]:
-    """Returns (a failure message or None, a one-line description) for the paired bootstrap."""
-    mapping = {**settings.agent_map, agent: base_agent} if settings.agent_map or agent != base_agent else None
-    now = _scores_by_match(current, agent, mapping)
-    before = _scores_by_match(baseline, base_agent, {} if mapping is not None else None)
-    shared = sorted(set(now) & set(before), key=repr)
-    if len(shared) < 2:
-        return None, f"{agent}: {len(shared)} shared match(es) with the baseline; no paired test"
-    import numpy as np
-
-    diffs = np.sort([now[k] - before[k] for k in shared])  # sorted: the result depends on the differences only
-    n = len(diffs)
-    draws = np.random.default_rng(0).integers(0, n, size=(settings.resamples, n))
-    means = np.sort(diffs[draws].mean(axis=1))
-    upper = float(means[min(len(means) - 1, int(settings.confidence * len(means)))])
-    mean = float(diffs.mean())
-    text = f"{agent}: mean score change {mean:+.3f} over {n} shared matches ({settings.confidence:.0%} upper bound {upper:+.3f})"
-    if upper < -settings.min_drop:
-        return f"{text}: a significant drop", text
-    return None, text
-
-
-def _game_means(report: dict[str, Any], agent: str) -> dict[str, tuple[float, int]]:
-    """Maps each game to (the agent's mean score, its matches) over a report's matches."""
-    totals: dict[str, list[float]] = {}
-    for row in report.get("matches", []):
-        sides = [i for i, name in enumerate(row["agents"]) if name == agent]
-        if sides:
-            totals.setdefault(str(row.get("game")), []).append(
-                sum(float(row["scores"][i]) for i in sides) / len(sides))
-    return {game: (sum(scores) / len(scores), len(scores)) for game, scores in totals.items()}
-
-
-def game_lines(current: dict[str, Any], baseline: dict[str, Any], agent: str, base_agent: str) -> list[str]:
-    """Returns one line per game the agent played: its mean score against the baseline agent's."""
-    now, before = _game_means(current, agent), _game_means(baseline, base_agent)
-    lines = []
-    for game in sorted(now):
-        mean, n = now[game]
-        if game not in before:
-            lines.append(f"{game}: mean score {mean:.2f} over {n} matches; not in the baseline")
-            continue
-        base_mean, m = before[game]
-        count = f"{n} matches" if n == m else f"{n} and {m} matches"
-        lines.append(f"{game}: mean score {mean:.2f} vs baseline {base_mean:.2f} over {count}")
-    return lines
-
-
-def check(current: dict[str, Any], baseline: dict[str, Any], settings: GateSettings = GateSettings()) -> GateResult:
-    """Runs both checks for every agent the two reports share (or the mapped pairs)."""
-    result = GateResult([], [], [])
-    now_agents = set(current.get("agents", []))
-    base_agents = set(baseline.get("agents", []))
-    pairs = {a: settings.agent_map.get(a, a) for a in sorted(now_agents)}
-    pairs = {a: b for a, b in pairs.items() if b in base_agents}
-    for missing in sorted(set(settings.agent_map.values()) - base_agents):
-        result.warnings.append(f"baseline has no agent {missing!r}; not compared")
-    unmatched = sorted(base_agents - set(pairs.values()))
-    if unmatched:
-        result.warnings.append(f"baseline agents not in this run: {', '.join(unmatched)}")
-    if not pairs:
-        result.warnings.append("no agent appears in both runs: nothing to compare (use an agent map NEW=OLD)")
-    for agent, base_agent in pairs.items():
-        message = rating_drop(current, baseline, agent, base_agent, settings.tolerance)
-        if message:
-            result.failures.append(message)
-        failure, description = paired_score_drop(current, baseline, agent, base_agent, settings)
-        if failure:
-            result.failures.append(failure)
-        elif not message:
-            result.passes.append(description)
-        if message or failure:
-            result.games[agent] = game_lines(current, baseline, agent, base_agent)
-    now_versions = (current.get("manifest") or {}).get("packages", {})
-    base_versions = (baseline.get("manifest") or {}).get("packages", {})
-    for package in ("litellm", "pytest-stratbench"):
-        if package in now_versions and package in base_versions and now_versions[package] != base_versions[package]:
-            result.warnings.append(f"{package} {base_versions[package]} -> {now_versions[package]}")
-    now_models = set((current.get("manifest") or {}).get("models", []))
-    base_models = set((baseline.get("manifest") or {}).get("models", []))
-    if now_models != base_models and (now_models or base_models):
-        result.warnings.append(f"models {', '.join(sorted(base_models)) or '(none)'} -> "
-                               f"{', '.join(sorted(now_models)) or '(none)'}")
-    return result

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from stratbench.report.gate_section import GATE_COLUMNS, gate_markdown, gate_rows, llr_chart
 from stratbench.report.svg import heatmap, radar_chart, rating_plot, xy_chart
 from stratbench.report.unplayed import beside
 from stratbench.results import transcript_name
@@ -280,6 +281,8 @@ def render_html(data: dict[str, Any]) -> str:
         elo_rows=elo_rows, elo_caption=_elo_caption(data), tables=_tables, has_elo=_has_elo_table(data),
         chart=_chart, paper_elo=_paper_elo_rows(), paper_elo_caption=PAPER_ELO_CAPTION,
         overview=_overview_table(data), overview_caption=OVERVIEW_CAPTION,
+        gate_columns=GATE_COLUMNS, gate_rows=gate_rows(data.get("gate") or {}),
+        gate_charts=[llr_chart(t) for t in (data.get("gate") or {}).get("tests", [])],
     )
 
 
@@ -336,6 +339,7 @@ def render_markdown(data: dict[str, Any]) -> str:
         lines += [_md(PAPER_ELO_CAPTION), ""] + _md_table(["model", *paper_games], paper_rows)
     lines += ["", "### Average scores", "", _md(_score_caption(data)), ""]
     lines += _md_table(["agent", *_score_header(data)], [[r["agent"], *r["cells"]] for r in _score_rows(data)])
+    lines += gate_markdown(data.get("gate"))
     lines += _md_unscored(data)
     for section in data["sections"]:
         lines += ["", f"### {section['title']}", ""]

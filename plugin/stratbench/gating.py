@@ -1,0 +1,173 @@
+"""The regression gate's options and its run at the end of a pytest session.
+
+The option types are shared with ``stratbench gate``.
+
+Defaults, and why: an LLM match costs real money, so the margins are wider
+than an engine tester's (Fishtest's non-regression bounds of a few Elo need
+tens of thousands of games). H0 is a loss of 50 logistic Elo (the old model
+would then score 57% against the new one), H1 no loss; for a game that is
+not win/draw/loss, H0 is a mean drop of 0.1 of the game's score range. At
+alpha = beta = 0.05 and one test, an unchanged model whose games are coin
+flips passes after about 130 pairs on average, a deterministic unchanged one
+after 20, and a collapse (every game lost where the old model won half) fails
+after 23; before that the gate says ``inconclusive`` (with an estimate of the
+pairs left).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+__all__ = ["add_pytest_options", "check_pytest_options", "error_rate", "finite_float", "load_baseline", "run_gate",
+           "score_margin", "settings_from_pytest", "validate"]
+
+
+def finite_float(text: str) -> float:
+    """Parses a finite number (an Elo margin may be negative)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def error_rate(text: str) -> float:
+    """Parses an error rate strictly between 0 and 0.5."""
+    value = finite_float(text)
+    if not 0 < value < 0.5:
+        raise argparse.ArgumentTypeError(f"expected an error rate between 0 and 0.5 (exclusive), got {text!r}")
+    return value
+
+
+def score_margin(text: str) -> float:
+    """Parses a share of the score range, above 0 and below 1."""
+    value = finite_float(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a share of the score range between 0 and 1 (exclusive), got {text!r}")
+    return value
+
+
+def validate(elo0: float, elo1: float) -> str | None:
+    """Returns why the two Elo hypotheses cannot be tested, or None."""
+    if not elo0 < elo1:
+        return f"--gate-elo0 {elo0:g} must be below --gate-elo1 {elo1:g} (H0 the regression, H1 none)"
+    return None
+
+
+def add_pytest_options(group: Any) -> None:
+    """Adds the gate's pytest options (each also spelled ``--stratbench-gate-...``)."""
+    group.addoption("--gate-elo0", "--stratbench-gate-elo0", type=finite_float, default=-50.0, metavar="E",
+                    dest="stratbench_gate_elo0", help="Gate H0: the regression to catch, in Elo (default -50)")
+    group.addoption("--gate-elo1", "--stratbench-gate-elo1", type=finite_float, default=0.0, metavar="E",
+                    dest="stratbench_gate_elo1", help="Gate H1: no regression, in Elo (default 0)")
+    group.addoption("--gate-alpha", "--stratbench-gate-alpha", type=error_rate, default=0.05, metavar="A",
+                    dest="stratbench_gate_alpha", help="Chance a regression of elo0 passes the gate (default 0.05)")
+    group.addoption("--gate-beta", "--stratbench-gate-beta", type=error_rate, default=0.05, metavar="B",
+                    dest="stratbench_gate_beta", help="Chance an unchanged agent fails the gate (default 0.05)")
+    group.addoption("--gate-elo-model", "--stratbench-gate-elo-model", choices=("logistic", "normalized"),
+                    default="logistic", dest="stratbench_gate_elo_model",
+                    help="Elo of the gate's win/draw/loss tests: logistic (default) or normalized")
+    group.addoption("--gate-score-margin", "--stratbench-gate-score-margin", type=score_margin, default=0.1,
+                    metavar="S", dest="stratbench_gate_score_margin",
+                    help="Gate H0 for games other than win/draw/loss: a mean drop of this share of the score "
+                         "range (default 0.1)")
+    group.addoption("--gate-until-decided", "--stratbench-gate-until-decided", action="store_true", default=False,
+                    dest="stratbench_gate_until_decided",
+                    help="Play the collected matches one pair at a time for the games the gate has not decided, "
+                         "until each is decided or --budget N matches (or --max-cost) are spent; one process")
+    group.addoption("--gate-inconclusive", "--stratbench-gate-inconclusive", choices=("inconclusive", "pass", "fail"),
+                    default="inconclusive", dest="stratbench_gate_inconclusive",
+                    help="Exit status of an undecided gate: inconclusive (6, default), pass (0) or fail (1)")
+
+
+UNGATED = (
+    ("--stratbench-gate-tolerance", "stratbench_gate_tolerance", 0.0),
+    ("--gate-elo0", "stratbench_gate_elo0", -50.0),
+    ("--gate-elo1", "stratbench_gate_elo1", 0.0),
+    ("--gate-alpha", "stratbench_gate_alpha", 0.05),
+    ("--gate-beta", "stratbench_gate_beta", 0.05),
+    ("--gate-elo-model", "stratbench_gate_elo_model", "logistic"),
+    ("--gate-score-margin", "stratbench_gate_score_margin", 0.1),
+    ("--gate-inconclusive", "stratbench_gate_inconclusive", "inconclusive"),
+)
+"""(flag, dest, default) of the options that mean nothing without a gate."""
+
+
+def settings_from_pytest(config: Any) -> Any:
+    """Returns the :class:`~stratbench.report.gate.GateSettings` of a pytest run's options."""
+    from stratbench.report.gate import GateSettings
+
+    return GateSettings(
+        elo0=config.getoption("stratbench_gate_elo0"), elo1=config.getoption("stratbench_gate_elo1"),
+        alpha=config.getoption("stratbench_gate_alpha"), beta=config.getoption("stratbench_gate_beta"),
+        elo_model=config.getoption("stratbench_gate_elo_model"),
+        score_margin=config.getoption("stratbench_gate_score_margin"),
+        tolerance=config.getoption("stratbench_gate_tolerance"),
+        agent_map=dict(item.split("=", 1) for item in config.getoption("stratbench_gate_map")),
+    )
+
+
+def check_pytest_options(config: Any, baseline: Any) -> str | None:
+    """Returns why the gate options cannot run (one line), or None; called before any match."""
+    if baseline is None and not config.getoption("stratbench_gate_map"):
+        for flag, dest, default in UNGATED:
+            if config.getoption(dest) != default:
+                return f"{flag} needs --baseline PATH (a results.json to compare with) or --stratbench-gate-map NEW=OLD"
+    from stratbench.gate_schedule import until_decided_problem
+
+    return (until_decided_problem(config, baseline)
+            or validate(config.getoption("stratbench_gate_elo0"), config.getoption("stratbench_gate_elo1")))
+
+
+def load_baseline(path: str | None) -> dict[str, Any] | None:
+    """Loads a --baseline results.json (or report directory) and checks its shape.
+
+    Raises:
+        ValueError: One line naming the file and the problem.
+    """
+    import json
+    from pathlib import Path
+
+    from stratbench.report.gate import validate_report
+
+    if path is None:
+        return None
+    file = Path(path)
+    if file.is_dir():
+        file = file / "results.json"
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"--baseline {path}: cannot read a results.json ({error})") from None
+    validate_report(data, f"--baseline {path}")
+    return data
+
+
+def run_gate(config: Any, report: dict[str, Any], baseline: dict[str, Any] | None) -> tuple[Any, str | None, int]:
+    """Runs the gate on a finished session's report.
+
+    Returns:
+        ``(GateResult or None, a one-line error or None, the pytest exit status it asks for)``.
+    """
+    from stratbench.report.gate import INCONCLUSIVE, PYTEST_EXIT, NothingCompared, check, head_to_head
+
+    settings = settings_from_pytest(config)
+    from stratbench.gate_schedule import GateSchedule
+
+    schedule = next((p for p in config.pluginmanager.get_plugins() if isinstance(p, GateSchedule)), None)
+    planned = schedule.planned_tests if schedule is not None else None  # the split the run was decided with
+    try:
+        result = (check(report, baseline, settings, planned) if baseline is not None
+                  else head_to_head(report, settings, planned))
+    except NothingCompared as error:
+        return None, f"stratbench gate: nothing compared: {error}", PYTEST_EXIT["nothing compared"]
+    decision = result.decision
+    mode = config.getoption("stratbench_gate_inconclusive")
+    if decision == INCONCLUSIVE and mode != "inconclusive":
+        decision = mode
+    return result, None, PYTEST_EXIT[decision]

@@ -1,0 +1,76 @@
+"""The report's gate section: per game the decision, its numbers and the LLR path between its bounds.
+
+It reads ``data["gate"]`` (:meth:`stratbench.report.gate.GateResult.to_dict`),
+which a pytest run with ``--baseline`` or ``--stratbench-gate-map`` stores in
+results.json.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stratbench.report.svg import xy_chart
+
+__all__ = ["GATE_COLUMNS", "gate_markdown", "gate_rows", "llr_chart"]
+
+GATE_COLUMNS = ["agent", "compared with", "game", "decision", "pairs", "LLR (bounds)", "difference [95%]",
+                "seed spread", "more pairs"]
+
+
+def _number(value: Any, spec: str) -> str:
+    return "–" if value is None else format(value, spec)
+
+
+def gate_rows(gate: dict[str, Any]) -> list[list[str]]:
+    """Returns one row of cells per test, as :data:`GATE_COLUMNS`."""
+    rows = []
+    for t in gate.get("tests", []):
+        used = t["pairs"] if t.get("decided_at") is None else t["decided_at"]
+        pairs = f"{used}" if used == t["pairs"] else f"{used} of {t['pairs']}"
+        if t.get("incomplete"):
+            pairs += f" ({t['incomplete']} incomplete)"
+        low, high = t.get("interval") or (None, None)
+        difference = "–"
+        if t.get("estimate") is not None:
+            difference = f"{t['estimate']:+.3g} {t['unit']}"
+            if low is not None and high is not None:
+                difference += f" [{low:+.3g}, {high:+.3g}]"
+        more = "–"
+        if t["decision"] == "inconclusive":
+            more = "?" if t.get("more_pairs") is None else f"about {t['more_pairs']}"
+            if t.get("more_cost") is not None:
+                more += f" (${t['more_cost']:.2f})"
+        rows.append([
+            t["agent"], t["base_agent"] + (" (head to head)" if t["pairing"] == "head-to-head" else ""), t["game"],
+            t["decision"], pairs, f"{t['llr']:+.2f} ({t['lower']:+.2f}, {t['upper']:+.2f})", difference,
+            _number(t.get("seed_spread"), ".3f"), more,
+        ])
+    return rows
+
+
+def llr_chart(test: dict[str, Any]) -> str:
+    """Draws a test's LLR after each pair between its two bounds (an SVG, "" without pairs)."""
+    path = test.get("llr_path") or []
+    if not path:
+        return ""
+    n = len(path)
+    lower, upper = test["lower"], test["upper"]
+    low = min(lower, *path) - 0.5
+    high = max(upper, *path) + 0.5
+    return xy_chart(
+        [{"name": f"LLR {test['agent']} · {test['game']}", "points": [[k + 1, y] for k, y in enumerate(path)]},
+         {"name": f"fail below {lower:+.2f}", "points": [[1, lower], [max(n, 2), lower]]},
+         {"name": f"pass above {upper:+.2f}", "points": [[1, upper], [max(n, 2), upper]]}],
+        x_label="pairs", y_label="LLR", y_range=(low, high), height=220)
+
+
+def gate_markdown(gate: dict[str, Any] | None) -> list[str]:
+    """Returns the Markdown lines of the gate section (none without gate data)."""
+    if not gate:
+        return []
+    from stratbench.report.render import _md, _md_table
+
+    lines = ["", f"### Regression gate: {gate['decision']}", "", _md(gate["error_control"]), ""]
+    lines += _md_table(GATE_COLUMNS, gate_rows(gate))
+    lines += [f"> {_md(note)}" for note in gate.get("notes", [])]
+    return lines

@@ -34,13 +34,15 @@ gate_power = _bench()
 SETTINGS = {(s.name, s.bounds): s for s in gate_power.settings()}
 
 
-@pytest.mark.parametrize(("name", "bounds", "max_ratio"), [
-    ("win/draw/loss, pairs, logistic", "Elo -20 / 0", 0.6),
-    ("0/1 success, paired difference", "success -10% / 0", 0.6),
-    # few pairs decide this one (about 110 of the fixed test's 123): see docs/BENCHMARKS.md
-    ("bounded score 0..25, paired difference", "mean -1 / 0 points", 1.0),
+@pytest.mark.parametrize(("name", "bounds", "max_ratio", "ratio_key"), [
+    ("win/draw/loss, pairs, logistic", "Elo -20 / 0", 0.6, "n_fixed"),
+    ("0/1 success, paired difference", "success -10% / 0", 0.6, "n_fixed"),
+    # this one errs far less than asked (about 0.01 / 0.98): against the fixed test with those
+    # same error rates it needs under 0.6 of the pairs; against the nominal one about 0.9 of 123
+    ("bounded score 0..25, paired difference", "mean -1 / 0 points", 1.0, "n_fixed"),
+    ("bounded score 0..25, paired difference", "mean -1 / 0 points", 0.6, "n_fixed_achieved"),
 ])
-def test_sequential_gate_keeps_its_error_rates_with_fewer_pairs(name, bounds, max_ratio):
+def test_sequential_gate_keeps_its_error_rates_with_fewer_pairs(name, bounds, max_ratio, ratio_key):
     row = gate_power.measure(SETTINGS[name, bounds], GATES, seed=11, fixed_check=False)
     assert row["capped"] == 0
     assert row["false_alarm"] <= 0.05 + TOLERANCE
@@ -48,7 +50,7 @@ def test_sequential_gate_keeps_its_error_rates_with_fewer_pairs(name, bounds, ma
     # mean pairs at the worse of the two truths, with 3 standard errors of slack
     worst = max(("h1", row["pairs_h1"]), ("h0", row["pairs_h0"]), key=lambda item: item[1])
     slack = 3 * row[f"pairs_sd_{worst[0]}"] / math.sqrt(GATES)
-    assert worst[1] - slack <= max_ratio * row["n_fixed"]
+    assert worst[1] - slack <= max_ratio * row[ratio_key]
 
 
 def test_fixed_size_n_has_the_stated_error_rates():

@@ -316,8 +316,10 @@ def _check_reachable(api_base: str) -> None:
         with socket.create_connection((url.hostname or "", port), timeout=3):
             pass
     except OSError as error:
+        from stratbench.redact import redact_text
+
         raise pytest.UsageError(
-            f"stratbench: cannot reach --api-base {api_base} ({error.strerror or error}); start the "
+            f"stratbench: cannot reach --api-base {redact_text(api_base)} ({error.strerror or error}); start the "
             f"server, or drop --api-base and use --record-mode=none to replay cassettes"
         ) from None
 

@@ -25,6 +25,7 @@ from stratbench.llm.budget import BudgetExceeded
 from stratbench.llm.limits import LimitSettings
 from stratbench.match_play import MatchFailure
 from stratbench.match_pool import MatchPool, upcoming_items, worker_queue
+from stratbench.redact import redact_text, redact_value
 from stratbench.registry import Registry
 from stratbench.remote_results import CASSETTE_PROPERTY, cassette_property, controller_input, is_remote, store_cassette
 from stratbench.results import ERRORED, SKIPPED, is_scored
@@ -316,8 +317,6 @@ def _check_reachable(api_base: str) -> None:
         with socket.create_connection((url.hostname or "", port), timeout=3):
             pass
     except OSError as error:
-        from stratbench.redact import redact_text
-
         raise pytest.UsageError(
             f"stratbench: cannot reach --api-base {redact_text(api_base)} ({error.strerror or error}); start the "
             f"server, or drop --api-base and use --record-mode=none to replay cassettes"
@@ -565,7 +564,7 @@ class Match:
             self.item.stash[UNSCORED_KEY] = (record, failure.transcript)
             if failure.fault == "harness" and not isinstance(failure.error, HarnessError):
                 raise failure.error  # a bug: keep its traceback
-            pytest.fail(f"{failure} [fault: {failure.fault}]", pytrace=False)
+            pytest.fail(redact_text(f"{failure} [fault: {failure.fault}]"), pytrace=False)
         self.item.stash[PLAYED_KEY] = played
         return played
 
@@ -610,6 +609,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if found is None:
         return
     record, transcript = found
+    record, transcript = redact_value(record), redact_value(transcript)  # no URL credentials reach a file
     item.stash[RECORDED_KEY] = True
     session = item.config.stash[SESSION_KEY]
     remote = item.config.stash.get(REMOTE_KEY, False)

@@ -5,7 +5,8 @@
   concurrent agents replay correctly in any order, and a replay needs neither
   the recording's host and port nor its key.
 * Every header is dropped before writing except ``content-type``; credential
-  query parameters are filtered. No key or cookie reaches the file.
+  query parameters are filtered and a URL's user name and password masked.
+  No key or cookie reaches the file.
 * The file carries a sha256 of its interactions; an edited cassette fails to
   load with :class:`CassetteIntegrityError` instead of replaying wrong data.
 * It also names the match it recorded (who sat where, the seed); a replay of
@@ -33,10 +34,11 @@ from typing import Any
 from urllib.parse import urlparse
 
 from stratbench.core.types import HarnessError
+from stratbench.redact import SECRET_QUERY_NAMES, redact_text
 
 RECORD_MODES = ("none", "once", "new_episodes", "all")
 _KEEP_HEADERS = {"content-type"}
-_CREDENTIAL_QUERY = ["key", "api-key", "api_key", "apikey", "access_token", "token"]
+_CREDENTIAL_QUERY = list(SECRET_QUERY_NAMES)
 _BODY_FIELDS_IGNORED = {"user", "metadata", "request_id", "stream_options"}
 _log = logging.getLogger(__name__)
 _recording_match: contextvars.ContextVar[str | None] = contextvars.ContextVar("recording_match", default=None)
@@ -139,6 +141,8 @@ def _match_body(r1: Any, r2: Any) -> None:
 
 
 def _scrub_request(request: Any) -> Any:
+    if "@" in request.uri or "?" in request.uri:  # http://user:pass@host/..., ?Token=... in any case
+        request.uri = redact_text(request.uri)
     for name in list(request.headers):
         if name.lower() not in _KEEP_HEADERS:
             del request.headers[name]

@@ -38,6 +38,7 @@ RECORDED_KEY = pytest.StashKey[bool]()
 REMOTE_KEY = pytest.StashKey[bool]()
 POOL_KEY = pytest.StashKey[MatchPool]()
 POSITIONS_KEY = pytest.StashKey[dict[int, int]]()
+KEYS_CHECKED_KEY = pytest.StashKey[bool]()
 RECORD_PROPERTY = "stratbench_record"
 TRANSCRIPT_PROPERTY = "stratbench_transcript"
 RESULT_PROPERTY = "stratbench_result"
@@ -466,6 +467,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if others:
             config.hook.pytest_deselected(items=others)
     _deselect_finished(config, session, items)
+    if _is_controller(config):  # under xdist the controller collects nothing: see pytest_xdist_node_collection_finished
+        _check_model_keys(config, session, [item.nodeid for item in items if _match_param(item) is not None])
     adaptive = config.pluginmanager.get_plugin(ADAPTIVE_PLUGIN)
     if adaptive is not None:
         adaptive.take([(item, (_match_param(item) or (None,))[0]) for item in items], session.records)
@@ -483,6 +486,29 @@ def _deselect_finished(config: pytest.Config, session: StratbenchSession, items:
     if done:
         config.hook.pytest_deselected(items=done)
         items[:] = keep
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """On the xdist controller: refuses, before any match is sent, a run that must call a model without its key."""
+    config = node.config
+    session = config.stash.get(SESSION_KEY, None)
+    if session is not None and not config.stash.get(KEYS_CHECKED_KEY, False):
+        config.stash[KEYS_CHECKED_KEY] = True  # every worker collects the same ids
+        _check_model_keys(config, session, list(ids))
+
+
+def _check_model_keys(config: pytest.Config, session: StratbenchSession, nodeids: list[str]) -> None:
+    """Raises a usage error (exit 4, nothing played) when a collected match must call a model whose key is unset."""
+    if config.option.collectonly:
+        return
+    from stratbench.startup import missing_key_problem
+
+    settings = session.settings
+    problem = missing_key_problem(nodeids, settings.models, cassette_dir=settings.cassette_dir,
+                                  record_mode=settings.record_mode, api_base=settings.api_base)
+    if problem is not None:
+        raise pytest.UsageError(f"stratbench: {problem}")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -1,4 +1,7 @@
-"""One id, one match: under seats="half" a match's id and cassette name its seating, so a replay never meets another match's recording."""
+"""One id, one match: under seats="half" a match's id and cassette name its seating.
+
+A replay never meets another match's recording.
+"""
 
 from __future__ import annotations
 
@@ -81,7 +84,8 @@ def test_a_cassette_of_another_match_is_refused_by_name(suite, fake_llm):
     recorded = _run(suite, "--matches", "1", "--record-mode", "all", "--api-base", fake_llm.api_base)
     assert recorded.ret == 0, recorded.stdout.str()
     folder = suite.path / "cas" / CASSETTES
-    shutil.copy(folder / "openai_fake+direct-vs-minimax-s0.yaml", folder / "openai_fake+direct-vs-minimax-second-s0.yaml")
+    shutil.copy(folder / "openai_fake+direct-vs-minimax-s0.yaml",
+                folder / "openai_fake+direct-vs-minimax-second-s0.yaml")
     replay = _run(suite, "--matches", "2", "-k", "second", "--record-mode", "none")
     (record,) = _records(suite).values()
     assert record["status"] == "errored" and record["fault"] == "harness", replay.stdout.str()

@@ -14,7 +14,8 @@ from stratbench.redact import redact_argv, redact_text, redact_value
     ("https://gw.example/v1?sig=SECRET&Signature=SECRET&x=1", "https://gw.example/v1?sig=***&Signature=***&x=1"),
     ("https://gw.example/v1?access_token=SECRET#f", "https://gw.example/v1?access_token=***#f"),
     ("https://gw.example/v1?secret=SECRET;password=SECRET", "https://gw.example/v1?secret=***;password=***"),
-    ("https://gw.example/v1?apikey=SECRET&token=SECRET&key=SECRET", "https://gw.example/v1?apikey=***&token=***&key=***"),
+    ("https://gw.example/v1?apikey=SECRET&token=SECRET&key=SECRET",
+     "https://gw.example/v1?apikey=***&token=***&key=***"),
     ("https://gw.example/v1?monkey=1&keys=2", "https://gw.example/v1?monkey=1&keys=2"),  # not a key's name
     ("at http://u:SECRET@h/v1: Error", "at http://***@h/v1: Error"),
 ])

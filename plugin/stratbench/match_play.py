@@ -170,12 +170,16 @@ async def play_in_cassette(
     api_base: str | None,
     timeout_s: float | None = None,
     label: str = "match",
+    match: str | None = None,
 ) -> MatchOutcome:
     """Runs a match coroutine to its end, inside the match's cassette when it has one.
 
     Everything the match sets up here (its cassette, how its model calls are
     sent, its activity) lives in the context of the task awaiting this, so
     other matches in flight on the same loop keep their own.
+
+    ``match`` names what decides the match (:func:`~stratbench.llm.cassettes.describe_match`)
+    for the cassette's stamp.
 
     Raises:
         MatchTimeout: when the match runs past ``timeout_s`` seconds (see :func:`within`; ``label``
@@ -190,7 +194,7 @@ async def play_in_cassette(
     recording = cassettes.will_record(cassette_path, mode)
     match_calls.set(MatchCalls(str(cassette_path), recording, bool(api_base) or not recording))
     try:
-        with cassettes.use_cassette(cassette_path, mode):
+        with cassettes.use_cassette(cassette_path, mode, match):
             return await within(coroutine, timeout_s, label=label)
     finally:
         coroutine.close()

@@ -32,9 +32,35 @@ def non_negative_float(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if value < 0 or value != value:
+    if not 0 <= value < float("inf"):  # refuses nan and inf too: neither is a JSON number
         raise argparse.ArgumentTypeError(f"expected a number of at least 0, got {text!r}")
     return value
+
+
+TEMPERATURE_RANGE = (0.0, 2.0)
+"""Sampling temperatures accepted: 0 to 2, the widest range providers take (OpenAI, Gemini)."""
+
+
+def temperature(text: str) -> float:
+    """Parses a sampling temperature: a finite number from 0 to 2."""
+    low, high = TEMPERATURE_RANGE
+    problem = f"expected a number from {low:g} to {high:g}, got {text!r}"
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(problem) from None
+    if not low <= value <= high:  # nan and inf fail this too
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
+def model_string(text: str) -> str:
+    """Parses a litellm model string: no empty part (``openai/`` names no model)."""
+    if not text.strip() or any(not part.strip() for part in text.split("/")):
+        raise argparse.ArgumentTypeError(
+            f"expected a model string such as openai/gpt-4o, with a name after each '/', got {text!r}"
+        )
+    return text
 
 
 def non_negative_int(text: str) -> int:
@@ -99,9 +125,29 @@ def model_limit(option: str) -> Any:
 
 
 def base_url(text: str) -> str:
-    """Parses an http(s) base URL."""
+    """Parses an http(s) base URL with a host and, if given, a port from 1 to 65535.
+
+    The message shows the URL with its credentials masked (:mod:`stratbench.redact`).
+    """
+    from urllib.parse import urlsplit
+
+    from stratbench.redact import redact_text
+
+    shown = redact_text(text)
     if not text.startswith(("http://", "https://")):
-        raise argparse.ArgumentTypeError(f"expected an http:// or https:// URL, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected an http:// or https:// URL, got {shown!r}")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+        bad_port = port == 0
+    except ValueError as error:  # a port that is not a number or above 65535, an unclosed [IPv6 address
+        if not str(error).startswith("Port"):
+            raise argparse.ArgumentTypeError(f"not a usable URL ({error}), got {shown!r}") from None
+        bad_port = True
+    if bad_port:
+        raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, got {shown!r}")
+    if not parts.hostname:
+        raise argparse.ArgumentTypeError(f"expected a host after {parts.scheme}://, got {shown!r}")
     return text.rstrip("/")
 
 
@@ -123,7 +169,7 @@ def add_options(parser: Any) -> None:
     """Adds stratbench's options to pytest's parser (one ``stratbench`` group)."""
     group = parser.getgroup("stratbench", "strategic-reasoning benchmarks")
     # Help texts: start with a capital letter, a single phrase, no closing period.
-    group.addoption("--model", action="append", default=[], metavar="MODEL",
+    group.addoption("--model", action="append", default=[], metavar="MODEL", type=model_string,
                     help="Evaluate this litellm model string (repeatable), e.g. openai/gpt-4o")
     group.addoption("--local-model", action="append", default=[], metavar="[NAME=]PATH",
                     help="GGUF file served by llama.cpp for --model local/NAME (repeatable)")
@@ -139,8 +185,8 @@ def add_options(parser: Any) -> None:
     group.addoption("--api-base", type=base_url, default=None, metavar="URL",
                     help="Base URL for every model call: an OpenAI-compatible server, or a provider's own "
                          "endpoint (an Azure resource, an Anthropic or Gemini gateway)")
-    group.addoption("--temperature", type=non_negative_float, default=None, metavar="T",
-                    help="Sampling temperature for model calls (default 0, or the protocol's)")
+    group.addoption("--temperature", type=temperature, default=None, metavar="T",
+                    help="Sampling temperature for model calls, 0 to 2 (default 0, or the protocol's)")
     group.addoption("--protocol", "--stratbench-protocol", default=None, metavar="NAME",
                     dest="stratbench_protocol",
                     help="Play each suite in this protocol: default (the project's) or paper (as the paper's "
@@ -204,9 +250,9 @@ def add_options(parser: Any) -> None:
                     help="StarCraft II maps for live play (the released llm_smac and llm_pysc2 folders); needs SC2PATH")
     group.addoption("--pddl-dir", default=None, metavar="DIR",
                     help="Run a PDDL dataset in SPIN-Bench's layout (<domain>/domain.pddl, <domain>/instances/*.pddl)")
-    group.addoption("--annotator-model", default=None, metavar="MODEL",
+    group.addoption("--annotator-model", type=model_string, default=None, metavar="MODEL",
                     help="Model that annotates negotiation transcripts (Diplomacy metrics)")
-    group.addoption("--diplomacy-opponent", default=None, metavar="MODEL",
+    group.addoption("--diplomacy-opponent", type=model_string, default=None, metavar="MODEL",
                     help="Model of the LLM opponents in Diplomacy's paper protocol (default: the subject's model)")
     group.addoption("--baseline", default=None, metavar="PATH",
                     help="Gate the run against this results.json (or report dir): pass, fail (exit 1) or "

@@ -25,6 +25,7 @@ from stratbench.llm.budget import BudgetExceeded
 from stratbench.llm.limits import LimitSettings
 from stratbench.match_play import MatchFailure
 from stratbench.match_pool import MatchPool, upcoming_items, worker_queue
+from stratbench.redact import redact_text, redact_value
 from stratbench.registry import Registry
 from stratbench.remote_results import CASSETTE_PROPERTY, cassette_property, controller_input, is_remote, store_cassette
 from stratbench.results import ERRORED, SKIPPED, is_scored
@@ -37,6 +38,7 @@ RECORDED_KEY = pytest.StashKey[bool]()
 REMOTE_KEY = pytest.StashKey[bool]()
 POOL_KEY = pytest.StashKey[MatchPool]()
 POSITIONS_KEY = pytest.StashKey[dict[int, int]]()
+KEYS_CHECKED_KEY = pytest.StashKey[bool]()
 RECORD_PROPERTY = "stratbench_record"
 TRANSCRIPT_PROPERTY = "stratbench_transcript"
 RESULT_PROPERTY = "stratbench_result"
@@ -315,7 +317,7 @@ def _check_reachable(api_base: str) -> None:
             pass
     except OSError as error:
         raise pytest.UsageError(
-            f"stratbench: cannot reach --api-base {api_base} ({error.strerror or error}); start the "
+            f"stratbench: cannot reach --api-base {redact_text(api_base)} ({error.strerror or error}); start the "
             f"server, or drop --api-base and use --record-mode=none to replay cassettes"
         ) from None
 
@@ -463,6 +465,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if others:
             config.hook.pytest_deselected(items=others)
     _deselect_finished(config, session, items)
+    if _is_controller(config):  # under xdist the controller collects nothing: see pytest_xdist_node_collection_finished
+        _check_model_keys(config, session, [item.nodeid for item in items if _match_param(item) is not None])
     adaptive = config.pluginmanager.get_plugin(ADAPTIVE_PLUGIN)
     if adaptive is not None:
         adaptive.take([(item, (_match_param(item) or (None,))[0]) for item in items], session.records)
@@ -480,6 +484,29 @@ def _deselect_finished(config: pytest.Config, session: StratbenchSession, items:
     if done:
         config.hook.pytest_deselected(items=done)
         items[:] = keep
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """On the xdist controller: refuses, before any match is sent, a run that must call a model without its key."""
+    config = node.config
+    session = config.stash.get(SESSION_KEY, None)
+    if session is not None and not config.stash.get(KEYS_CHECKED_KEY, False):
+        config.stash[KEYS_CHECKED_KEY] = True  # every worker collects the same ids
+        _check_model_keys(config, session, list(ids))
+
+
+def _check_model_keys(config: pytest.Config, session: StratbenchSession, nodeids: list[str]) -> None:
+    """Raises a usage error (exit 4, nothing played) when a collected match must call a model whose key is unset."""
+    if config.option.collectonly:
+        return
+    from stratbench.startup import missing_key_problem
+
+    settings = session.settings
+    problem = missing_key_problem(nodeids, settings.models, cassette_dir=settings.cassette_dir,
+                                  record_mode=settings.record_mode, api_base=settings.api_base)
+    if problem is not None:
+        raise pytest.UsageError(f"stratbench: {problem}")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -561,7 +588,7 @@ class Match:
             self.item.stash[UNSCORED_KEY] = (record, failure.transcript)
             if failure.fault == "harness" and not isinstance(failure.error, HarnessError):
                 raise failure.error  # a bug: keep its traceback
-            pytest.fail(f"{failure} [fault: {failure.fault}]", pytrace=False)
+            pytest.fail(redact_text(f"{failure} [fault: {failure.fault}]"), pytrace=False)
         self.item.stash[PLAYED_KEY] = played
         return played
 
@@ -606,6 +633,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if found is None:
         return
     record, transcript = found
+    record, transcript = redact_value(record), redact_value(transcript)  # no URL credentials reach a file
     item.stash[RECORDED_KEY] = True
     session = item.config.stash[SESSION_KEY]
     remote = item.config.stash.get(REMOTE_KEY, False)

@@ -384,6 +384,7 @@ class StratbenchSession:
         outcome = await play_in_cassette(
             play_then_annotate(), cassette_path, mode, api_base=self.settings.api_base,
             timeout_s=self.settings.match_timeout, label=nodeid,
+            match=cassettes.describe_match([side.label for side in spec.sides], spec.subject, spec.seed),
         )
         # metrics may run solvers: off the loop, so other matches' model calls go on meanwhile
         metrics = await asyncio.to_thread(score_match, self.registry, game, outcome, spec.seed, annotation)

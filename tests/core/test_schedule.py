@@ -25,6 +25,22 @@ def test_half_policy_gives_the_opponent_the_first_seat_first():
     assert all(s.sides[s.subject] == GPT and s.sides[1 - s.subject].kind == "minimax" for s in specs)
 
 
+def test_half_policy_names_the_second_seat_in_the_id():
+    suite = SuiteSpec(game="tictactoe", opponents=("minimax",), matches=10, seats="half")
+    by_count = {n: {s.id: s.subject for s in build_schedule(suite, [GPT], num_sides=2, matches=n)} for n in (1, 2, 4)}
+    assert by_count[1] == {"gpt-4o+cot-vs-minimax-s0": 0}
+    assert by_count[2] == {"gpt-4o+cot-vs-minimax-second-s0": 1, "gpt-4o+cot-vs-minimax-s1": 0}
+    assert by_count[4] == {"gpt-4o+cot-vs-minimax-second-s0": 1, "gpt-4o+cot-vs-minimax-second-s1": 1,
+                           "gpt-4o+cot-vs-minimax-s2": 0, "gpt-4o+cot-vs-minimax-s3": 0}
+    # one id, one seating, whatever --matches is
+    seatings: dict[str, set[int]] = {}
+    for n in range(1, 17):
+        for spec in build_schedule(suite, [GPT], num_sides=2, matches=n):
+            seatings.setdefault(spec.id, set()).add(spec.subject)
+    assert all(len(seats) == 1 for seats in seatings.values())
+    assert [s.seed for s in build_schedule(suite, [GPT], num_sides=2, matches=4)] == [0, 1, 2, 3]  # in seed order
+
+
 def test_alternate_policy_flips_every_seed():
     suite = SuiteSpec(game="g", opponents=("random",), matches=4, seats="alternate")
     assert [s.subject for s in build_schedule(suite, [GPT], num_sides=2)] == [0, 1, 0, 1]

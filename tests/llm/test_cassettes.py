@@ -160,6 +160,12 @@ def test_an_unrecorded_request_names_the_cassette_and_request(recorded, tmp_path
     target = cassettes.cassette_path(tmp_path / "cassettes", other_node)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(path.read_bytes())
+    with pytest.raises(cassettes.CassetteOtherMatchError, match=(
+            r"cassette .*s5\.yaml was recorded for another match \(seats .*; seed 4\), not this one "
+            r"\(seats .*; seed 5\); record this match with --record-mode=all$")):
+        play(tmp_path, "none", None, other, other_node)
+    # the same match asking what its recording does not hold (a prompt change): the request is named
+    target.write_bytes(path.read_bytes().replace(b"; seed 4", b"; seed 5"))
     with pytest.raises(cassettes.CassetteMissError, match=r"cassette .*s5\.yaml holds no response .*model='m'"):
         play(tmp_path, "none", None, other, other_node)
 

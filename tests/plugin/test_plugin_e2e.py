@@ -30,7 +30,7 @@ def test_baselines_play_offline_with_scored_statuses(suite):
     result = suite.runpytest_subprocess("-v", "-p", "no:cacheprovider")
     result.assert_outcomes()  # no passed/failed: every match has a scored category
     result.stdout.fnmatch_lines([
-        "*test_tictactoe?random-vs-minimax-s0? LOST 0.00*",
+        "*test_tictactoe?random-vs-minimax-second-s0? LOST 0.00*",
         "*stratbench: per-agent summary*",
         "agent*matches*W*D*L*mean*illegal*tokens*cost $",
         "minimax * 4 *",

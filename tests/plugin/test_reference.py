@@ -59,7 +59,7 @@ def test_limits_narrow_only_their_subjects():
     specs = build_schedule(suite, subjects, num_sides=2, limits={ref.label: SubjectLimit(matches=2)})
     by_pairing: dict[str, list] = {}
     for spec in specs:
-        by_pairing.setdefault(spec.id.rsplit("-s", 1)[0], []).append(spec)
+        by_pairing.setdefault(spec.id.rsplit("-s", 1)[0].removesuffix("-second"), []).append(spec)
     assert len(by_pairing["openai/ref+direct-vs-minimax"]) == 2
     assert [s.subject for s in by_pairing["openai/ref+direct-vs-minimax"]] == [1, 0]  # seats still swap
     assert len(by_pairing["openai/new+direct-vs-minimax"]) == 4

@@ -50,7 +50,7 @@ def test_paper_protocol_plays_with_the_released_conversation_retry_and_temperatu
     with FakeLLMServer(responder=_json_after_retry) as server:
         records = _pytest(tmp_path, "plays", server.api_base)
         bodies = [r.body for r in server.requests]
-    assert set(records) == {"paper-openai/m+direct-vs-minimax-s0", "paper-openai/m+direct-vs-minimax-s1"}
+    assert set(records) == {"paper-openai/m+direct-vs-minimax-second-s0", "paper-openai/m+direct-vs-minimax-s1"}
     assert {body["temperature"] for body in bodies} == {0.95}
     assert all(body["messages"][1] == {"role": "assistant", "content": "Sure, let's start. "} for body in bodies)
     retries = [body for body in bodies if len(body["messages"]) == 5]

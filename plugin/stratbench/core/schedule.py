@@ -16,6 +16,16 @@ from stratbench.core.agent import AgentSpec
 
 SEAT_POLICIES = ("alternate", "half")
 
+SECOND_SEAT_TAG = "second"
+"""Under ``seats="half"``, the id part of a match where the subject (the pairing's first agent) sits second.
+
+Under ``"alternate"`` the seed alone decides the seat (even: first), so the id
+needs no tag; under ``"half"`` seed 0 is the subject's second seat with
+``--matches 4`` and its first with ``--matches 1``, and the tag keeps the two
+apart. A match where the subject sits first keeps the untagged id, so the
+recordings made before the tag still replay.
+"""
+
 
 @dataclass(frozen=True)
 class SuiteSpec:
@@ -30,6 +40,9 @@ class SuiteSpec:
         matches: Matches per pairing (``--matches`` overrides).
         seats: ``"alternate"`` (subject seat flips every seed) or ``"half"``
             (the opponent takes the first seat in the first half: SPIN-Bench).
+            Under ``"half"`` the seat depends on ``matches`` too, so the id of
+            a match where the subject sits second ends ``-second-s<seed>``
+            (:data:`SECOND_SEAT_TAG`): one id, one seating, one cassette.
         round_robin: Whether LLM subjects also play each other.
         illegal_tolerance: Attempts per decision before the fallback.
         fallback: ``"forfeit"``, ``"random"`` or ``"drop"`` (see :class:`~stratbench.core.runner.MatchRules`).
@@ -247,26 +260,35 @@ def _expand(
                 seed = base_seed + i
                 subject_first = _subject_first(suite.seats, i, pairing_count)
                 sides = (subject, opponent) if subject_first else (opponent, subject)
+                seat = None if subject_first or suite.seats != "half" else SECOND_SEAT_TAG
+                form = "-".join(part for part in (variant, seat) if part) or None
                 specs.append(
                     MatchSpec(
                         game=suite.game,
                         sides=sides,
                         subject=0 if subject_first else 1,
                         seed=seed,
-                        id=_id(f"{subject.label}-vs-{opponent.label}", variant, seed),
+                        id=_id(f"{subject.label}-vs-{opponent.label}", form, seed),
                         variant=variant,
                         skip=skip,
                     )
                 )
-    return sorted(specs, key=_order)
+    return sorted(specs, key=_seat_blind_order if suite.seats == "half" else _order)
 
 
-def _id(who: str, variant: str | None, seed: int) -> str:
-    return f"{who}-{variant}-s{seed}" if variant else f"{who}-s{seed}"
+def _id(who: str, form: str | None, seed: int) -> str:
+    """``who-form-sN``: the form is the variant and, under ``seats="half"``, the seat tag."""
+    return f"{who}-{form}-s{seed}" if form else f"{who}-s{seed}"
 
 
 def _order(spec: MatchSpec) -> tuple[str, int]:
     return (spec.id.rsplit("-s", 1)[0], spec.seed)
+
+
+def _seat_blind_order(spec: MatchSpec) -> tuple[str, int]:
+    """Orders ``seats="half"`` matches by seed, as if the seat tag were not in their id."""
+    prefix, seed = _order(spec)
+    return prefix.removesuffix(f"-{SECOND_SEAT_TAG}"), seed
 
 
 def _subject_first(policy: str, index: int, count: int) -> bool:

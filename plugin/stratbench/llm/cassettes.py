@@ -5,9 +5,13 @@
   concurrent agents replay correctly in any order, and a replay needs neither
   the recording's host and port nor its key.
 * Every header is dropped before writing except ``content-type``; credential
-  query parameters are filtered. No key or cookie reaches the file.
+  query parameters are filtered and a URL's user name and password masked.
+  No key or cookie reaches the file.
 * The file carries a sha256 of its interactions; an edited cassette fails to
   load with :class:`CassetteIntegrityError` instead of replaying wrong data.
+* It also names the match it recorded (who sat where, the seed); a replay of
+  another match stops at once with :class:`CassetteOtherMatchError` instead of
+  missing a request halfway and blaming a prompt change.
 * Record modes are pytest-recording's: ``none``, ``once``, ``new_episodes``, ``all``.
 * Lookups use an index on the match key, so replay costs the same per call
   whether a match makes 10 requests or 1,000 (vcrpy alone scans the whole
@@ -17,6 +21,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import hashlib
 import json
@@ -29,12 +34,17 @@ from typing import Any
 from urllib.parse import urlparse
 
 from stratbench.core.types import HarnessError
+from stratbench.redact import SECRET_QUERY_NAMES, redact_text
 
 RECORD_MODES = ("none", "once", "new_episodes", "all")
 _KEEP_HEADERS = {"content-type"}
-_CREDENTIAL_QUERY = ["key", "api-key", "api_key", "apikey", "access_token", "token"]
+_CREDENTIAL_QUERY = list(SECRET_QUERY_NAMES)
 _BODY_FIELDS_IGNORED = {"user", "metadata", "request_id", "stream_options"}
 _log = logging.getLogger(__name__)
+_recording_match: contextvars.ContextVar[str | None] = contextvars.ContextVar("recording_match", default=None)
+"""The match the cassette being saved in this context records (written into its stamp)."""
+_loaded_match: contextvars.ContextVar[str | None] = contextvars.ContextVar("loaded_match", default=None)
+"""The match named by the stamp of the cassette last loaded in this context (None: no name)."""
 
 
 class CassetteError(HarnessError):
@@ -43,6 +53,10 @@ class CassetteError(HarnessError):
 
 class CassetteMissError(CassetteError):
     """Raised when replay meets a request the cassette does not hold."""
+
+
+class CassetteOtherMatchError(CassetteMissError):
+    """Raised when a cassette was recorded for another match than the one replaying it."""
 
 
 class CassetteIntegrityError(CassetteError):
@@ -127,6 +141,8 @@ def _match_body(r1: Any, r2: Any) -> None:
 
 
 def _scrub_request(request: Any) -> Any:
+    if "@" in request.uri or "?" in request.uri:  # http://user:pass@host/..., ?Token=... in any case
+        request.uri = redact_text(request.uri)
     for name in list(request.headers):
         if name.lower() not in _KEEP_HEADERS:
             del request.headers[name]
@@ -151,7 +167,11 @@ class _ChecksumSerializer:
     def serialize(cls, data: dict[str, Any]) -> str:
         from vcr.serializers import yamlserializer
 
-        stamped = {**data, "stratbench": {"interactions_sha256": cls._digest(data["interactions"])}}
+        stamp = {"interactions_sha256": cls._digest(data["interactions"])}
+        match = _recording_match.get()
+        if match is not None:
+            stamp["match"] = match
+        stamped = {**data, "stratbench": stamp}
         return yamlserializer.serialize(stamped)
 
     @classmethod
@@ -170,6 +190,8 @@ class _ChecksumSerializer:
             raise CassetteIntegrityError("no stratbench checksum; it was not written by stratbench")
         if cls._digest(data["interactions"]) != expected:
             raise CassetteIntegrityError("its interactions were edited after recording (checksum mismatch)")
+        match = stamp.get("match")
+        _loaded_match.set(match if isinstance(match, str) else None)
         return data
 
 
@@ -236,15 +258,23 @@ def will_record(path: Path, record_mode: str) -> bool:
 
 
 @contextlib.contextmanager
-def use_cassette(path: Path, record_mode: str) -> Iterator[None]:
+def use_cassette(path: Path, record_mode: str, match: str | None = None) -> Iterator[None]:
     """Records or replays the HTTP traffic of the block's context into ``path``.
 
     The context is the current task's (or thread's): another match in flight
     at the same time keeps its own cassette (see :mod:`stratbench.llm.cassette_router`).
     The file is written only when the block ends without an exception.
 
+    Args:
+        path: The cassette file.
+        record_mode: One of :data:`RECORD_MODES`.
+        match: What decides the match (:func:`describe_match`), stamped into
+            the file when it is written and compared when it is replayed.
+
     Raises:
         CassetteMissError: in ``none`` mode when the file does not exist.
+        CassetteOtherMatchError: when the file was recorded for another match
+            (every mode but ``all``, which records it again).
         CassetteIntegrityError: when the file is malformed or was edited.
         CassetteUnplayedError: in ``none`` mode when the block made fewer
             requests than were recorded (a shorter match than the recording).
@@ -258,7 +288,14 @@ def use_cassette(path: Path, record_mode: str) -> Iterator[None]:
         )
     from stratbench.llm.cassette_router import ROUTER, current_cassette
 
+    _loaded_match.set(None)
     cassette = _load(path, record_mode)
+    recorded = _loaded_match.get()
+    if match is not None and recorded is not None and recorded != match and record_mode != "all":
+        raise CassetteOtherMatchError(
+            f"cassette {path} was recorded for another match ({recorded}), not this one ({match}); "
+            f"record this match with --record-mode=all"
+        )
     _install_index(cassette)
     ROUTER.acquire()
     token = current_cassette.set(cassette)
@@ -270,7 +307,21 @@ def use_cassette(path: Path, record_mode: str) -> Iterator[None]:
     # reached only when the block ended without an exception (record_on_exception=False)
     if record_mode == "none":
         _check_all_played(cassette, path)
-    cassette._save()
+    stamped = _recording_match.set(match if match is not None else recorded)
+    try:
+        cassette._save()
+    finally:
+        _recording_match.reset(stamped)
+
+
+def describe_match(sides: list[str], subject: int, seed: int) -> str:
+    """Names what decides a match for a cassette's stamp: who sits where, which side is under test, the seed.
+
+    Examples:
+        >>> describe_match(["minimax", "openai/m+direct"], 1, 0)
+        'seats minimax, openai/m+direct (subject: seat 2); seed 0'
+    """
+    return f"seats {', '.join(sides)} (subject: seat {subject + 1}); seed {seed}"
 
 
 def _load(path: Path, record_mode: str) -> Any:

@@ -38,6 +38,7 @@ from stratbench.llm.local import (
     litellm_model,
     local_name,
 )
+from stratbench.redact import redact_text
 
 PLACEHOLDER_KEY = "sk-stratbench-placeholder"
 """Sent only when the provider's key is not set and none is needed: a replayed cassette, a keyless local server."""
@@ -350,7 +351,7 @@ class LLMClient:
                     raise LLMError(f"{model}: model not found ({_short(error)})") from error
                 failure = classify_failure(error, litellm)
                 if failure is None:
-                    where = f" at {self.api_base}" if self.api_base else ""
+                    where = f" at {redact_text(self.api_base)}" if self.api_base else ""
                     raise LLMError(
                         f"{model}{where}: {type(error).__name__} after {attempt} attempt(s): {_short(error)}"
                     ) from error
@@ -381,7 +382,7 @@ class LLMClient:
                     "backoff_s": None if delay is None else round(delay, 3),
                 })
             if delay is None:
-                where = f" at {self.api_base}" if self.api_base else ""
+                where = f" at {redact_text(self.api_base)}" if self.api_base else ""
                 raise LLMError(f"{model}{where}: {name} ({failure}) after {attempt} attempt(s): {detail}")
             await asyncio.sleep(delay)
 
@@ -532,7 +533,8 @@ def _retry_after(error: BaseException) -> float | None:
 
 
 def _short(error: BaseException) -> str:
-    text = " ".join(str(error).split())
+    """Returns an error's text on one line, at most 300 characters, with any URL's credentials masked."""
+    text = redact_text(" ".join(str(error).split()))
     return text[:300]
 
 

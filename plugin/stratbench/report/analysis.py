@@ -23,6 +23,7 @@ from stratbench.rating import (
     win_probability_matrix,
 )
 from stratbench.rating.elo import pair_records
+from stratbench.redact import redact_argv
 
 __all__ = [
     "ELO_RULE", "OVERALL_RULE", "REPORT_VERSION", "SectionBuilder", "analyse", "elo_by_game", "finite", "malformed",
@@ -407,6 +408,6 @@ def manifest_for(records: list[dict[str, Any]], *, command: list[str] | None = N
         "scaffolds": scaffolds,
         "seeds": sorted({r["seed"] for r in records if isinstance(r.get("seed"), int)}),
         "cassettes": dict(sorted(cassettes.items())),
-        "command_line": list(command or []),
+        "command_line": redact_argv(list(command or [])),
         "run_ids": sorted({str(r["run_id"]) for r in records if r.get("run_id")}),
     }

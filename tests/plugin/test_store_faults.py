@@ -1,0 +1,90 @@
+"""Faults of the files a run writes: an unreadable line, a read-only file or folder, a full disk.
+
+Each is one line naming the file and the problem, never a traceback, and no
+record written before the fault is lost. Tests run as root, so a read-only
+file is made with ``chattr +i`` (file permissions do not stop root); a test
+skips when the filesystem under its temporary folder has no such attribute.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from stratbench.results import without_volatile
+
+SUITE = """
+import pytest
+
+@pytest.mark.stratbench(game="tictactoe", opponents=["minimax"], matches=4, seats="half")
+def test_tictactoe(match):
+    match.play()
+"""
+
+TWO_TESTS = SUITE + """
+
+@pytest.mark.stratbench(game="tictactoe", opponents=["random"], matches=2, seats="half")
+def test_against_random(match):
+    match.play()
+"""
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _chattr(flag: str, path: Path) -> None:
+    subprocess.run(["chattr", flag, str(path)], check=True, capture_output=True)
+
+
+@pytest.fixture
+def immutable():
+    """Makes paths immutable (``chattr +i``) and always lifts it again, so the temporary folder can go."""
+    made: list[Path] = []
+
+    def make(path: Path) -> None:
+        if shutil.which("chattr") is None:
+            pytest.skip("chattr is not installed")
+        try:
+            _chattr("+i", path)
+        except subprocess.CalledProcessError as error:
+            pytest.skip(f"this filesystem has no immutable attribute ({error.stderr.decode().strip()})")
+        made.append(path)
+
+    yield make
+    for path in made:
+        _chattr("-i", path)
+
+
+def _no_traceback(result) -> None:
+    text = result.stdout.str() + result.stderr.str()
+    assert "Traceback" not in text and "INTERNALERROR" not in text
+
+
+def test_an_unwritable_cassette_folder_errors_only_its_matches_one_line_each(pytester, fake_llm, immutable):
+    pytester.makepyfile(test_ttt=TWO_TESTS)
+    locked = pytester.path / "cassettes" / "test_ttt" / "test_against_random"
+    locked.mkdir(parents=True)
+    immutable(locked)
+
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--model", "openai/m", "--api-base",
+                                           fake_llm.api_base, "--record-mode", "all", "--report-dir", "out",
+                                           "--stratbench-bootstrap", "20")
+
+    _no_traceback(result)
+    records = {r["match_id"]: r for r in _lines(pytester.path / "out" / "results.jsonl")}
+    errored = {k: r for k, r in records.items() if r["status"] != "scored"}
+    assert sorted(errored) == [f"test_ttt.py::test_against_random[openai/m+direct-vs-random-s{i}]" for i in (0, 1)]
+    for match_id, record in errored.items():
+        cassette = locked / (match_id.split("[")[1].rstrip("]").replace("/", "_") + ".yaml")
+        reason = f"CassetteWriteError: cannot write the cassette {cassette} (Operation not permitted)"
+        assert (record["status"], record["fault"], record["reason"]) == ("errored", "harness", reason)
+        assert result.stdout.lines.count(f"{reason} [fault: harness]") == 1  # the match's one failure line
+    assert len(records) == 12  # every other match (LLM or not, in either test) scored
+    recorded = pytester.path / "cassettes" / "test_ttt" / "test_tictactoe"
+    assert len(list(recorded.glob("*.yaml"))) == 4
+    assert list(locked.iterdir()) == []  # no temporary file left behind
+    assert result.ret == 1

@@ -692,6 +692,8 @@ class ControllerPlugin:
         self.gate: Any = None
         self.report_error: str | None = None
         self.cost_notes = _cost_notes(session.settings)
+        self.start_notes: list[str] = []
+        """Warnings found while starting, printed before the first match."""
         self.recorded: set[str] = set()
         self.carried: set[str] = set()
         self.folded: list[dict[str, Any]] = []
@@ -705,9 +707,9 @@ class ControllerPlugin:
                     )
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        """Warns, before any match, about models the cost budget cannot bound."""
+        """Warns, before any match, about skipped unreadable results lines and models the budget cannot bound."""
         terminal = self.config.pluginmanager.get_plugin("terminalreporter")
-        for note in self.cost_notes:
+        for note in [*self.start_notes, *self.cost_notes]:
             if terminal is not None:
                 terminal.write_line(f"stratbench: warning: {note}", yellow=True)
 
@@ -724,10 +726,16 @@ class ControllerPlugin:
         self.folded = fold_worker_journals(settings.report_dir, skip_run=settings.run_id)
         if not settings.resume or self.session.store is None:
             return
+        unreadable: list[str] = []
         carried = [
             {**record, "run_id": settings.run_id, "played_run_id": record.get("played_run_id") or record.get("run_id")}
-            for record in resumable_records(settings.report_dir)
+            for record in resumable_records(settings.report_dir, unreadable)
         ]
+        if unreadable:
+            more = f" (and {len(unreadable) - 1} more unreadable line(s))" if len(unreadable) > 1 else ""
+            self.start_notes.append(
+                f"--resume: {unreadable[0]}{more}: skipped; the match a skipped line held is played again "
+                f"(the file is kept beside the new one)")
         self.session.finished = {record["match_id"]: record["settings_hash"] for record in carried}
         self.session.store.start(carried)
         self.session.records.extend(carried)

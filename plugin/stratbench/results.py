@@ -172,7 +172,7 @@ def journal_entries(directory: Path, run_id: str) -> tuple[dict[str, dict[str, A
     finished: dict[str, dict[str, Any]] = {}
     folder = directory / WORKERS_DIR / _safe_run_id(run_id)
     for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
-        for entry in read_records(path):
+        for entry in read_records(path, unreadable=[]):  # a line no process finished writing holds nothing
             record = entry.get("record")
             if isinstance(record, dict) and isinstance(record.get("match_id"), str):
                 (finished if entry.get("event") == "finished" else started)[record["match_id"]] = record
@@ -219,7 +219,7 @@ def fold_run(directory: Path, run_id: str, *, reason: str, known: set[str] | Non
         return []
     target = _results_file_of(directory, run_id)
     if known is None:
-        known = {r.get("match_id") for r in read_records(target)} if target.is_file() else set()
+        known = {r.get("match_id") for r in read_records(target, unreadable=[])} if target.is_file() else set()
     missing = [record for match_id, record in finished.items() if match_id not in known]
     missing += [interrupted_record(skeleton, reason) for match_id, skeleton in started.items()
                 if match_id not in known and match_id not in finished]
@@ -249,13 +249,18 @@ def _results_file_of(directory: Path, run_id: str) -> Path:
     return aside
 
 
-def resumable_records(directory: Path) -> list[dict[str, Any]]:
-    """Returns the scored records of the latest results file in a report directory, last per match id."""
+def resumable_records(directory: Path, unreadable: list[str] | None = None) -> list[dict[str, Any]]:
+    """Returns the scored records of the latest results file in a report directory, last per match id.
+
+    Args:
+        unreadable: When given, lines that are not JSON objects are skipped
+            and noted here (``<file>:<line>: <problem>``); else they raise ValueError.
+    """
     path = directory / RESULTS_FILE
     if not path.is_file():
         return []
     latest: dict[str, dict[str, Any]] = {}
-    for record in read_records(path):
+    for record in read_records(path, unreadable=unreadable):
         if isinstance(record.get("match_id"), str) and record.get("settings_hash"):
             latest[record["match_id"]] = record
     return [record for record in latest.values() if is_scored(record)]
@@ -304,14 +309,18 @@ def _first_run_id(path: Path) -> str | None:
     return re.sub(r"[^A-Za-z0-9._-]", "_", run_id) or None
 
 
-def read_records(path: Path) -> list[dict[str, Any]]:
+def read_records(path: Path, *, unreadable: list[str] | None = None) -> list[dict[str, Any]]:
     """Reads match records from a results file; a truncated last line is skipped.
+
+    Args:
+        unreadable: When given, a line that is not a JSON object is skipped
+            and ``<file>:<line>: <problem>`` appended here instead of raised.
 
     Raises:
         ValueError: naming the file and line when a line other than the last
-            is not a JSON object.
+            is not a JSON object (unless ``unreadable`` is given).
     """
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     records = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -321,10 +330,15 @@ def read_records(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError as error:
             if number == len(lines):
                 break  # a run killed mid-write leaves a partial last line
-            raise ValueError(f"{path}:{number}: not JSON ({error.msg})") from None
-        if not isinstance(value, dict):
-            raise ValueError(f"{path}:{number}: not a JSON object")
-        records.append(value)
+            problem = f"{path}:{number}: not JSON ({error.msg})"
+        else:
+            if isinstance(value, dict):
+                records.append(value)
+                continue
+            problem = f"{path}:{number}: not a JSON object"
+        if unreadable is None:
+            raise ValueError(problem)
+        unreadable.append(problem)
     return records
 
 

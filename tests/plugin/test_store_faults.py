@@ -88,3 +88,39 @@ def test_an_unwritable_cassette_folder_errors_only_its_matches_one_line_each(pyt
     assert len(list(recorded.glob("*.yaml"))) == 4
     assert list(locked.iterdir()) == []  # no temporary file left behind
     assert result.ret == 1
+
+
+def _comparable(report: Path) -> tuple[dict, dict]:
+    data = json.loads((report / "results.json").read_text())
+    latest = {r["match_id"]: r for r in _lines(report / "results.jsonl")}
+    return without_volatile(data), without_volatile(latest)
+
+
+def _played(result) -> list[str]:
+    return [line for line in result.stdout.lines if "test_ttt.py::test_tictactoe[" in line and "%]" in line]
+
+
+def test_resume_skips_an_unreadable_line_naming_it_and_plays_its_match_again(pytester, fake_llm):
+    pytester.makepyfile(test_ttt=SUITE)
+    args = ["-p", "no:cacheprovider", "--model", "openai/m", "--api-base", fake_llm.api_base,
+            "--stratbench-bootstrap", "20"]
+    assert pytester.runpytest_subprocess(*args, "--report-dir", "full").ret == 0
+    shutil.copytree(pytester.path / "full", pytester.path / "cut")
+    results = pytester.path / "cut" / "results.jsonl"
+    lines = results.read_text().splitlines(keepends=True)
+    lines[1] = "garbage{\n"  # the second of four records
+    results.write_text("".join(lines))
+    requests = len(fake_llm.requests)
+
+    resumed = pytester.runpytest_subprocess(*args, "--report-dir", "cut", "--resume", "-v")
+
+    assert resumed.ret == 0
+    _no_traceback(resumed)
+    warning = (f"stratbench: warning: --resume: {results}:2: not JSON (Expecting value): skipped; the match a "
+               f"skipped line held is played again (the file is kept beside the new one)")
+    assert resumed.stdout.lines.count(warning) == 1
+    assert len(_played(resumed)) == 1
+    assert len(fake_llm.requests) == requests  # the match played again replayed its cassette
+    assert _comparable(pytester.path / "cut") == _comparable(pytester.path / "full")
+    aside = list((pytester.path / "cut").glob("results.*.jsonl"))
+    assert len(aside) == 1 and aside[0].read_text().splitlines()[1] == "garbage{"

@@ -245,7 +245,7 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
 
 
 def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
-    """Refuses, before any match, a report or cassette directory the run cannot use."""
+    """Refuses, before any match, a report or cassette directory (or results file) the run cannot use."""
     from stratbench.startup import directory_problem
 
     records = settings.record_mode != "none" and bool(
@@ -257,6 +257,13 @@ def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
         checks.append(("--report-dir", settings.report_dir, True))
     for option, path, write in checks:
         problem = directory_problem(option, path, write=write)
+        if problem is not None:
+            raise pytest.UsageError(f"stratbench: {problem}")
+    if _is_controller(config):
+        from stratbench.results import RESULTS_FILE
+        from stratbench.startup import results_file_problem
+
+        problem = results_file_problem("--report-dir", settings.report_dir / RESULTS_FILE)
         if problem is not None:
             raise pytest.UsageError(f"stratbench: {problem}")
 

@@ -124,3 +124,32 @@ def test_resume_skips_an_unreadable_line_naming_it_and_plays_its_match_again(pyt
     assert _comparable(pytester.path / "cut") == _comparable(pytester.path / "full")
     aside = list((pytester.path / "cut").glob("results.*.jsonl"))
     assert len(aside) == 1 and aside[0].read_text().splitlines()[1] == "garbage{"
+
+
+@pytest.mark.parametrize(("flag", "resume"), [("+i", False), ("+i", True), ("+a", False)])
+def test_an_unwritable_results_file_is_refused_at_start_up_and_nothing_is_played(pytester, fake_llm, flag, resume):
+    pytester.makepyfile(test_ttt=SUITE)
+    report = pytester.path / "out"
+    report.mkdir()
+    results = report / "results.jsonl"
+    results.write_text('{"match_id": "earlier", "run_id": "r0"}\n')
+    if shutil.which("chattr") is None:
+        pytest.skip("chattr is not installed")
+    try:
+        _chattr(flag, results)
+    except subprocess.CalledProcessError as error:
+        pytest.skip(f"this filesystem has no {flag} attribute ({error.stderr.decode().strip()})")
+    try:
+        result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--model", "openai/m", "--api-base",
+                                               fake_llm.api_base, "--report-dir", "out",
+                                               *(["--resume"] if resume else []))
+    finally:
+        _chattr(flag.replace("+", "-"), results)
+
+    assert result.ret == 4
+    assert [line for line in result.stderr.lines if line] == [
+        f"ERROR: stratbench: --report-dir {report}: cannot write its results file {results} (Operation not permitted)"]
+    _no_traceback(result)
+    assert fake_llm.requests == []
+    assert sorted(p.name for p in report.iterdir()) == ["results.jsonl"]  # not moved aside, nothing added
+    assert results.read_text() == '{"match_id": "earlier", "run_id": "r0"}\n'

@@ -147,23 +147,39 @@ class WorkerJournal:
         self.directory = directory
         self.run_id = run_id
         self.path = directory / WORKERS_DIR / _safe_run_id(run_id) / f"{_safe_run_id(worker)}.jsonl"
+        self.error: OSError | None = None
+        """The first write that failed (a full disk); the journal writes nothing after it."""
 
     def started(self, skeleton: dict[str, Any]) -> None:
         """Notes that a match began (its skeleton record)."""
         self._write("started", skeleton)
 
     def finished(self, record: dict[str, Any], transcript: list[dict[str, Any]] | None) -> dict[str, Any]:
-        """Writes the transcript and the finished record; returns the record with its transcript path."""
-        if transcript is not None:
-            record = {**record, "transcript": write_transcript(self.directory, self.run_id, record["match_id"],
-                                                               transcript)}
+        """Writes the transcript and the finished record; returns the record with its transcript path.
+
+        The record comes back without a ``transcript`` when the journal could
+        not write it: the controller then writes the transcript itself (or
+        stops the run when it cannot either).
+        """
+        if transcript is not None and self.error is None:
+            try:
+                path = write_transcript(self.directory, self.run_id, record["match_id"], transcript)
+            except OSError as error:
+                self.error = error
+            else:
+                record = {**record, "transcript": path}
         self._write("finished", record)
         return record
 
     def _write(self, event: str, record: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        _append_lines(self.path, [json.dumps({"event": event, "record": record}, sort_keys=True,
-                                             separators=(",", ":"))])
+        if self.error is not None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            _append_lines(self.path, [json.dumps({"event": event, "record": record}, sort_keys=True,
+                                                 separators=(",", ":"))])
+        except OSError as error:
+            self.error = error
 
 
 def journal_entries(directory: Path, run_id: str) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:

@@ -153,3 +153,91 @@ def test_an_unwritable_results_file_is_refused_at_start_up_and_nothing_is_played
     assert fake_llm.requests == []
     assert sorted(p.name for p in report.iterdir()) == ["results.jsonl"]  # not moved aside, nothing added
     assert results.read_text() == '{"match_id": "earlier", "run_id": "r0"}\n'
+
+
+FAULT_AFTER_TWO_RECORDS = """
+import os
+import subprocess
+from pathlib import Path
+
+stored = []
+
+
+def pytest_stratbench_match_recorded(record):
+    # after the second record: the disk fills up (results.jsonl now leads to /dev/full, the file written so far
+    # waits beside it) or the file turns read-only
+    stored.append(record["match_id"])
+    fault = os.environ.get("RESULTS_FAULT")
+    if len(stored) != 2 or not fault:
+        return
+    results = Path(os.environ["RESULTS_FILE"])
+    if fault == "full":
+        os.replace(results, results.with_name("written-before-the-fault.jsonl"))
+        results.symlink_to("/dev/full")
+    else:
+        subprocess.run(["chattr", "+i", str(results)], check=True)
+"""
+
+
+def _can_make_immutable(path: Path) -> bool:
+    if shutil.which("chattr") is None:
+        return False
+    path.write_text("")
+    try:
+        _chattr("+i", path)
+    except subprocess.CalledProcessError:
+        return False
+    _chattr("-i", path)
+    path.unlink()
+    return True
+
+
+@pytest.mark.slow  # four runs of a small suite
+@pytest.mark.parametrize("workers", [0, 2])
+@pytest.mark.parametrize(("fault", "error"), [("full", "No space left on device"),
+                                              ("read-only", "Operation not permitted")])
+def test_a_results_store_that_fails_mid_run_stops_it_losing_nothing_and_resume_completes_it(
+        pytester, fake_llm, monkeypatch, fault, error, workers):
+    pytester.makepyfile(test_ttt=SUITE)
+    pytester.makeconftest(FAULT_AFTER_TWO_RECORDS)
+    report = pytester.path / "out"
+    results = report / "results.jsonl"
+    if fault == "read-only" and not _can_make_immutable(pytester.path / "probe"):
+        pytest.skip("this filesystem has no immutable attribute (chattr +i)")
+    args = ["-p", "no:cacheprovider", "--model", "openai/m", "--api-base", fake_llm.api_base,
+            "--stratbench-bootstrap", "20", "--stratbench-concurrency", "1", *(["-n", str(workers)] if workers else [])]
+    clean = pytester.runpytest_subprocess(*args, "--report-dir", "clean")
+    assert clean.ret == 0
+    (pytester.path / "cassettes").rename(pytester.path / "cassettes-of-the-clean-run")  # the next run records anew
+    calls_of_a_clean_run = len(fake_llm.requests)
+    fake_llm.requests.clear()
+
+    monkeypatch.setenv("RESULTS_FAULT", fault)
+    monkeypatch.setenv("RESULTS_FILE", str(results))
+    try:
+        stopped = pytester.runpytest_subprocess(*args, "--report-dir", "out")
+    finally:  # the disk is mended: the file written before the fault is back, writable
+        if fault == "full":
+            results.unlink()
+            (report / "written-before-the-fault.jsonl").rename(results)
+        elif results.exists():
+            _chattr("-i", results)
+    monkeypatch.delenv("RESULTS_FAULT")
+
+    assert stopped.ret == pytest.ExitCode.INTERRUPTED
+    _no_traceback(stopped)
+    reason = (f"stratbench: cannot write {results} ({error}); the run stops here: the records written before "
+              f"are kept, and --resume finishes the run (matches played since replay their cassettes)")
+    said = [line for line in stopped.stdout.lines if "cannot write" in line]
+    assert len(said) == 1 and f"Interrupted: {reason} !" in said[0]
+    written = _lines(results)
+    assert len(written) == 2 and all(r["status"] == "scored" for r in written)  # both records kept as written
+
+    resumed = pytester.runpytest_subprocess(*args, "--report-dir", "out", "--resume")
+
+    assert resumed.ret == 0
+    # every model call was made once: matches played before the fault replayed their cassettes (or, under
+    # xdist, came from the worker journals), the others were played now
+    assert len(fake_llm.requests) == calls_of_a_clean_run
+    assert len(_lines(results)) == 8 and "resumed: " in resumed.stdout.str()
+    assert _comparable(report) == _comparable(pytester.path / "clean")

@@ -121,6 +121,9 @@ def pytest_configure(config: pytest.Config) -> None:
         session.journal = WorkerJournal(settings.report_dir, settings.run_id, str(workerinput.get("workerid", "gw")))
         session.finished = json.loads(workerinput.get("stratbench_finished", "{}"))
         config.stash[REMOTE_KEY] = is_remote(workerinput, settings.cassette_dir)
+        from stratbench.xdist_orphan import watch_controller
+
+        watch_controller(config)
 
 
 def _settings(config: pytest.Config) -> RunSettings:

@@ -127,6 +127,9 @@ def pytest_configure(config: pytest.Config) -> None:
         session.journal = WorkerJournal(settings.report_dir, settings.run_id, str(workerinput.get("workerid", "gw")))
         session.finished = json.loads(workerinput.get("stratbench_finished", "{}"))
         config.stash[REMOTE_KEY] = is_remote(workerinput, settings.cassette_dir)
+        from stratbench.xdist_orphan import watch_controller
+
+        watch_controller(config)
 
 
 def _settings(config: pytest.Config) -> RunSettings:
@@ -251,7 +254,7 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
 
 
 def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
-    """Refuses, before any match, a report or cassette directory the run cannot use."""
+    """Refuses, before any match, a report or cassette directory (or results file) the run cannot use."""
     from stratbench.startup import directory_problem
 
     records = settings.record_mode != "none" and bool(
@@ -263,6 +266,13 @@ def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
         checks.append(("--report-dir", settings.report_dir, True))
     for option, path, write in checks:
         problem = directory_problem(option, path, write=write)
+        if problem is not None:
+            raise pytest.UsageError(f"stratbench: {problem}")
+    if _is_controller(config):
+        from stratbench.results import RESULTS_FILE
+        from stratbench.startup import results_file_problem
+
+        problem = results_file_problem("--report-dir", settings.report_dir / RESULTS_FILE)
         if problem is not None:
             raise pytest.UsageError(f"stratbench: {problem}")
 
@@ -639,7 +649,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     remote = item.config.stash.get(REMOTE_KEY, False)
     if session.journal is not None:  # a worker on another machine also sends the transcript and cassette
         journaled = session.journal.finished(record, transcript)
-        record, transcript = (journaled, transcript) if remote else (journaled, None)
+        written = "transcript" in journaled  # else the controller writes it
+        record, transcript = (journaled, transcript) if remote or not written else (journaled, None)
     properties = [(RECORD_PROPERTY, json.dumps(record))]
     if remote:
         from stratbench.llm.cassettes import cassette_path
@@ -718,6 +729,11 @@ class ControllerPlugin:
         self.gate: Any = None
         self.report_error: str | None = None
         self.cost_notes = _cost_notes(session.settings)
+        self.start_notes: list[str] = []
+        """Warnings found while starting, printed before the first match."""
+        self.store_error: str | None = None
+        """Why the results store failed to write, once it has; the run then stops."""
+        self.pytest_session: pytest.Session | None = None
         self.recorded: set[str] = set()
         self.carried: set[str] = set()
         self.folded: list[dict[str, Any]] = []
@@ -731,9 +747,10 @@ class ControllerPlugin:
             raise pytest.UsageError(f"stratbench: {problem}")
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        """Warns, before any match, about models the cost budget cannot bound."""
+        """Warns, before any match, about skipped unreadable results lines and models the budget cannot bound."""
+        self.pytest_session = session
         terminal = self.config.pluginmanager.get_plugin("terminalreporter")
-        for note in self.cost_notes:
+        for note in [*self.start_notes, *self.cost_notes]:
             if terminal is not None:
                 terminal.write_line(f"stratbench: warning: {note}", yellow=True)
 
@@ -742,30 +759,70 @@ class ControllerPlugin:
 
         Only scored records are carried (their run id becomes this run's, the
         run that played them stays in ``played_run_id``); every other match of
-        the selection is played again.
+        the selection is played again. A write that fails here (a full disk)
+        is one line and exit 4, before any match.
         """
+        settings = self.session.settings
+        try:
+            self._carry_over()
+        except OSError as error:
+            raise pytest.UsageError(
+                f"stratbench: cannot write {error.filename or settings.report_dir} ({error.strerror or error})"
+            ) from None
+
+    def _carry_over(self) -> None:
         from stratbench.results import fold_worker_journals, resumable_records
 
         settings = self.session.settings
         self.folded = fold_worker_journals(settings.report_dir, skip_run=settings.run_id)
         if not settings.resume or self.session.store is None:
             return
+        unreadable: list[str] = []
         carried = [
             {**record, "run_id": settings.run_id, "played_run_id": record.get("played_run_id") or record.get("run_id")}
-            for record in resumable_records(settings.report_dir)
+            for record in resumable_records(settings.report_dir, unreadable)
         ]
+        if unreadable:
+            more = f" (and {len(unreadable) - 1} more unreadable line(s))" if len(unreadable) > 1 else ""
+            self.start_notes.append(
+                f"--resume: {unreadable[0]}{more}: skipped; the match a skipped line held is played again "
+                f"(the file is kept beside the new one)")
         self.session.finished = {record["match_id"]: record["settings_hash"] for record in carried}
         self.session.store.start(carried)
         self.session.records.extend(carried)
         self.carried = {record["match_id"] for record in carried}
 
     def _store(self, record: dict[str, Any], transcript: list[dict[str, Any]] | None) -> None:
-        if record["match_id"] in self.recorded or self.session.store is None:
+        if record["match_id"] in self.recorded or self.session.store is None or self.store_error is not None:
+            return
+        try:
+            stored = self.session.store.append(record, transcript)
+        except OSError as error:
+            self._stop_storing(error)
             return
         self.recorded.add(record["match_id"])
-        stored = self.session.store.append(record, transcript)
         self.session.records.append(stored)
         self.config.hook.pytest_stratbench_match_recorded(record=stored)
+
+    def _stop_storing(self, error: OSError) -> None:
+        """Stops the run after the results store failed to write (a full disk, a file made read-only).
+
+        Records written before stay as they are; the cassettes of matches
+        played since stay too, so ``--resume`` replays those matches without
+        model calls (under xdist their records wait in the worker journals,
+        folded in by the next run).
+        """
+        assert self.session.store is not None
+        path = error.filename or self.session.store.path
+        self.store_error = (
+            f"stratbench: cannot write {path} ({error.strerror or error}); the run stops here: the records "
+            f"written before are kept, and --resume finishes the run (matches played since replay their cassettes)"
+        )
+        dsession = self.config.pluginmanager.get_plugin("dsession")  # xdist's controller loop
+        if dsession is not None:
+            dsession.shouldstop = self.store_error
+        elif self.pytest_session is not None:
+            self.pytest_session.shouldstop = self.store_error
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -773,15 +830,16 @@ class ControllerPlugin:
         from stratbench.results import fold_run, latest_per_match
 
         settings = self.session.settings
-        known = self.recorded | {r["match_id"] for r in self.session.records}
-        for record in fold_run(settings.report_dir, settings.run_id, known=known,
-                               reason="the run stopped while this match was being played"):
-            self.session.records.append(record)
-            self.recorded.add(record["match_id"])
+        if self.store_error is None:  # else the worker journals keep what could not be stored, for --resume
+            known = self.recorded | {r["match_id"] for r in self.session.records}
+            for record in fold_run(settings.report_dir, settings.run_id, known=known,
+                                   reason="the run stopped while this match was being played"):
+                self.session.records.append(record)
+                self.recorded.add(record["match_id"])
         if self.carried and session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
             session.exitstatus = pytest.ExitCode.OK  # --resume found every match finished
         records = latest_per_match(self.session.records)
-        if self.carried & self.recorded and self.session.store is not None:
+        if self.carried & self.recorded and self.session.store is not None and self.store_error is None:
             # carried records whose settings changed were played again: keep one record per match
             self.session.store.rewrite(records)
             self.carried -= self.recorded

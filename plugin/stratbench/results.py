@@ -147,23 +147,39 @@ class WorkerJournal:
         self.directory = directory
         self.run_id = run_id
         self.path = directory / WORKERS_DIR / _safe_run_id(run_id) / f"{_safe_run_id(worker)}.jsonl"
+        self.error: OSError | None = None
+        """The first write that failed (a full disk); the journal writes nothing after it."""
 
     def started(self, skeleton: dict[str, Any]) -> None:
         """Notes that a match began (its skeleton record)."""
         self._write("started", skeleton)
 
     def finished(self, record: dict[str, Any], transcript: list[dict[str, Any]] | None) -> dict[str, Any]:
-        """Writes the transcript and the finished record; returns the record with its transcript path."""
-        if transcript is not None:
-            record = {**record, "transcript": write_transcript(self.directory, self.run_id, record["match_id"],
-                                                               transcript)}
+        """Writes the transcript and the finished record; returns the record with its transcript path.
+
+        The record comes back without a ``transcript`` when the journal could
+        not write it: the controller then writes the transcript itself (or
+        stops the run when it cannot either).
+        """
+        if transcript is not None and self.error is None:
+            try:
+                path = write_transcript(self.directory, self.run_id, record["match_id"], transcript)
+            except OSError as error:
+                self.error = error
+            else:
+                record = {**record, "transcript": path}
         self._write("finished", record)
         return record
 
     def _write(self, event: str, record: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        _append_lines(self.path, [json.dumps({"event": event, "record": record}, sort_keys=True,
-                                             separators=(",", ":"))])
+        if self.error is not None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            _append_lines(self.path, [json.dumps({"event": event, "record": record}, sort_keys=True,
+                                                 separators=(",", ":"))])
+        except OSError as error:
+            self.error = error
 
 
 def journal_entries(directory: Path, run_id: str) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
@@ -172,7 +188,7 @@ def journal_entries(directory: Path, run_id: str) -> tuple[dict[str, dict[str, A
     finished: dict[str, dict[str, Any]] = {}
     folder = directory / WORKERS_DIR / _safe_run_id(run_id)
     for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
-        for entry in read_records(path):
+        for entry in read_records(path, unreadable=[]):  # a line no process finished writing holds nothing
             record = entry.get("record")
             if isinstance(record, dict) and isinstance(record.get("match_id"), str):
                 (finished if entry.get("event") == "finished" else started)[record["match_id"]] = record
@@ -219,7 +235,7 @@ def fold_run(directory: Path, run_id: str, *, reason: str, known: set[str] | Non
         return []
     target = _results_file_of(directory, run_id)
     if known is None:
-        known = {r.get("match_id") for r in read_records(target)} if target.is_file() else set()
+        known = {r.get("match_id") for r in read_records(target, unreadable=[])} if target.is_file() else set()
     missing = [record for match_id, record in finished.items() if match_id not in known]
     missing += [interrupted_record(skeleton, reason) for match_id, skeleton in started.items()
                 if match_id not in known and match_id not in finished]
@@ -249,13 +265,18 @@ def _results_file_of(directory: Path, run_id: str) -> Path:
     return aside
 
 
-def resumable_records(directory: Path) -> list[dict[str, Any]]:
-    """Returns the scored records of the latest results file in a report directory, last per match id."""
+def resumable_records(directory: Path, unreadable: list[str] | None = None) -> list[dict[str, Any]]:
+    """Returns the scored records of the latest results file in a report directory, last per match id.
+
+    Args:
+        unreadable: When given, lines that are not JSON objects are skipped
+            and noted here (``<file>:<line>: <problem>``); else they raise ValueError.
+    """
     path = directory / RESULTS_FILE
     if not path.is_file():
         return []
     latest: dict[str, dict[str, Any]] = {}
-    for record in read_records(path):
+    for record in read_records(path, unreadable=unreadable):
         if isinstance(record.get("match_id"), str) and record.get("settings_hash"):
             latest[record["match_id"]] = record
     return [record for record in latest.values() if is_scored(record)]
@@ -304,14 +325,18 @@ def _first_run_id(path: Path) -> str | None:
     return re.sub(r"[^A-Za-z0-9._-]", "_", run_id) or None
 
 
-def read_records(path: Path) -> list[dict[str, Any]]:
+def read_records(path: Path, *, unreadable: list[str] | None = None) -> list[dict[str, Any]]:
     """Reads match records from a results file; a truncated last line is skipped.
+
+    Args:
+        unreadable: When given, a line that is not a JSON object is skipped
+            and ``<file>:<line>: <problem>`` appended here instead of raised.
 
     Raises:
         ValueError: naming the file and line when a line other than the last
-            is not a JSON object.
+            is not a JSON object (unless ``unreadable`` is given).
     """
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     records = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -321,10 +346,15 @@ def read_records(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError as error:
             if number == len(lines):
                 break  # a run killed mid-write leaves a partial last line
-            raise ValueError(f"{path}:{number}: not JSON ({error.msg})") from None
-        if not isinstance(value, dict):
-            raise ValueError(f"{path}:{number}: not a JSON object")
-        records.append(value)
+            problem = f"{path}:{number}: not JSON ({error.msg})"
+        else:
+            if isinstance(value, dict):
+                records.append(value)
+                continue
+            problem = f"{path}:{number}: not a JSON object"
+        if unreadable is None:
+            raise ValueError(problem)
+        unreadable.append(problem)
     return records
 
 

@@ -1,4 +1,4 @@
-"""Start-up checks: the directories a run writes into, the keys of the models it must call.
+"""Start-up checks: the directories and the results file a run writes into, the keys of the models it must call.
 
 A run that cannot write its results or cassettes, or must call a model whose
 key is not set, says so before it plays anything: one line naming the option
@@ -8,6 +8,7 @@ a traceback or the same error after every match.
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -90,3 +91,55 @@ def missing_key_problem(
         return None
     return ("; ".join(problems) + ": export the key, pass --api-base for a local server or gateway, "
             "or replay recorded cassettes with --record-mode=none")
+
+
+def results_file_problem(option: str, path: Path) -> str | None:
+    """Returns one line saying why the run cannot write the results file ``path``, or None.
+
+    An existing file must open for appending (``chattr +i`` refuses even
+    root), and one with records must be movable aside (a new run moves it to
+    ``results.<run id>.jsonl``; ``chattr +a`` refuses that). Neither check
+    changes the file. A missing file is left to :func:`directory_problem`.
+
+    Args:
+        option: The option that names the report directory (for the message).
+        path: The results file.
+    """
+    if not os.path.lexists(path):
+        return None
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        with path.open("a", encoding="utf-8"):
+            pass
+        if path.stat().st_size > 0 and path.is_file():
+            _check_movable(path)
+    except OSError as error:
+        return f"{option} {path.parent}: cannot write its results file {path} ({error.strerror or error})"
+    return None
+
+
+def _check_movable(path: Path) -> None:
+    """Raises OSError when ``path`` cannot be renamed: a hard link to it is refused where links work."""
+    probe = path.with_name(f".stratbench-move-check-{os.getpid()}")
+    try:
+        os.link(path, probe)
+    except OSError as error:
+        if error.errno != errno.EPERM or not _links_work(path.parent):
+            return  # a filesystem without hard links says nothing about renaming
+        raise
+    os.unlink(probe)
+
+
+def _links_work(directory: Path) -> bool:
+    handle, probe = tempfile.mkstemp(prefix=".stratbench-link-check-", dir=directory)
+    os.close(handle)
+    try:
+        os.link(probe, probe + ".link")
+    except OSError:
+        return False
+    else:
+        os.unlink(probe + ".link")
+        return True
+    finally:
+        os.unlink(probe)

@@ -63,6 +63,10 @@ class CassetteIntegrityError(CassetteError):
     """Raised when a cassette file is malformed or was edited after recording."""
 
 
+class CassetteWriteError(CassetteError):
+    """Raised when a recorded cassette cannot be written (a read-only folder, a full disk)."""
+
+
 class CassetteUnplayedError(CassetteError):
     """Raised when replay ends with recorded requests the match never made."""
 
@@ -225,10 +229,15 @@ class _Persister:
         from vcr.serialize import serialize
 
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(serialize(cassette_dict, serializer), encoding="utf-8")
-        os.replace(tmp, path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(serialize(cassette_dict, serializer), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            raise CassetteWriteError(f"cannot write the cassette {path} ({error.strerror or error})") from None
 
 
 def _make_vcr(record_mode: str) -> Any:
@@ -278,6 +287,7 @@ def use_cassette(path: Path, record_mode: str, match: str | None = None) -> Iter
         CassetteIntegrityError: when the file is malformed or was edited.
         CassetteUnplayedError: in ``none`` mode when the block made fewer
             requests than were recorded (a shorter match than the recording).
+        CassetteWriteError: when the recorded cassette cannot be written.
     """
     if record_mode not in RECORD_MODES:
         raise ValueError(f"record mode must be one of {RECORD_MODES}, got {record_mode!r}")

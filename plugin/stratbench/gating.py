@@ -80,6 +80,9 @@ def add_pytest_options(group: Any) -> None:
                     dest="stratbench_gate_until_decided",
                     help="Play the collected matches one pair at a time for the games the gate has not decided, "
                          "until each is decided or --budget N matches (or --max-cost) are spent; one process")
+    group.addoption("--pairs", "--stratbench-pairs", action="store_true", default=False, dest="stratbench_pairs",
+                    help="Play each seed of a two-seat pairing in both seatings, a pair with the sides swapped for "
+                         "the gate (twice the matches; the seating a suite gives a seed keeps its id)")
     group.addoption("--gate-inconclusive", "--stratbench-gate-inconclusive", choices=("inconclusive", "pass", "fail"),
                     default="inconclusive", dest="stratbench_gate_inconclusive",
                     help="Exit status of an undecided gate: inconclusive (6, default), pass (0) or fail (1)")

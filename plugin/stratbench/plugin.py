@@ -438,6 +438,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             base_seed=session.settings.seed,
             variants=variants,
             limits=session.limits(suite),
+            pairs=metafunc.config.getoption("stratbench_pairs"),
         )
         specs = [session.seat_models(spec) for spec in specs]
     except ValueError as error:

@@ -90,3 +90,40 @@ def test_bad_suite_declarations_are_explained():
         build_schedule(SuiteSpec(game="g", opponents=("x",)), [GPT], num_sides=2, matches=0)
     with pytest.raises(ValueError, match="given twice"):
         build_schedule(SuiteSpec(game="g", opponents=("x",)), [GPT, GPT], num_sides=2)
+
+
+def test_alternate_policy_seats_by_the_seed_whatever_the_first_seed():
+    suite = SuiteSpec(game="g", opponents=("random",), matches=4, seats="alternate")
+    for base in (0, 1, 7):
+        specs = build_schedule(suite, [GPT], num_sides=2, base_seed=base)
+        assert [(s.seed, s.subject) for s in specs] == [(seed, seed % 2) for seed in range(base, base + 4)]
+
+
+@pytest.mark.parametrize("policy", ["alternate", "half"])
+def test_pairs_play_each_seed_in_both_seatings_and_an_id_names_one_seating(policy):
+    suite = SuiteSpec(game="g", opponents=("minimax",), matches=3, seats=policy)
+    specs = build_schedule(suite, [GPT], num_sides=2, pairs=True)
+    assert [(s.seed, s.subject) for s in specs] == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
+    assert all(s.sides[s.subject] == GPT and s.sides[1 - s.subject].kind == "minimax" for s in specs)
+    assert len({s.id for s in specs}) == 6
+    # the seating a policy gives a seed keeps its id, with or without pairs, for any --matches and --seed
+    seatings: dict[str, set[int]] = {}
+    for pairs in (False, True):
+        for n in (1, 2, 3, 4):
+            for base in (0, 1):
+                for spec in build_schedule(suite, [GPT], num_sides=2, matches=n, base_seed=base, pairs=pairs):
+                    seatings.setdefault(spec.id, set()).add(spec.subject)
+    assert all(len(seats) == 1 for seats in seatings.values()), seatings
+    ids = {s.seed: [x.id for x in specs if x.seed == s.seed] for s in specs}
+    if policy == "alternate":
+        assert ids[1] == ["gpt-4o+cot-vs-minimax-first-s1", "gpt-4o+cot-vs-minimax-s1"]
+        assert ids[0] == ["gpt-4o+cot-vs-minimax-s0", "gpt-4o+cot-vs-minimax-second-s0"]
+    else:
+        assert ids[1] == ["gpt-4o+cot-vs-minimax-s1", "gpt-4o+cot-vs-minimax-second-s1"]
+
+
+def test_pairs_leave_solo_games_and_named_seatings_alone():
+    solo = SuiteSpec(game="pddl", matches=2)
+    assert build_schedule(solo, [RANDOM], num_sides=1, pairs=True) == build_schedule(solo, [RANDOM], num_sides=1)
+    seated = SuiteSpec(game="d", matches=2, seatings={"vs-hold": ("subject", "hold", "hold")})
+    assert build_schedule(seated, [GPT], num_sides=3, pairs=True) == build_schedule(seated, [GPT], num_sides=3)

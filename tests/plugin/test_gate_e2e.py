@@ -148,3 +148,19 @@ def test_head_to_head_in_one_run_pairs_the_two_seatings(pytester, monkeypatch):
     (test,) = data["gate"]["tests"]
     assert test["pairing"] == "head-to-head" and test["pairs"] == 3 and test["incomplete"] == 0
     assert test["estimate"] == pytest.approx(0.0, abs=1e-6)  # every game a draw
+
+
+def test_pairs_play_each_seed_in_both_seatings_and_the_head_to_head_test_pairs_them(pytester, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-gate")
+    pytester.makepyfile(test_suite=H2H_SUITE.replace("matches=6", "matches=3"))
+    new, old = "openai/strong-v2+direct", "openai/strong+direct"
+    with FakeLLMServer(responder=solver_responder) as server:
+        result = pytester.runpytest_subprocess(
+            "-p", "no:cacheprovider", "--model", "openai/strong-v2", "--model", "openai/strong", "--pairs",
+            "--api-base", server.api_base, "--stratbench-bootstrap", "100", "--stratbench-gate-map", f"{new}={old}")
+    assert result.ret == 6, result.stdout.str()
+    data = json.loads((pytester.path / "reports" / "latest" / "results.json").read_text())
+    seatings = sorted((m["seed"], m["agents"].index(new)) for m in data["matches"])
+    assert seatings == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]  # each seed with the sides swapped
+    (test,) = data["gate"]["tests"]
+    assert test["pairing"] == "head-to-head" and test["pairs"] == 3 and test["incomplete"] == 0

@@ -26,6 +26,16 @@ apart. A match where the subject sits first keeps the untagged id, so the
 recordings made before the tag still replay.
 """
 
+FIRST_SEAT_TAG = "first"
+"""Under ``pairs=True`` in an ``"alternate"`` suite, the id part of an odd seed's match with the subject first.
+
+Paired play (:func:`build_schedule`) plays each seed in both seatings. The
+seating the suite's own policy gives a seed keeps its id; the other one is
+tagged (``-first`` for an odd seed, ``-second`` for an even one under
+``"alternate"``; ``-second`` under ``"half"``), so one id still names one
+seating, with or without pairs.
+"""
+
 
 @dataclass(frozen=True)
 class SuiteSpec:
@@ -157,6 +167,7 @@ def build_schedule(
     base_seed: int = 0,
     variants: list[tuple[str, str | None]] | None = None,
     limits: dict[str, SubjectLimit] | None = None,
+    pairs: bool = False,
 ) -> list[MatchSpec]:
     """Expands a suite into its matches.
 
@@ -169,12 +180,16 @@ def build_schedule(
         base_seed: The first seed; match ``i`` of a pairing uses ``base_seed + i``.
         variants: ``(name, skip reason or None)`` per game variant; None for one form.
         limits: Narrower schedules by subject label.
+        pairs: In a two-seat game, play each seed in both seatings (a pair with
+            the sides swapped, as the gate pairs matches): twice the matches,
+            named as in :data:`FIRST_SEAT_TAG`. No effect on solo games and
+            games with named seatings.
 
     Returns:
         The matches, sorted by id; a non-default protocol's ids start with its name.
     """
     specs = _expand(suite, subjects, num_sides=num_sides, matches=matches, base_seed=base_seed,
-                    variants=variants, limits=limits)
+                    variants=variants, limits=limits, pairs=pairs)
     from stratbench.protocols import DEFAULT, id_prefix
 
     name = suite.protocol or DEFAULT
@@ -192,6 +207,7 @@ def _expand(
     base_seed: int,
     variants: list[tuple[str, str | None]] | None,
     limits: dict[str, SubjectLimit] | None,
+    pairs: bool = False,
 ) -> list[MatchSpec]:
     count = suite.matches if matches is None else matches
     if count < 1:
@@ -258,22 +274,32 @@ def _expand(
                 continue
             for i in range(pairing_count):
                 seed = base_seed + i
-                subject_first = _subject_first(suite.seats, i, pairing_count)
-                sides = (subject, opponent) if subject_first else (opponent, subject)
-                seat = None if subject_first or suite.seats != "half" else SECOND_SEAT_TAG
-                form = "-".join(part for part in (variant, seat) if part) or None
-                specs.append(
-                    MatchSpec(
-                        game=suite.game,
-                        sides=sides,
-                        subject=0 if subject_first else 1,
-                        seed=seed,
-                        id=_id(f"{subject.label}-vs-{opponent.label}", form, seed),
-                        variant=variant,
-                        skip=skip,
+                native = _subject_first(suite.seats, i, pairing_count, seed)
+                for subject_first in ((True, False) if pairs else (native,)):
+                    sides = (subject, opponent) if subject_first else (opponent, subject)
+                    seat = _seat_tag(suite.seats, subject_first, native)
+                    form = "-".join(part for part in (variant, seat) if part) or None
+                    specs.append(
+                        MatchSpec(
+                            game=suite.game,
+                            sides=sides,
+                            subject=0 if subject_first else 1,
+                            seed=seed,
+                            id=_id(f"{subject.label}-vs-{opponent.label}", form, seed),
+                            variant=variant,
+                            skip=skip,
+                        )
                     )
-                )
-    return sorted(specs, key=_seat_blind_order if suite.seats == "half" else _order)
+    return sorted(specs, key=_seat_blind_order if suite.seats == "half" or pairs else _order)
+
+
+def _seat_tag(policy: str, subject_first: bool, native: bool) -> str | None:
+    """The id's seat tag: none for the seating the policy gives the seed (``"half"``: the subject first)."""
+    if policy == "half":
+        return None if subject_first else SECOND_SEAT_TAG
+    if subject_first == native:
+        return None
+    return FIRST_SEAT_TAG if subject_first else SECOND_SEAT_TAG
 
 
 def _id(who: str, form: str | None, seed: int) -> str:
@@ -285,13 +311,16 @@ def _order(spec: MatchSpec) -> tuple[str, int]:
     return (spec.id.rsplit("-s", 1)[0], spec.seed)
 
 
-def _seat_blind_order(spec: MatchSpec) -> tuple[str, int]:
-    """Orders ``seats="half"`` matches by seed, as if the seat tag were not in their id."""
+def _seat_blind_order(spec: MatchSpec) -> tuple[str, int, int]:
+    """Orders matches by seed, as if the seat tag were not in their id (``seats="half"``, pairs)."""
     prefix, seed = _order(spec)
-    return prefix.removesuffix(f"-{SECOND_SEAT_TAG}"), seed
+    for tag in (SECOND_SEAT_TAG, FIRST_SEAT_TAG):
+        prefix = prefix.removesuffix(f"-{tag}")
+    return prefix, seed, spec.subject
 
 
-def _subject_first(policy: str, index: int, count: int) -> bool:
+def _subject_first(policy: str, index: int, count: int, seed: int) -> bool:
+    """Whether the policy seats the subject first: ``"half"`` by the match's place, else by its seed's parity."""
     if policy == "half":
         return index >= count // 2
-    return index % 2 == 0
+    return seed % 2 == 0

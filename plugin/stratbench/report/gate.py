@@ -21,7 +21,8 @@ Pairs:
 * **head to head** (no baseline, an agent map NEW=OLD, both agents in one
   run) — two matches of one pairing with the seats swapped: the i-th match
   with NEW in the first seat and the i-th with NEW in the second, in seed
-  order (the default ``seats="alternate"`` plays seeds 2k and 2k+1 this way).
+  order: with ``--pairs`` the same seed in both seatings; without it, under
+  the default ``seats="alternate"``, seeds 2k and 2k+1.
 
 A match of this run without its partner is not used; it is counted as an
 incomplete pair (baseline matches this run did not play are not).

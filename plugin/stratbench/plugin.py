@@ -392,7 +392,11 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Closes the session's event loop."""
+    """Cancels the started matches no item asked for, then closes the session's event loop."""
+    pool = config.stash.get(POOL_KEY, None)
+    if pool is not None:
+        pool.close()
+        del config.stash[POOL_KEY]
     session = config.stash.get(SESSION_KEY, None)
     if session is not None:
         session.close()

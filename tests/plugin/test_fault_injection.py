@@ -7,10 +7,11 @@ provider's fault; none may be lost, and none may be blamed on the harness.
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
-from stratbench.testing.fake_llm import Faults, FakeLLMServer
+from stratbench.testing.fake_llm import Faults, FakeLLMServer, first_legal_responder
 
 SUITE = """
 import pytest
@@ -50,3 +51,73 @@ def test_a_faulty_provider_leaves_one_record_per_match_and_no_harness_errors(pyt
         assert sum(side["retries"] for r in scored for side in r["sides"] if side["model"]) > 0
     failed_attempts = 3 * len(errored)  # an errored match spent its 3 attempts on one request
     assert len(injected) >= failed_attempts
+
+
+CANCELLED_SUITE = """
+import pytest
+
+@pytest.mark.stratbench(game="tictactoe", opponents=["random"], baselines=[], matches=4, seats="half")
+def test_tictactoe(match):
+    if match.spec.subject == 1:  # the model plays O: the pool's started match is cancelled, played again here
+        match.play(played_again=True)
+    else:
+        match.play()
+"""
+
+
+class HoldFirstAsO:
+    """Holds the first request of a model playing O until the same request comes again (at most ``cap_s``).
+
+    The pool starts the four matches at once; the first match in which the
+    model plays O to ask is held, so it is still waiting on the model when its
+    item cancels it and plays it again; the replay's first request releases
+    the held one.
+    """
+
+    def __init__(self, cap_s: float) -> None:
+        self.cap_s = cap_s
+        self.lock = threading.Lock()
+        self.held: str | None = None
+        self.released = threading.Event()
+        self.released_by_twin = False
+
+    def __call__(self, body: dict) -> str:
+        text = json.dumps(body["messages"], sort_keys=True)
+        with self.lock:
+            hold = self.held is None and "You play O" in text
+            if hold:
+                self.held = text
+            elif text == self.held and not self.released.is_set():
+                self.released_by_twin = True
+                self.released.set()
+        if hold:
+            self.released.wait(self.cap_s)
+        return first_legal_responder(body)
+
+
+@pytest.mark.slow  # failed attempts wait through the client's backoff
+def test_cancelled_matches_under_faults_leave_no_orphaned_task_and_one_record_each(pytester):
+    """A match cancelled while it waits on a faulty model stops there: no task is left to fail on its own."""
+    pytester.makepyfile(test_ttt=CANCELLED_SUITE)
+    responder = HoldFirstAsO(cap_s=90.0)
+    faults = Faults(rate=0.3, kinds=("429", "500"), seed=5)
+    with FakeLLMServer(responder=responder, faults=faults) as server:
+        result = pytester.runpytest_subprocess(
+            "-p", "no:cacheprovider", "-v", "--model", "openai/flaky", "--api-base", server.api_base,
+            "--request-timeout", "120", "--retries", "8", "--stratbench-concurrency", "4",
+            "--log-file", "run.log", "--log-file-level", "WARNING",
+        )
+        injected = [r.fault for r in server.requests if r.fault]
+    output = result.stdout.str() + result.stderr.str() + (pytester.path / "run.log").read_text()
+    assert "cannot reuse already awaited coroutine" not in output
+    assert "Task exception was never retrieved" not in output
+    assert "Task was destroyed but it is pending" not in output
+    assert "was never awaited" not in output
+    # the held match was cancelled in flight and its model slot freed: its replay reached the server at once
+    assert responder.released_by_twin
+    assert len(injected) >= 2  # faults really happened
+    records = [json.loads(line) for line in
+               (pytester.path / "reports/latest/results.jsonl").read_text().splitlines()]
+    ids = sorted(r["match_id"].split("[")[1].rstrip("]") for r in records)
+    assert ids == [f"openai/flaky+direct-vs-random-s{i}" for i in range(4)], ids  # one record per match
+    assert [r for r in records if r.get("fault") == "harness"] == []

@@ -336,6 +336,9 @@ class LLMClient:
             pause: float | None = None
             try:
                 response = await _acompletion(kwargs)
+            except (asyncio.CancelledError, GeneratorExit):  # the match was cancelled: its slot is free again
+                gate.release(ok=False)
+                raise
             except Exception as error:  # classified below; nothing is swallowed
                 gate.release(ok=False)
                 pause = _retry_after(error)

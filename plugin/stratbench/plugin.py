@@ -185,6 +185,7 @@ def _settings(config: pytest.Config) -> RunSettings:
         max_concurrency=config.getoption("max_concurrency"),
         prices={model: (inp / 1e6, out / 1e6) for model, inp, out in config.getoption("price")},
         match_timeout=config.getoption("match_timeout") or None,
+        metric_timeout=config.getoption("stratbench_metric_timeout") or None,
         resume=config.getoption("stratbench_resume"),
         advgame_rounds=config.getoption("advgame_rounds"),
         scaffold_settings={"rap": {"depth": config.getoption("rap_depth"),

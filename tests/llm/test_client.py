@@ -132,7 +132,7 @@ def test_a_reply_without_choices_is_a_provider_fault_that_is_retried():
     with FakeLLMServer(faults=Faults(rate=1.0, kinds=("no_message",))) as server:
         client = LLMClient(api_base=server.api_base, backoff_s=0.01, max_attempts=3, allow_placeholder_key=True)
         events = []
-        with pytest.raises(LLMError, match=r"UnusableReply \(no_message\) after 3 attempt\(s\): the reply has no choices"):
+        with pytest.raises(LLMError, match=r": no message in the reply after 3 attempt\(s\): the reply has no choices"):
             run(client.complete("openai/m", MESSAGES, on_failed_attempt=events.append))
     assert [(e["attempt"], e["failure"], e["status"]) for e in events] == [(1, "no_message", 200), (2, "no_message", 200),
                                                                         (3, "no_message", 200)]

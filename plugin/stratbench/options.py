@@ -226,7 +226,8 @@ def add_options(parser: Any) -> None:
     group.addoption("--stratbench-metric-timeout", type=non_negative_float, default=DEFAULT_METRIC_TIMEOUT_S,
                     metavar="S", dest="stratbench_metric_timeout",
                     help="Seconds each per-match metric may take; one that runs out is recorded as not computed, "
-                         f"with the reason, and the match still scores; 0: no limit (default {DEFAULT_METRIC_TIMEOUT_S:g})")
+                         "with the reason, and the match still scores; 0: no limit "
+                         f"(default {DEFAULT_METRIC_TIMEOUT_S:g})")
     group.addoption("--resume", "--stratbench-resume", action="store_true", default=False, dest="stratbench_resume",
                     help="Play only the matches without a scored record for the same settings in --report-dir; "
                          "carry the earlier records into this run")

@@ -204,7 +204,8 @@ def _reasons(root: Path) -> dict[str, tuple[str, str]]:
     for record in _records(root):
         model = record["sides"][record["subject"]]["model"]
         if record["status"] == "errored" and model:
-            match = re.search(r"LLMError: \S+ at http://127\.0\.0\.1:\d+/v1: (.+?) after 2 attempt\(s\): ", record["reason"])
+            match = re.search(r"LLMError: \S+ at http://127\.0\.0\.1:\d+/v1: (.+?) after 2 attempt\(s\): ",
+                              record["reason"])
             found[model] = (record["fault"], match.group(1) if match else record["reason"])
     return found
 

@@ -46,6 +46,17 @@ def test_the_enumeration_stops_inside_one_state_when_its_budget_is_spent():
     assert 1000 < next(ticks) < 1010  # it stopped at the first look past the budget, far short of 12^6 groundings
 
 
+def test_time_spent_waiting_for_unified_plannings_lock_is_not_the_enumerations():
+    """Another match planning with the lock for longer than the budget does not leave this task uncounted."""
+    from planning_toys import BLOCKS_DOMAIN, BLOCKS_P01
+
+    from stratbench.metric_budget import MetricBudget
+
+    readings = iter([0.0])  # the metric starts at 0 s; it gets the lock at 5 s, past its 1 s budget
+    waited = MetricBudget(1.0, clock=lambda: next(readings, 5.0))
+    assert state_action_space(read_task(BLOCKS_DOMAIN, BLOCKS_P01).problem, budget=waited) > 0
+
+
 def test_a_metric_out_of_time_is_named_with_its_reason_and_the_others_still_count():
     def slow(game, outcome, seed):
         while True:

@@ -134,13 +134,18 @@ def state_action_space(problem: Any, limit: int = STATE_LIMIT, budget: MetricBud
     states the simulator cannot compute (an effect reading a numeric fluent
     never assigned, which VAL allows until read) is not enumerated: None.
 
+    ``budget``'s seconds count from when this holds unified-planning's lock:
+    the time spent waiting while another match plans with it is not the
+    enumeration's, and does not use them up.
+
     Raises:
         MetricTimeout: when ``budget`` is spent, before a state or while one state's actions are listed.
     """
     from unified_planning.exceptions import UPException
 
+    own = MetricBudget(budget.seconds, budget.clock) if budget is not None else MetricBudget(None)
     try:
-        return _state_action_space(problem, limit, budget or MetricBudget(None))
+        return _state_action_space(problem, limit, own)
     except UPException:
         return None
 

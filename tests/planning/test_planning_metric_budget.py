@@ -81,13 +81,15 @@ def test_a_slow_state_action_space_is_not_computed_and_the_match_scores(pytester
         fake_llm.api_base, "--report-dir", "reports", "-k", "openai", "--stratbench-metric-timeout", "1",
     )
     assert result.ret == 0, result.stdout.str()
-    [record] = [json.loads(line) for line in (pytester.path / "reports/results.jsonl").read_text().splitlines()]
+    results = pytester.path / "reports/results.jsonl"
+    [record] = [json.loads(line) for line in results.read_text().splitlines()]
     assert (record["status"], record["scores"]) == ("scored", [1.0])
     metrics = record["metrics"]["0"]
     assert metrics["valid"] is True and metrics["state_action_pairs"] is None
     assert record["metrics_not_computed"] == {"state_action_pairs": REASON}
-    # Listing the first state's actions alone takes minutes; the match, scoring included, did not wait for it.
-    assert record["duration_s"] < 60
+    # Listing the first state's actions alone takes minutes; the match, its scoring included, was recorded
+    # (the record written) well before that: loosely, within a minute of its start.
+    assert results.stat().st_mtime - record["started_at"] < 60
     report = (pytester.path / "reports/report.md").read_text()
     assert f"| openai/m+direct | wide/p01 | {REASON} |" in report  # under Fig. 3b, where the count would be
     assert f"1 metric value(s) not computed within their time budget, their matches scored without them " \

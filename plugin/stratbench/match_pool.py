@@ -94,6 +94,15 @@ class MatchPool:
         if nodeid in self.tasks:
             self._cancel(nodeid)
 
+    def close(self) -> None:
+        """Cancels the started matches no item asked for (the session stopped early: ``-x``, ``--maxfail``).
+
+        Each is awaited until it has stopped, and what a finished one raised is
+        retrieved, so no task is left to fail or be reported on its own.
+        """
+        for nodeid in list(self.tasks):
+            self._cancel(nodeid)
+
     def _cancel(self, nodeid: str) -> None:
         task = self.tasks.pop(nodeid)
         if not task.done():

@@ -7,6 +7,7 @@ from typing import Any
 
 from stratbench.llm.cassettes import RECORD_MODES
 from stratbench.llm.limits import DEFAULT_CONCURRENCY as DEFAULT_MODEL_CONCURRENCY
+from stratbench.metric_budget import DEFAULT_METRIC_TIMEOUT_S
 
 
 def positive_int(text: str) -> int:
@@ -222,6 +223,11 @@ def add_options(parser: Any) -> None:
     group.addoption("--match-timeout", type=non_negative_float, default=3600.0, metavar="S",
                     help="Record a match that runs longer than S seconds as errored (timeout); 0: no limit "
                          "(default 3600)")
+    group.addoption("--stratbench-metric-timeout", type=non_negative_float, default=DEFAULT_METRIC_TIMEOUT_S,
+                    metavar="S", dest="stratbench_metric_timeout",
+                    help="Seconds each per-match metric may take; one that runs out is recorded as not computed, "
+                         "with the reason, and the match still scores; 0: no limit "
+                         f"(default {DEFAULT_METRIC_TIMEOUT_S:g})")
     group.addoption("--resume", "--stratbench-resume", action="store_true", default=False, dest="stratbench_resume",
                     help="Play only the matches without a scored record for the same settings in --report-dir; "
                          "carry the earlier records into this run")

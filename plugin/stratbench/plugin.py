@@ -185,6 +185,7 @@ def _settings(config: pytest.Config) -> RunSettings:
         max_concurrency=config.getoption("max_concurrency"),
         prices={model: (inp / 1e6, out / 1e6) for model, inp, out in config.getoption("price")},
         match_timeout=config.getoption("match_timeout") or None,
+        metric_timeout=config.getoption("stratbench_metric_timeout") or None,
         resume=config.getoption("stratbench_resume"),
         advgame_rounds=config.getoption("advgame_rounds"),
         scaffold_settings={"rap": {"depth": config.getoption("rap_depth"),
@@ -392,7 +393,11 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Closes the session's event loop."""
+    """Cancels the started matches no item asked for, then closes the session's event loop."""
+    pool = config.stash.get(POOL_KEY, None)
+    if pool is not None:
+        pool.close()
+        del config.stash[POOL_KEY]
     session = config.stash.get(SESSION_KEY, None)
     if session is not None:
         session.close()

@@ -37,6 +37,7 @@ from stratbench.match_play import MatchFailure, play_and_close, play_in_cassette
 from stratbench.match_record import build_record, package_versions, result_for, unscored_record
 from stratbench.match_score import score_match
 from stratbench.match_settings import match_settings, settings_hash
+from stratbench.metric_budget import DEFAULT_METRIC_TIMEOUT_S
 from stratbench.protocols import DEFAULT, Protocol, effective_name
 from stratbench.protocols import agent_options as agent_options_for
 from stratbench.reference import ReferenceProfile
@@ -85,6 +86,8 @@ class RunSettings:
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)
     """USD per token (input, output) by model string, from ``--price``."""
     match_timeout: float | None = 3600.0
+    metric_timeout: float | None = DEFAULT_METRIC_TIMEOUT_S
+    """``--stratbench-metric-timeout``: seconds each per-match metric may take (None: no limit)."""
     resume: bool = False
     scaffold_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Per scaffold name, the settings its factory is built with (``rap``: ``--rap-depth``, ``--rap-iterations``)."""
@@ -387,13 +390,16 @@ class StratbenchSession:
             match=cassettes.describe_match([side.label for side in spec.sides], spec.subject, spec.seed),
         )
         # metrics may run solvers: off the loop, so other matches' model calls go on meanwhile
-        metrics = await asyncio.to_thread(score_match, self.registry, game, outcome, spec.seed, annotation)
+        metrics, not_computed = await asyncio.to_thread(score_match, self.registry, game, outcome, spec.seed,
+                                                        annotation, self.settings.metric_timeout)
         record = build_record(
             spec, suite, nodeid, game, game_options, outcome, sessions, metrics, cassette_path, started, mode,
             run_id=self.settings.run_id, cassette_dir=self.settings.cassette_dir, versions=self.versions,
             transcript=transcript.to_list(),
         )
         record["settings_hash"] = self.settings_hash(spec, suite)
+        if not_computed:
+            record["metrics_not_computed"] = not_computed
         if "advgame" in outcome.extra:
             record["advgame"] = outcome.extra["advgame"]
         if "usage" in annotation:

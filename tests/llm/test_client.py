@@ -132,7 +132,7 @@ def test_a_reply_without_choices_is_a_provider_fault_that_is_retried():
     with FakeLLMServer(faults=Faults(rate=1.0, kinds=("no_message",))) as server:
         client = LLMClient(api_base=server.api_base, backoff_s=0.01, max_attempts=3, allow_placeholder_key=True)
         events = []
-        with pytest.raises(LLMError, match=r"UnusableReply \(no_message\) after 3 attempt\(s\): the reply has no choices"):
+        with pytest.raises(LLMError, match=r": no message in the reply after 3 attempt\(s\): the reply has no choices"):
             run(client.complete("openai/m", MESSAGES, on_failed_attempt=events.append))
     assert [(e["attempt"], e["failure"], e["status"]) for e in events] == [(1, "no_message", 200), (2, "no_message", 200),
                                                                         (3, "no_message", 200)]
@@ -208,3 +208,19 @@ def test_the_placeholder_goes_only_where_no_key_is_set(fake_llm, no_provider_key
     client = LLMClient(api_base=fake_llm.gemini_api_base, allow_placeholder_key=True)
     run(client.complete("gemini/gemini-2.0-flash", MESSAGES))
     assert fake_llm.requests[0].headers["x-goog-api-key"] == "sk-stratbench-placeholder"
+
+
+def test_a_cancelled_call_frees_its_place_at_the_models_gate():
+    """A match cancelled while its call waits on the model gives its slot back; the next call is not held."""
+    with FakeLLMServer(delay_s=2.0) as server:
+        client = LLMClient(api_base=server.api_base, max_concurrency=1, allow_placeholder_key=True)
+
+        async def scenario():
+            call = asyncio.ensure_future(client.complete("openai/m", MESSAGES))
+            while not server.requests:
+                await asyncio.sleep(0.01)
+            call.cancel()
+            await asyncio.gather(call, return_exceptions=True)
+            return client.gate("openai/m").in_flight
+
+        assert run(scenario()) == 0

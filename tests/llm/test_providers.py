@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import socket
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -177,8 +180,63 @@ def test_a_request_timeout_and_retries_bound_a_hung_server(pytester, clean_env):
         )
     finally:
         server.stop()
-    result.stdout.fnmatch_lines(["*LLMError: openai/gpt-test at http://127.0.0.1:*/v1: Timeout (timeout) after 2 attempt(s)*"])
+    result.stdout.fnmatch_lines(
+        ["*LLMError: openai/gpt-test at http://127.0.0.1:*/v1: timeout (no answer within 0.5 s) after 2 attempt(s)*"])
     assert len(server.requests) == 2
+
+
+FAULT_LABELS = {
+    "stall": ("hang", "timeout (no answer within 1 s)"),
+    "html": ("html", "unreadable reply body"),
+    "down": ("503", "5xx server error (HTTP 503)"),
+    "busy": ("429", "429 rate limit"),
+    "reset": ("reset", "connection closed by the server before it answered"),
+}
+"""Per model, the fault its every request gets and the label its errored record's reason must carry.
+
+A reset sent once the request is read reaches both of litellm's transports as a disconnection
+(aiohttp's ``ServerDisconnectedError``, httpx's ``RemoteProtocolError``), so it is named as one."""
+
+
+def _reasons(root: Path) -> dict[str, tuple[str, str]]:
+    """Maps each errored record's model to (fault, the label between the server address and 'after N attempt(s)')."""
+    found = {}
+    for record in _records(root):
+        model = record["sides"][record["subject"]]["model"]
+        if record["status"] == "errored" and model:
+            match = re.search(r"LLMError: \S+ at http://127\.0\.0\.1:\d+/v1: (.+?) after 2 attempt\(s\): ",
+                              record["reason"])
+            found[model] = (record["fault"], match.group(1) if match else record["reason"])
+    return found
+
+
+def test_each_provider_fault_is_labelled_by_what_it_was(pytester, clean_env):
+    """A stall, an HTML page with status 200, a 503, a 429 and a dropped connection, each named as such."""
+    pytester.makepyfile(test_ttt=SUITE)
+    faults = {name: kind for name, (kind, _) in FAULT_LABELS.items()}
+    with FakeLLMServer(model_faults=faults, faults=Faults(hang_s=5.0)) as server:
+        models = [arg for name in FAULT_LABELS for arg in ("--model", f"openai/{name}")]
+        pytester.runpytest_subprocess(*QUICK, *models, "--api-base", server.api_base, "--request-timeout", "1",
+                                      "--retries", "1")
+    assert _reasons(pytester.path) == {f"openai/{name}": ("provider", label)
+                                       for name, (_, label) in FAULT_LABELS.items()}
+
+
+def test_a_server_gone_after_start_up_is_a_refused_connection(pytester, clean_env):
+    """The server answered the start-up check, then went away: each request's connection is refused."""
+    pytester.makepyfile(test_ttt=SUITE)
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def answer_the_start_up_check_then_close() -> None:
+        connection, _ = listener.accept()
+        connection.close()
+        listener.close()
+
+    threading.Thread(target=answer_the_start_up_check_then_close, daemon=True).start()
+    port = listener.getsockname()[1]
+    pytester.runpytest_subprocess(*QUICK, "--model", "openai/gone", "--api-base", f"http://127.0.0.1:{port}/v1",
+                                  "--retries", "1")
+    assert _reasons(pytester.path) == {"openai/gone": ("provider", "connection refused")}
 
 
 @pytest.mark.parametrize(

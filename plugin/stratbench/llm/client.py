@@ -336,6 +336,9 @@ class LLMClient:
             pause: float | None = None
             try:
                 response = await _acompletion(kwargs)
+            except (asyncio.CancelledError, GeneratorExit):  # the match was cancelled: its slot is free again
+                gate.release(ok=False)
+                raise
             except Exception as error:  # classified below; nothing is swallowed
                 gate.release(ok=False)
                 pause = _retry_after(error)
@@ -355,7 +358,8 @@ class LLMClient:
                     raise LLMError(
                         f"{model}{where}: {type(error).__name__} after {attempt} attempt(s): {_short(error)}"
                     ) from error
-                status, detail, name = _status_of(error, failure), _short(error), type(error).__name__
+                status, detail = _status_of(error, failure), _short(error)
+                label = fault_label(error, failure, status, kwargs.get("timeout"))
             else:
                 gate.release(ok=True)
                 problem = unusable_reply(response)
@@ -367,7 +371,7 @@ class LLMClient:
                     if self.budget is not None:
                         self.budget.spend(completion.cost_usd)
                     return completion
-                failure, status, detail, name = "no_message", 200, problem, "UnusableReply"
+                failure, status, detail, label = "no_message", 200, problem, "no message in the reply"
             retrying = attempt < self.max_attempts
             delay = self.backoff_s * (2 ** (attempt - 1)) * (0.5 + random.random() / 2) if retrying else None
             if failure == "429":
@@ -377,13 +381,14 @@ class LLMClient:
                     "attempt": attempt,
                     "attempts": self.max_attempts,
                     "failure": failure,
+                    "label": label,
                     "status": status,
                     "error": detail,
                     "backoff_s": None if delay is None else round(delay, 3),
                 })
             if delay is None:
                 where = f" at {redact_text(self.api_base)}" if self.api_base else ""
-                raise LLMError(f"{model}{where}: {name} ({failure}) after {attempt} attempt(s): {detail}")
+                raise LLMError(f"{model}{where}: {label} after {attempt} attempt(s): {detail}")
             await asyncio.sleep(delay)
 
 
@@ -393,27 +398,71 @@ FAILURE_KINDS = ("429", "5xx", "timeout", "connection", "unreadable", "no_messag
 _UNREADABLE = (ValueError, KeyError, AttributeError)
 """Errors raised while reading a reply (bad JSON, bad UTF-8, a missing field): the body was unreadable."""
 
+_UNREADABLE_MESSAGES = ("Empty or invalid response from LLM endpoint",)
+"""What litellm (pinned) says, with a made-up status 500, when an OpenAI-style reply body is not a chat
+completion: an HTML page or plain text sent with status 200 (a proxy's login page, a wrong path)."""
+
+_CONNECTION_ERRORS = ("ConnectionError", "ClientConnectionError", "TransportError", "APIConnectionError")
+"""Exception classes (the standard library's, aiohttp's, httpx's, the OpenAI SDK's and litellm's) of a
+connection that failed or broke; litellm reports most of them as an ``InternalServerError`` with status 500."""
+
 
 def classify_failure(error: BaseException, litellm: Any) -> str | None:
     """Returns the provider-fault kind of a failed call (one of :data:`FAILURE_KINDS`), or None.
 
-    None means the request itself was refused (4xx other than 429), which a
-    retry would not change.
+    The kind is read from the whole exception chain, not from litellm's
+    class alone: litellm reports a refused or reset connection and an
+    unreadable 200 reply as a 500. None means the request itself was refused
+    (4xx other than 429), which a retry would not change.
     """
-    if any(isinstance(cause, _UNREADABLE) for cause in _causes(error)[1:]):
+    causes = _causes(error)
+    if any(isinstance(cause, _UNREADABLE) for cause in causes[1:]) or any(
+            marker in str(cause) for cause in causes for marker in _UNREADABLE_MESSAGES):
         return "unreadable"
-    if isinstance(error, litellm.Timeout):
+    if isinstance(error, litellm.Timeout) or any(isinstance(cause, TimeoutError) for cause in causes):
         return "timeout"
     status = getattr(error, "status_code", None)
     if isinstance(error, litellm.RateLimitError) or status == 429:
         return "429"
-    if isinstance(error, litellm.APIConnectionError):
+    if any(_is_a(cause, _CONNECTION_ERRORS) for cause in causes):
         return "connection"
     if isinstance(error, (litellm.InternalServerError, litellm.ServiceUnavailableError)):
         return "5xx"
     if isinstance(status, int) and status >= 500:
         return "5xx"
     return None
+
+
+def fault_label(error: BaseException, failure: str, status: int | None, timeout_s: Any = None) -> str:
+    """Names a provider fault for its reason line: what it was, in words a user can act on.
+
+    ``connection refused`` / ``reset`` / ``closed`` (the server went away or
+    dropped the request), ``timeout (no answer within S s)``, ``unreadable reply body``,
+    ``5xx server error (HTTP 503)``, ``429 rate limit``.
+    """
+    if failure == "connection":
+        causes = _causes(error)
+        if any(isinstance(cause, ConnectionRefusedError) for cause in causes):
+            return "connection refused"
+        if any(isinstance(cause, ConnectionResetError) for cause in causes):
+            return "connection reset"
+        if any(_is_a(cause, ("ServerDisconnectedError", "RemoteProtocolError")) for cause in causes):
+            return "connection closed by the server before it answered"
+        return "connection failed"
+    if failure == "timeout":
+        return f"timeout (no answer within {timeout_s:g} s)" if isinstance(timeout_s, (int, float)) else "timeout"
+    if failure == "unreadable":
+        return "unreadable reply body"
+    if failure == "5xx":
+        return f"5xx server error (HTTP {status})" if status is not None else "5xx server error"
+    if failure == "429":
+        return "429 rate limit"
+    return failure
+
+
+def _is_a(error: BaseException, names: tuple[str, ...]) -> bool:
+    """Tells whether the error's class or one of its bases has one of these names (no import of their modules)."""
+    return any(cls.__name__ in names for cls in type(error).__mro__)
 
 
 def unusable_reply(response: Any) -> str | None:

@@ -12,7 +12,12 @@ possible state–action pairs given an initial state and action space": here
 every state reachable from the initial state, each counted with its
 applicable ground actions (:func:`state_action_space`). The count is exact;
 a task with more than :data:`STATE_LIMIT` reachable states gets None (its
-space is not enumerated, which bounds the cost to a few seconds a task).
+space is not enumerated). The enumeration also stops when the metric's time
+budget (:mod:`stratbench.metric_budget`) is spent, checked before each state
+and while one state's applicable actions are listed (a task with many
+objects and parameters can take minutes for one state); the task's count
+is then not computed, and later matches of the same task in the process do
+not try again.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from stratbench.metric_budget import MetricBudget, MetricTimeout, budget
+from stratbench.planning.planners import _Successors
 from stratbench.planning.reading import holds_up_lock
 
 __all__ = [
@@ -101,8 +108,24 @@ def legal_actions_per_step(problem: Any, plan: list[str]) -> float | None:
     return sum(counts) / len(counts)
 
 
+class _BudgetedSuccessors(_Successors):
+    """The backtracking grounder, checking a time budget at every binding it tries."""
+
+    def __init__(self, problem: Any, budget: MetricBudget) -> None:
+        super().__init__(problem)
+        self.budget = budget
+
+    def _bind(self, state: Any, domains: list[list[Any]], buckets: list[list[Any]], bound: list[Any]) -> Any:
+        self.budget.check(WHAT)
+        yield from super()._bind(state, domains, buckets, bound)
+
+
+WHAT = "the state–action space (Fig. 3b)"
+"""What a record and the report say was not computed when the enumeration runs out of time."""
+
+
 @holds_up_lock
-def state_action_space(problem: Any, limit: int = STATE_LIMIT) -> int | None:
+def state_action_space(problem: Any, limit: int = STATE_LIMIT, budget: MetricBudget | None = None) -> int | None:
     """Returns the number of state–action pairs reachable from the initial state, or None past ``limit`` states.
 
     Every reachable state (breadth-first from the initial state) contributes
@@ -110,31 +133,39 @@ def state_action_space(problem: Any, limit: int = STATE_LIMIT) -> int | None:
     leads nowhere new but still counts as a pair of its state. A task whose
     states the simulator cannot compute (an effect reading a numeric fluent
     never assigned, which VAL allows until read) is not enumerated: None.
+
+    ``budget``'s seconds count from when this holds unified-planning's lock:
+    the time spent waiting while another match plans with it is not the
+    enumeration's, and does not use them up.
+
+    Raises:
+        MetricTimeout: when ``budget`` is spent, before a state or while one state's actions are listed.
     """
     from unified_planning.exceptions import UPException
 
+    own = MetricBudget(budget.seconds, budget.clock) if budget is not None else MetricBudget(None)
     try:
-        return _state_action_space(problem, limit)
+        return _state_action_space(problem, limit, own)
     except UPException:
         return None
 
 
-def _state_action_space(problem: Any, limit: int) -> int | None:
+def _state_action_space(problem: Any, limit: int, budget: MetricBudget) -> int | None:
     from unified_planning.engines.sequential_simulator import UPSequentialSimulator
-
-    from stratbench.planning.planners import _Successors
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         simulator = UPSequentialSimulator(problem, error_on_failed_checks=False)
-        successors = _Successors(problem)
+        successors = _BudgetedSuccessors(problem, budget)
         initial = simulator.get_initial_state()
         seen, frontier, pairs = {initial}, [initial], 0
         while frontier:
+            budget.check(WHAT)
             state = frontier.pop()
             options = successors.applicable(state)
             pairs += len(options)
             for _, action, objects in options:
+                budget.check(WHAT)
                 following = simulator.apply(state, action, objects)
                 if following is not None and following not in seen:
                     if len(seen) == limit:
@@ -148,11 +179,28 @@ def _state_action_space(problem: Any, limit: int) -> int | None:
 def _task_state_action_space(domain_path: Path, problem_path: Path) -> int | None:
     from stratbench.planning.reading import read_problem_files
 
-    return state_action_space(read_problem_files(domain_path, problem_path))
+    return state_action_space(read_problem_files(domain_path, problem_path), budget=budget())
+
+
+_OUT_OF_TIME: dict[tuple[Path, Path], str] = {}
+"""Tasks whose enumeration ran out of time in this process, with the reason (not tried again)."""
 
 
 def task_state_action_space(instance: Any) -> int | None:
-    """Returns :func:`state_action_space` of an instance, once per task in a process; None without an instance."""
+    """Returns :func:`state_action_space` of an instance, once per task in a process; None without an instance.
+
+    It runs within the current metric's budget (:func:`stratbench.metric_budget.budget`).
+
+    Raises:
+        MetricTimeout: when the budget ran out, now or for the same task earlier in the process.
+    """
     if getattr(instance, "problem_path", None) is None:
         return None
-    return _task_state_action_space(Path(instance.domain_path), Path(instance.problem_path))
+    key = (Path(instance.domain_path), Path(instance.problem_path))
+    if key in _OUT_OF_TIME:
+        raise MetricTimeout(_OUT_OF_TIME[key])
+    try:
+        return _task_state_action_space(*key)
+    except MetricTimeout as error:
+        _OUT_OF_TIME[key] = str(error)
+        raise

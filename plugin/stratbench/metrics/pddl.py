@@ -27,13 +27,15 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
     actions along the reference plan, SPIN-Bench Fig. 3a; None without a
     reference plan), ``state_action_pairs`` (the reachable state–action
     pairs, Fig. 3b; None past :data:`~stratbench.metrics.action_space.STATE_LIMIT`
-    states), ``task``, ``domain``, ``category``, ``tier``,
+    states, and None, named in the record's ``metrics_not_computed`` with the
+    reason, when the enumeration ran past the metric's time budget), ``task``, ``domain``, ``category``, ``tier``,
     ``normalised`` (the changes the reader made so unified-planning reads
     the task, one line each; empty for a task read as written).
     A forfeit (no answer at all) is ``no_answer``, class Other; under the
     paper protocol a forfeit means the released reader could not read the
     answer: ``parse_error``, class Other too.
     """
+    from stratbench.metric_budget import MetricTimeout, budget
     from stratbench.metrics.action_space import task_legal_actions, task_state_action_space
     from stratbench.planning.validation import PlanCheck
 
@@ -46,6 +48,11 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
         check = PlanCheck(False, "no_answer", f"no answer ({outcome.terminal})")
     else:
         check = game.check(answer)  # type: ignore[attr-defined]  # memoised: no second validation
+    try:
+        state_action_pairs = task_state_action_space(instance)
+    except MetricTimeout as error:  # the match still scores: only Fig. 3b's count is missing, with why
+        state_action_pairs = None
+        budget().not_computed["state_action_pairs"] = str(error)
     return {
         0: {
             "valid": check.valid,
@@ -58,7 +65,7 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
             "answer_form": check.form,
             "reference_length": getattr(instance, "reference_length", None),
             "legal_actions_per_step": task_legal_actions(instance),
-            "state_action_pairs": task_state_action_space(instance),
+            "state_action_pairs": state_action_pairs,
             "task": getattr(instance, "name", None),
             "domain": getattr(instance, "domain", None),
             "category": getattr(instance, "category", None),

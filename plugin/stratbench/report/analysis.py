@@ -132,6 +132,11 @@ def analyse(
     if unscored:
         notes.append(f"{counts[ERRORED]} errored and {counts[SKIPPED]} skipped match(es) are not rated; "
                      "they are listed under 'Skipped and errored matches'.")
+    late = [(r.get("match_id"), why) for r in records for why in (r.get("metrics_not_computed") or {}).values()]
+    if late:
+        shown = "; ".join(f"{match}: {why}" for match, why in late[:5]) + ("; …" if len(late) > 5 else "")
+        notes.append(f"{len(late)} metric value(s) not computed within their time budget, their matches "
+                     f"scored without them ({shown}).")
     if not records:
         notes.append("No match results: nothing to rate.")
         _add_sections(data, sections, records, unscored)

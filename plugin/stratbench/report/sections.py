@@ -473,6 +473,12 @@ def planning(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ())
         xs = [row["log10_pairs"] for row in rows.values()]
         ys = [row["plan_accuracy"] for row in rows.values()]
         correlations.append([agent, "log10 state–action pairs (3b)", len(rows), pearson(xs, ys), spearman(xs, ys)])
+    not_computed = [
+        [r["sides"][0].get("agent", "?"), (r.get("metrics", {}).get("0") or {}).get("task") or r.get("variant"),
+         r["metrics_not_computed"]["state_action_pairs"]]
+        for r in records
+        if r.get("game") == "pddl" and "state_action_pairs" in (r.get("metrics_not_computed") or {})
+    ]
     return {
         "title": "Classical planning (SPIN-Bench Tables 1–2)",
         "note": "Plan Acc = valid plans / all tasks (micro-average, in %); tasks = the tasks scored plus those "
@@ -509,11 +515,15 @@ def planning(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ())
              "note": "State–action pairs = every state reachable from the task's initial state, counted with its "
                      "applicable ground actions (exact); log10 averaged over the domain's tasks. Tasks with more "
                      f"than {STATE_LIMIT} reachable states are not enumerated and are left out, with their domain "
-                     "when none is left. Errored: as in the table above.",
+                     "when none is left; so are tasks whose enumeration ran past the metric budget "
+                     "(--stratbench-metric-timeout), listed below the table. Errored: as in the table above.",
              "columns": ["agent", "domain", "tasks", "errored", "Plan Acc (%)", "log10 state–action pairs"],
              "rows": totals,
              **({"chart": {"x_label": "log10 state–action pairs (domain mean)", "y_label": "Plan Acc (%)",
                            "lines": False, "series": total_points}} if totals else {})},
+            *([{"title": "Tasks left out of Fig. 3b: state–action space not computed",
+                "note": "Their matches scored; only the count is missing, for the reason given.",
+                "columns": ["agent", "task", "why"], "rows": not_computed}] if not_computed else []),
             {"title": "Correlation of domain accuracy with the action space (Fig. 3a and 3b)",
              "note": "Across the agent's domains; – when fewer than two domains or a constant column.",
              "columns": ["agent", "measure", "domains", "Pearson r", "Spearman ρ"], "rows": correlations},

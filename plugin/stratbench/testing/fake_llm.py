@@ -33,6 +33,8 @@ import hashlib
 import json
 import random
 import re
+import socket
+import struct
 import threading
 import time
 from collections.abc import Callable
@@ -57,8 +59,11 @@ _LEGAL_LIST = re.compile(r"Legal actions:\s*(.+)")
 _GEMINI_PATH = re.compile(r"/models/([^/:]+):generateContent$")
 _AZURE_PATH = re.compile(r"/openai/deployments/([^/]+)/chat/completions$")
 
-FAULT_KINDS = ("429", "500", "hang", "non_utf8", "no_message")
-"""Faults the server can inject: HTTP 429 or 500, no answer, a body not in UTF-8, a 200 without a message."""
+FAULT_KINDS = ("429", "500", "503", "hang", "non_utf8", "no_message", "html", "reset")
+"""Faults the server can inject: HTTP 429, 500 or 503, no answer, a body not in UTF-8, a 200 without a
+message, a 200 with an HTML page (a proxy's login page), a connection reset once the request is read."""
+
+HTML_BODY = b"<html><head><title>Sign in</title></head><body>Sign in to continue</body></html>"
 
 NON_UTF8_BODY = b'{"choices": "\xff\xfe\xfd not utf-8 \x80"}'
 
@@ -169,6 +174,8 @@ class FakeLLMServer:
             non-empty key (and, on the OpenAI path, none).
         faults: Injected faults, or None.
         logprobs: Whether a request that asks for ``logprobs`` gets them (False: a server that ignores them).
+        model_faults: A fault (one of :data:`FAULT_KINDS`) that every request for the named model gets,
+            by the model name in the request body (``"m"`` for ``openai/m``).
     """
 
     responder: Responder = first_legal_responder
@@ -178,6 +185,7 @@ class FakeLLMServer:
     api_key: str | None = None
     faults: Faults | None = None
     logprobs: bool = True
+    model_faults: dict[str, str] = field(default_factory=dict)
     requests: list[RecordedRequest] = field(default_factory=list)
     in_flight: int = 0
     """Requests being answered now."""
@@ -403,10 +411,10 @@ def _make_handler(owner: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: object) -> None:  # silence stderr
             pass
 
-        def _send(self, status: int, payload: dict[str, Any] | bytes) -> None:
+        def _send(self, status: int, payload: dict[str, Any] | bytes, content_type: str = "application/json") -> None:
             data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
@@ -437,6 +445,7 @@ def _make_handler(owner: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 if failing:
                     owner.fail_first -= 1
                 fault = owner.faults.draw() if owner.faults is not None and not failing else None
+                fault = owner.model_faults.get(str(body.get("model")), fault)
                 recorded.fault = fault or (str(owner.fail_status) if failing else None)
                 owner.in_flight += 1
                 owner.most_in_flight = max(owner.most_in_flight, owner.in_flight)
@@ -461,13 +470,19 @@ def _make_handler(owner: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self._send(owner.fail_status, _error(provider, owner.fail_status, "injected failure"))
                 return
             digest = hashlib.sha256(raw_bytes).hexdigest()[:12]
-            if fault in ("429", "500"):
+            if fault in ("429", "500", "503"):
                 self._send(int(fault), _error(provider, int(fault), "injected failure"))
                 return
             if fault == "hang":
-                assert owner.faults is not None
-                owner._stopping.wait(owner.faults.hang_s)
+                owner._stopping.wait(owner.faults.hang_s if owner.faults is not None else Faults.hang_s)
                 self.close_connection = True  # no answer: the client's timeout decides
+                return
+            if fault == "html":
+                self._send(200, HTML_BODY, content_type="text/html")
+                return
+            if fault == "reset":  # a zero linger time makes close() send a reset, not an orderly FIN
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.close_connection = True
                 return
             if fault == "non_utf8":
                 self._send(200, NON_UTF8_BODY)

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from stratbench.core.schedule import MatchSpec
+from stratbench.scheduling import run_in_order
 
 __all__ = ["GateSchedule", "until_decided_problem"]
 
@@ -169,24 +170,12 @@ class GateSchedule:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool | None:
         """Runs the items in :meth:`order`, each knowing the item that follows it."""
-        if session.config.option.collectonly:
-            return None
-        if session.testsfailed and not session.config.option.continue_on_collection_errors:
-            raise session.Interrupted(f"{session.testsfailed} error(s) during collection")
-        live = set(session.items)
+        return run_in_order(session, self._live_order)
+
+    def _live_order(self, live: set[pytest.Item]) -> Iterator[pytest.Item]:
         self.others = [item for item in self.others if item in live]
         self.queues = {key: [item for item in queue if item in live] for key, queue in self.queues.items()}
-        items = self.order()
-        current = next(items, None)
-        while current is not None:
-            following = next(items, None)
-            current.config.hook.pytest_runtest_protocol(item=current, nextitem=following)
-            if session.shouldfail:
-                raise session.Failed(session.shouldfail)
-            if session.shouldstop:
-                raise session.Interrupted(session.shouldstop)
-            current = following
-        return True
+        return self.order()
 
     def pytest_stratbench_match_recorded(self, record: dict[str, Any]) -> None:
         """Reruns the gate on the results so far and shows the LLR of the record's game."""

@@ -18,7 +18,7 @@ counted by its information (which does not depend on its outcome).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -44,6 +44,30 @@ def schedule_problem(config: pytest.Config) -> str | None:
     if config.getoption("stratbench_shard", None) is not None:
         return "--schedule adaptive chooses among every collected match; it cannot be combined with --stratbench-shard"
     return None
+
+
+def run_in_order(session: pytest.Session,
+                 order: Callable[[set[pytest.Item]], Iterator[pytest.Item]]) -> bool | None:
+    """pytest's run loop over the items ``order`` yields, each item knowing the one that follows it.
+
+    ``order`` gets the items still selected (a later plugin may have deselected
+    some) and may choose each next item lazily, from the results finished so far.
+    """
+    if session.config.option.collectonly:
+        return None
+    if session.testsfailed and not session.config.option.continue_on_collection_errors:
+        raise session.Interrupted(f"{session.testsfailed} error(s) during collection")
+    items = order(set(session.items))
+    current = next(items, None)
+    while current is not None:
+        following = next(items, None)  # chosen now, while ``current`` has not started
+        current.config.hook.pytest_runtest_protocol(item=current, nextitem=following)
+        if session.shouldfail:
+            raise session.Failed(session.shouldfail)
+        if session.shouldstop:
+            raise session.Interrupted(session.shouldstop)
+        current = following
+    return True
 
 
 def _seating(spec: MatchSpec) -> tuple[str, str]:
@@ -111,24 +135,12 @@ class AdaptiveSchedule:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool | None:
         """Runs the items in :meth:`order`, each knowing the item that follows it."""
-        if session.config.option.collectonly:
-            return None
-        if session.testsfailed and not session.config.option.continue_on_collection_errors:
-            raise session.Interrupted(f"{session.testsfailed} error(s) during collection")
-        live = set(session.items)  # a later plugin may have deselected some
+        return run_in_order(session, self._live_order)
+
+    def _live_order(self, live: set[pytest.Item]) -> Iterator[pytest.Item]:
         self.others = [item for item in self.others if item in live]
         self.candidates = [(item, spec) for item, spec in self.candidates if item in live]
-        items = self.order()
-        current = next(items, None)
-        while current is not None:
-            following = next(items, None)  # chosen now, from the results finished so far
-            current.config.hook.pytest_runtest_protocol(item=current, nextitem=following)
-            if session.shouldfail:
-                raise session.Failed(session.shouldfail)
-            if session.shouldstop:
-                raise session.Interrupted(session.shouldstop)
-            current = following
-        return True
+        return self.order()
 
     def pytest_stratbench_match_recorded(self, record: dict[str, Any]) -> None:
         """Adds a finished match's scores to the planner (a chosen match without scores stops being pending)."""

@@ -42,7 +42,7 @@ def requirements(domain_text: str) -> str:
 
 def run(name: str, tier: str, seed: int, planner: str, timeout: float) -> dict:
     """Returns the figures of one instance: plan length, seconds, CPU seconds, verdicts."""
-    from stratbench.planning.planners import solve_isolated
+    from stratbench.planning.planner_process import solve_isolated
     from stratbench.planning.plan_parsing import parse_plan_text
     from stratbench.planning.reading import read_problem
     from stratbench.planning.validation import check_steps

@@ -55,8 +55,10 @@ TestKey = tuple[str, str, str]
 class GateSchedule:
     """Runs the session's items until the gate decides; registered only under ``--gate-until-decided``."""
 
-    def __init__(self, config: pytest.Config) -> None:
+    def __init__(self, config: pytest.Config, settings: Any) -> None:
         self.config = config
+        self.settings = settings
+        """The gate's settings (:func:`stratbench.gating.settings_from_pytest`), fixed for the run."""
         self.budget: int | None = config.getoption("stratbench_budget")
         self.others: list[pytest.Item] = []
         self.queues: dict[TestKey, list[pytest.Item]] = {}
@@ -71,16 +73,11 @@ class GateSchedule:
         controller = self.config.pluginmanager.get_plugin("stratbench-controller")
         return getattr(controller, "baseline", None)
 
-    def _settings(self) -> Any:
-        from stratbench.gating import settings_from_pytest
-
-        return settings_from_pytest(self.config)
-
     def _test_of(self, spec: MatchSpec, item: pytest.Item, baseline_keys: dict[TestKey, set[Any]]) -> TestKey | None:
         from stratbench.report.gate import _match_key
 
         labels = [side.label for side in spec.sides]
-        mapping = self._settings().agent_map
+        mapping = self.settings.agent_map
         if self._baseline() is None:
             for new, old in sorted(mapping.items()):
                 if sorted(labels) == sorted([new, old]) and new != old:
@@ -104,7 +101,7 @@ class GateSchedule:
         from stratbench.report.gate import _match_key
 
         baseline = self._baseline()
-        mapping = self._settings().agent_map
+        mapping = self.settings.agent_map
         baseline_keys: dict[TestKey, set[Any]] = {}
         if baseline is not None:
             for row in baseline.get("matches", []):
@@ -134,8 +131,8 @@ class GateSchedule:
         report = rows_from_records(self.records)
         baseline = self._baseline()
         try:
-            result = (check(report, baseline, self._settings(), self.planned_tests) if baseline is not None
-                      else head_to_head(report, self._settings(), self.planned_tests))
+            result = (check(report, baseline, self.settings, self.planned_tests) if baseline is not None
+                      else head_to_head(report, self.settings, self.planned_tests))
         except NothingCompared:
             return
         self.state = {(t.agent, t.base_agent, t.game): t for t in result.tests}

@@ -108,8 +108,10 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(AdaptiveSchedule(config.getoption("stratbench_budget")), ADAPTIVE_PLUGIN)
     elif config.getoption("stratbench_gate_until_decided"):
         from stratbench.gate_schedule import GateSchedule
+        from stratbench.gating import settings_from_pytest
 
-        config.pluginmanager.register(GateSchedule(config), ADAPTIVE_PLUGIN)  # taken and run like adaptive
+        config.pluginmanager.register(GateSchedule(config, settings_from_pytest(config)),
+                                      ADAPTIVE_PLUGIN)  # taken and run like adaptive
     elif settings.concurrency > 1:
         config.stash[POOL_KEY] = MatchPool(session, settings.concurrency)
     if session.is_controller:

@@ -87,7 +87,7 @@ def test_a_planner_past_the_match_timeout_dies_with_every_process_it_started(pyt
 
 
 def test_solve_isolated_out_of_time_leaves_no_process(monkeypatch):
-    from stratbench.planning.planners import solve_isolated
+    from stratbench.planning.planner_process import solve_isolated
 
     tag = uuid.uuid4().hex
     monkeypatch.setenv(TAG, tag)

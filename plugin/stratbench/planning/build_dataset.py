@@ -101,7 +101,8 @@ def _sha256(text: str) -> str:
 
 def _agent_solve(domain: str, problem_text: str, problem: Any, timeout: float) -> tuple[Any, list[Any]]:
     """Replays the planner agent's procedure in child processes; returns (its solution, all solutions)."""
-    from stratbench.planning.planners import DEFAULT_ENGINES, available_engines, solve_isolated
+    from stratbench.planning.planner_process import solve_isolated
+    from stratbench.planning.planners import DEFAULT_ENGINES, available_engines
     from stratbench.planning.validation import check_steps
 
     deadline = time.monotonic() + timeout
@@ -121,7 +122,8 @@ def _reference(
     package: DomainPackage, domain: str, problem_text: str, problem: Any, timeout: float, found: list[Any]
 ) -> Any:
     """Returns the shortest valid plan among the engines' plans (the agent's included)."""
-    from stratbench.planning.planners import DEFAULT_ENGINES, available_engines, solve_isolated
+    from stratbench.planning.planner_process import solve_isolated
+    from stratbench.planning.planners import DEFAULT_ENGINES, available_engines
     from stratbench.planning.validation import check_steps
 
     hint = getattr(package.module, "PLANNER", None)

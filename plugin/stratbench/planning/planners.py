@@ -3,9 +3,9 @@
 :func:`solve` tries the installed engines in order (Fast Downward when the
 optional ``planners`` extra is installed, then pyperplan, tamer and ENHSP)
 and returns the first plan the validator accepts, with the engine that found
-it. :func:`solve_isolated` runs one engine in a child process with a hard
-timeout (for the dataset builder: pyperplan and tamer ignore timeouts), and
-the planner agent searches in one too (:mod:`stratbench.planning.planner_process`).
+it. One engine in a child process with a hard timeout (the dataset builder:
+pyperplan and tamer ignore timeouts; the planner agent's searches) is
+:mod:`stratbench.planning.planner_process`.
 :func:`random_walk` applies random applicable actions with unified-planning's
 sequential simulator, blind to the goal; :func:`blind_walk` is the
 ``random_planner`` agent's procedure (a walk of a random length).
@@ -24,7 +24,6 @@ from stratbench.planning.reading import holds_up_lock, up
 
 __all__ = [
     "DEFAULT_ENGINES", "Solution", "available_engines", "blind_walk", "engine_version", "random_walk", "solve",
-    "solve_isolated",
 ]
 
 DEFAULT_ENGINES = ("fast-downward", "pyperplan", "tamer", "enhsp")
@@ -123,17 +122,6 @@ def _solve_with(problem: Any, engine: str) -> Solution | None:
         (a.action.name.lower(), tuple(str(p).lower() for p in a.actual_parameters)) for a in result.plan.actions
     )
     return Solution(steps, engine, engine_version(engine), time.perf_counter() - start)
-
-
-def solve_isolated(domain: str, problem: str, engine: str, timeout: float) -> Solution | None:
-    """Solves with one engine in a child process, killed with every process it started after ``timeout`` s.
-
-    Returns None when the engine fails, finds no plan, or runs out of time
-    (see :func:`stratbench.planning.planner_process.solve_isolated`).
-    """
-    from stratbench.planning import planner_process
-
-    return planner_process.solve_isolated(domain, problem, engine, timeout)
 
 
 @holds_up_lock

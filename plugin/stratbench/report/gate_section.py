@@ -11,7 +11,7 @@ from typing import Any
 
 from stratbench.report.svg import xy_chart
 
-__all__ = ["GATE_COLUMNS", "gate_markdown", "gate_rows", "llr_chart"]
+__all__ = ["GATE_COLUMNS", "gate_rows", "llr_chart"]
 
 GATE_COLUMNS = ["agent", "compared with", "game", "decision", "pairs", "LLR (bounds)", "difference [95%]",
                 "seed spread", "more pairs"]
@@ -62,15 +62,3 @@ def llr_chart(test: dict[str, Any]) -> str:
          {"name": f"fail below {lower:+.2f}", "points": [[1, lower], [max(n, 2), lower]]},
          {"name": f"pass above {upper:+.2f}", "points": [[1, upper], [max(n, 2), upper]]}],
         x_label="pairs", y_label="LLR", y_range=(low, high), height=220)
-
-
-def gate_markdown(gate: dict[str, Any] | None) -> list[str]:
-    """Returns the Markdown lines of the gate section (none without gate data)."""
-    if not gate:
-        return []
-    from stratbench.report.render import _md, _md_table
-
-    lines = ["", f"### Regression gate: {gate['decision']}", "", _md(gate["error_control"]), ""]
-    lines += _md_table(GATE_COLUMNS, gate_rows(gate))
-    lines += [f"> {_md(note)}" for note in gate.get("notes", [])]
-    return lines

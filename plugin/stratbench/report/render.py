@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from stratbench.report.gate_section import GATE_COLUMNS, gate_markdown, gate_rows, llr_chart
+from stratbench.report.gate_section import GATE_COLUMNS, gate_rows, llr_chart
 from stratbench.report.svg import heatmap, radar_chart, rating_plot, xy_chart
 from stratbench.report.unplayed import beside
 from stratbench.results import transcript_name
@@ -296,6 +296,16 @@ def _md_table(header: list[str], rows: list[list[Any]]) -> list[str]:
     return lines
 
 
+def _md_gate(gate: dict[str, Any] | None) -> list[str]:
+    """Returns the Markdown lines of the gate section (none without gate data)."""
+    if not gate:
+        return []
+    lines = ["", f"### Regression gate: {gate['decision']}", "", _md(gate["error_control"]), ""]
+    lines += _md_table(GATE_COLUMNS, gate_rows(gate))
+    lines += [f"> {_md(note)}" for note in gate.get("notes", [])]
+    return lines
+
+
 def _md_unscored(data: dict[str, Any]) -> list[str]:
     """Returns the Markdown of the skipped and errored matches: counts per agent, then one row per match."""
     unscored = data.get("unscored") or []
@@ -339,7 +349,7 @@ def render_markdown(data: dict[str, Any]) -> str:
         lines += [_md(PAPER_ELO_CAPTION), ""] + _md_table(["model", *paper_games], paper_rows)
     lines += ["", "### Average scores", "", _md(_score_caption(data)), ""]
     lines += _md_table(["agent", *_score_header(data)], [[r["agent"], *r["cells"]] for r in _score_rows(data)])
-    lines += gate_markdown(data.get("gate"))
+    lines += _md_gate(data.get("gate"))
     lines += _md_unscored(data)
     for section in data["sections"]:
         lines += ["", f"### {section['title']}", ""]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import threading
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 from planning_toys import BLOCKS_DOMAIN, BLOCKS_P01, write_dataset
@@ -48,12 +50,12 @@ def _watch(tag: str, seen: dict[int, str], done: threading.Event) -> None:
         seen.update(_tagged(tag))
 
 
-def test_a_planner_past_the_match_timeout_dies_with_every_process_it_started(pytester, monkeypatch):
-    pytester.makepyfile(test_pddl=SUITE)
-    data = write_dataset(pytester.path / "data", {
-        "aimless": (ENDLESS_DOMAIN, {"p01": ENDLESS_P01}),  # first: the planner never finishes it
-        "blocksworld": (BLOCKS_DOMAIN, {"p01": BLOCKS_P01}),  # then a task it solves at once
-    })
+@contextlib.contextmanager
+def watched_processes(monkeypatch) -> Iterator[tuple[str, dict[int, str]]]:
+    """Tags the processes started inside, records them (pid -> command line) while it lasts, then kills any left.
+
+    Yields the tag (for :func:`_tagged`) and the record of every tagged process seen.
+    """
     tag = uuid.uuid4().hex
     monkeypatch.setenv(TAG, tag)
     seen: dict[int, str] = {}
@@ -61,17 +63,27 @@ def test_a_planner_past_the_match_timeout_dies_with_every_process_it_started(pyt
     watcher = threading.Thread(target=_watch, args=(tag, seen, done), daemon=True)
     watcher.start()
     try:
+        yield tag, seen
+    finally:
+        done.set()
+        watcher.join()
+        for pid in _tagged(tag):  # never leave a search running on the machine, whatever the outcome
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_planner_past_the_match_timeout_dies_with_every_process_it_started(pytester, monkeypatch):
+    pytester.makepyfile(test_pddl=SUITE)
+    data = write_dataset(pytester.path / "data", {
+        "aimless": (ENDLESS_DOMAIN, {"p01": ENDLESS_P01}),  # first: the planner never finishes it
+        "blocksworld": (BLOCKS_DOMAIN, {"p01": BLOCKS_P01}),  # then a task it solves at once
+    })
+    with watched_processes(monkeypatch) as (tag, seen):
         result = pytester.runpytest_subprocess(
             "-p", "no:cacheprovider", "-v", "--pddl-dir", str(data), "--stratbench-agent", "planner",
             "-k", "not random_planner", "--match-timeout", "15", "--report-dir", "reports",
             timeout=240,  # today's main never gets here: the abandoned search keeps the lock the next match needs
         )
         left = _tagged(tag)  # the run is over: nothing it started may remain
-    finally:
-        done.set()
-        watcher.join()
-        for pid in _tagged(tag):  # never leave a search running on the machine, whatever the outcome
-            os.kill(pid, signal.SIGKILL)
     assert any("enhsp.jar" in command for command in seen.values())  # the search really ran in ENHSP's Java
     assert any("stratbench.planning.planner_process" in command for command in seen.values())
     assert left == {}
@@ -89,19 +101,8 @@ def test_a_planner_past_the_match_timeout_dies_with_every_process_it_started(pyt
 def test_solve_isolated_out_of_time_leaves_no_process(monkeypatch):
     from stratbench.planning.planner_process import solve_isolated
 
-    tag = uuid.uuid4().hex
-    monkeypatch.setenv(TAG, tag)
-    seen: dict[int, str] = {}
-    done = threading.Event()
-    watcher = threading.Thread(target=_watch, args=(tag, seen, done), daemon=True)
-    watcher.start()
-    try:
+    with watched_processes(monkeypatch) as (tag, seen):
         assert solve_isolated(ENDLESS_DOMAIN, ENDLESS_P01, "enhsp", timeout=8) is None
         left = _tagged(tag)
-    finally:
-        done.set()
-        watcher.join()
-        for pid in _tagged(tag):
-            os.kill(pid, signal.SIGKILL)
     assert any("enhsp.jar" in command for command in seen.values())  # today's main leaves this one running
     assert left == {}

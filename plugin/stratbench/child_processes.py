@@ -29,7 +29,7 @@ import sys
 import threading
 from collections.abc import Sequence
 
-__all__ = ["die_with_parent", "kill_leftovers", "kill_tree", "live_children", "run_child", "run_child_sync"]
+__all__ = ["children_by_parent", "die_with_parent", "kill_leftovers", "kill_tree", "live_children", "run_child", "run_child_sync"]
 
 _LIVE: dict[int, str] = {}
 """Children started and not yet ended: pid -> what it runs."""
@@ -96,7 +96,7 @@ def kill_tree(pid: int) -> int:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(each, signal.SIGSTOP)
                 found.append(each)
-        children = _children_of()
+        children = children_by_parent()
         frontier = [child for parent in frontier for child in children.get(parent, []) if child not in found]
     if not os.path.isdir("/proc"):
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -132,7 +132,7 @@ def die_with_parent() -> None:
     parent = os.getppid()
 
     def on_parent_death(signum: int, frame: object) -> None:
-        for child in _children_of().get(os.getpid(), []):
+        for child in children_by_parent().get(os.getpid(), []):
             kill_tree(child)
         os._exit(1)
 
@@ -156,7 +156,7 @@ def _unregister(pid: int) -> None:
         _LIVE.pop(pid, None)
 
 
-def _children_of() -> dict[int, list[int]]:
+def children_by_parent() -> dict[int, list[int]]:
     """Maps each process to its children, read from ``/proc/<pid>/stat`` (empty where there is no /proc)."""
     children: dict[int, list[int]] = {}
     try:

@@ -131,9 +131,9 @@ def test_cancelling_a_child_kills_it_and_what_it_started_in_another_session():
 
 
 def _grandchildren(pid: int) -> list[int]:
-    from stratbench.child_processes import _children_of
+    from stratbench.child_processes import children_by_parent
 
-    return _children_of().get(pid, [])
+    return children_by_parent().get(pid, [])
 
 
 def _state(pid: int) -> str | None:

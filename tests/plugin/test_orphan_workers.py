@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from stratbench.child_processes import children_by_parent
+
 SUITE = """
 import pytest
 
@@ -26,16 +28,7 @@ def _lines(path: Path) -> list[dict]:
 
 
 def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
-    return sorted(found)
+    return sorted(children_by_parent().get(pid, []))
 
 
 def _running(pid: int) -> bool:

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from stratbench.child_processes import children_by_parent
 from stratbench.results import without_volatile
 
 SUITE = """
@@ -60,16 +61,7 @@ def test_resume_plays_only_what_is_missing_or_changed(pytester):
 
 
 def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
-    return sorted(found)
+    return sorted(children_by_parent().get(pid, []))
 
 
 def _finished(report: Path) -> int:

@@ -25,7 +25,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from stratbench.results import TRANSCRIPT_DIR, transcript_name
+from stratbench.run.results import TRANSCRIPT_DIR, transcript_name
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -81,7 +81,7 @@ def replay(workers: int) -> None:
             wall = time.perf_counter() - start
             print(f"{run} run: exit {result.returncode}, {wall:.0f} s wall ({' '.join(command[2:])})")
             outputs.append(json.loads((report / "results.json").read_text()))
-    from stratbench.results import without_volatile
+    from stratbench.run.results import without_volatile
 
     same = without_volatile(outputs[0]) == without_volatile(outputs[1])
     print(f"results.json identical apart from timestamps: {same} ({len(outputs[0]['matches'])} matches)")

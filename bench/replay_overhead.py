@@ -40,7 +40,7 @@ from stratbench.core.game import Game, GameInfo, State  # noqa: E402
 from stratbench.core.schedule import MatchSpec, SuiteSpec  # noqa: E402
 from stratbench.core.types import Observation, Rules  # noqa: E402
 from stratbench.registry import Registry  # noqa: E402
-from stratbench.session import RunSettings, StratbenchSession  # noqa: E402
+from stratbench.run.session import RunSettings, StratbenchSession  # noqa: E402
 from stratbench.testing.fake_llm import FakeLLMServer  # noqa: E402
 
 

@@ -31,9 +31,9 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from stratbench.gating import error_rate, finite_float, score_margin
+from stratbench.run.gating import error_rate, finite_float, score_margin
 from stratbench.options import positive_int
-from stratbench.results import RESULTS_FILE, read_records
+from stratbench.run.results import RESULTS_FILE, read_records
 
 
 class InputError(Exception):
@@ -315,7 +315,7 @@ def _report_data(path: Path, resamples: int) -> dict[str, Any]:
 
 def cmd_gate(args: argparse.Namespace) -> int:
     """Gates a run against a baseline (or head to head); exit 0 pass, 1 fail, 6 inconclusive, 4 nothing compared."""
-    from stratbench.gating import validate
+    from stratbench.run.gating import validate
     from stratbench.report.gate import CLI_EXIT, INCONCLUSIVE, BaselineError, GateSettings, NothingCompared, \
         check, head_to_head, validate_report
 

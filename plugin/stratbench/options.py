@@ -7,7 +7,7 @@ from typing import Any
 
 from stratbench.llm.cassettes import RECORD_MODES
 from stratbench.llm.limits import DEFAULT_CONCURRENCY as DEFAULT_MODEL_CONCURRENCY
-from stratbench.metric_budget import DEFAULT_METRIC_TIMEOUT_S
+from stratbench.match.metric_budget import DEFAULT_METRIC_TIMEOUT_S
 
 
 def positive_int(text: str) -> int:
@@ -161,7 +161,7 @@ def agent_pair(text: str) -> str:
 
 
 def _shard(text: str) -> Any:
-    from stratbench.sharding import parse_shard
+    from stratbench.run.shards import parse_shard
 
     return parse_shard(text)
 
@@ -268,7 +268,7 @@ def add_options(parser: Any) -> None:
     group.addoption("--stratbench-gate-map", action="append", default=[], metavar="NEW=OLD",
                     type=agent_pair, help="Compare agent NEW with baseline agent OLD (repeatable); without "
                                           "--baseline, NEW against OLD head to head in this run")
-    from stratbench.gating import add_pytest_options
+    from stratbench.run.gating import add_pytest_options
 
     add_pytest_options(group)
     group.addoption("--stratbench-shard", type=_shard, default=None, metavar="I/N",

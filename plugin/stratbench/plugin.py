@@ -1,7 +1,7 @@
 """The pytest plugin: options, match parametrisation, outcome capture and the summary.
 
 Installing pytest-stratbench activates this module through the ``pytest11``
-entry point. The run state lives in a :class:`~stratbench.session.StratbenchSession`
+entry point. The run state lives in a :class:`~stratbench.run.session.StratbenchSession`
 kept in ``config.stash``; only the xdist controller (or a plain session)
 writes files.
 """
@@ -23,13 +23,13 @@ from stratbench.core.schedule import MatchSpec, SuiteSpec, build_schedule
 from stratbench.core.types import HarnessError
 from stratbench.llm.budget import BudgetExceeded
 from stratbench.llm.limits import LimitSettings
-from stratbench.match_play import MatchFailure
-from stratbench.match_pool import MatchPool, upcoming_items, worker_queue
+from stratbench.match.play import MatchFailure
+from stratbench.run.pool import MatchPool, upcoming_items, worker_queue
 from stratbench.redact import redact_text, redact_value
 from stratbench.registry import Registry
-from stratbench.remote_results import CASSETTE_PROPERTY, cassette_property, controller_input, is_remote, store_cassette
-from stratbench.results import ERRORED, SKIPPED, is_scored
-from stratbench.session import PlayedMatch, RunSettings, StratbenchSession
+from stratbench.run.remote_results import CASSETTE_PROPERTY, cassette_property, controller_input, is_remote, store_cassette
+from stratbench.run.results import ERRORED, SKIPPED, is_scored
+from stratbench.run.session import PlayedMatch, RunSettings, StratbenchSession
 
 SESSION_KEY = pytest.StashKey[StratbenchSession]()
 PLAYED_KEY = pytest.StashKey[PlayedMatch]()
@@ -102,13 +102,13 @@ def pytest_configure(config: pytest.Config) -> None:
     session = StratbenchSession(settings, registry, is_controller=_is_controller(config))
     config.stash[SESSION_KEY] = session
     if config.getoption("stratbench_schedule") == "adaptive":
-        from stratbench.scheduling import AdaptiveSchedule
+        from stratbench.run.scheduling import AdaptiveSchedule
 
         # Adaptive scheduling picks each match from the results before it: no matches are started ahead.
         config.pluginmanager.register(AdaptiveSchedule(config.getoption("stratbench_budget")), ADAPTIVE_PLUGIN)
     elif config.getoption("stratbench_gate_until_decided"):
-        from stratbench.gate_schedule import GateSchedule
-        from stratbench.gating import settings_from_pytest
+        from stratbench.run.gate_schedule import GateSchedule
+        from stratbench.run.gating import settings_from_pytest
 
         config.pluginmanager.register(GateSchedule(config, settings_from_pytest(config)),
                                       ADAPTIVE_PLUGIN)  # taken and run like adaptive
@@ -123,13 +123,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
         register_notice(config, {"stockfish": settings.stockfish})
     else:
-        from stratbench.results import WorkerJournal
+        from stratbench.run.results import WorkerJournal
 
         workerinput = config.workerinput  # type: ignore[attr-defined]
         session.journal = WorkerJournal(settings.report_dir, settings.run_id, str(workerinput.get("workerid", "gw")))
         session.finished = json.loads(workerinput.get("stratbench_finished", "{}"))
         config.stash[REMOTE_KEY] = is_remote(workerinput, settings.cassette_dir)
-        from stratbench.xdist_orphan import watch_controller
+        from stratbench.run.xdist_orphan import watch_controller
 
         watch_controller(config)
 
@@ -246,7 +246,7 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
                 registry.check_scaffold(name)
         except ValueError as error:
             raise pytest.UsageError(f"stratbench: {settings.reference.path}: {error}") from None
-    from stratbench.scheduling import schedule_problem
+    from stratbench.run.scheduling import schedule_problem
 
     problem = schedule_problem(config)
     if problem is not None:
@@ -258,7 +258,7 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
 
 def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
     """Refuses, before any match, a report or cassette directory (or results file) the run cannot use."""
-    from stratbench.startup import directory_problem
+    from stratbench.run.startup import directory_problem
 
     records = settings.record_mode != "none" and bool(
         settings.models or settings.annotator_model or settings.diplomacy_opponent
@@ -272,8 +272,8 @@ def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
         if problem is not None:
             raise pytest.UsageError(f"stratbench: {problem}")
     if _is_controller(config):
-        from stratbench.results import RESULTS_FILE
-        from stratbench.startup import results_file_problem
+        from stratbench.run.results import RESULTS_FILE
+        from stratbench.run.startup import results_file_problem
 
         problem = results_file_problem("--report-dir", settings.report_dir / RESULTS_FILE)
         if problem is not None:
@@ -294,7 +294,7 @@ def _cost_notes(settings: RunSettings) -> list[str]:
 
 def _load_baseline(path: str | None) -> dict[str, Any] | None:
     """Loads and checks a --baseline results.json before any test runs."""
-    from stratbench.gating import load_baseline
+    from stratbench.run.gating import load_baseline
 
     try:
         return load_baseline(path)
@@ -337,11 +337,11 @@ def _check_reachable(api_base: str) -> None:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any | None:
-    """Keeps each worker's queue as long as its match pool is wide (:mod:`stratbench.xdist_schedule`)."""
+    """Keeps each worker's queue as long as its match pool is wide (:mod:`stratbench.run.xdist_schedule`)."""
     session = config.stash.get(SESSION_KEY, None)
     if session is None or config.getoption("stratbench_schedule") == "adaptive":
         return None
-    from stratbench.xdist_schedule import make_scheduler
+    from stratbench.run.xdist_schedule import make_scheduler
 
     return make_scheduler(config, log, session.settings.concurrency)
 
@@ -518,7 +518,7 @@ def _check_model_keys(config: pytest.Config, session: StratbenchSession, nodeids
     """Raises a usage error (exit 4, nothing played) when a collected match must call a model whose key is unset."""
     if config.option.collectonly:
         return
-    from stratbench.startup import missing_key_problem
+    from stratbench.run.startup import missing_key_problem
 
     settings = session.settings
     problem = missing_key_problem(nodeids, settings.models, cassette_dir=settings.cassette_dir,
@@ -539,7 +539,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
     Up to N matches of this process's upcoming items (this one first) are in
     flight on the session's loop; each item's ``match.play()`` waits for its
-    own (see :mod:`stratbench.match_pool`). Items marked skip or skipif are
+    own (see :mod:`stratbench.run.pool`). Items marked skip or skipif are
     left to pytest.
     """
     pool = item.config.stash.get(POOL_KEY, None)
@@ -747,7 +747,7 @@ class ControllerPlugin:
         self.folded: list[dict[str, Any]] = []
         self.peak_rss: dict[str, float] = {}
         """Each xdist worker's peak RSS in MB, by worker id."""
-        from stratbench.gating import check_pytest_options
+        from stratbench.run.gating import check_pytest_options
 
         self.gate_error: str | None = None
         problem = check_pytest_options(config, baseline)
@@ -779,7 +779,7 @@ class ControllerPlugin:
             ) from None
 
     def _carry_over(self) -> None:
-        from stratbench.results import fold_worker_journals, resumable_records
+        from stratbench.run.results import fold_worker_journals, resumable_records
 
         settings = self.session.settings
         self.folded = fold_worker_journals(settings.report_dir, skip_run=settings.run_id)
@@ -835,7 +835,7 @@ class ControllerPlugin:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Folds in what workers finished but never reported, writes the reports and runs the gate."""
-        from stratbench.results import fold_run, latest_per_match
+        from stratbench.run.results import fold_run, latest_per_match
 
         settings = self.session.settings
         if self.store_error is None:  # else the worker journals keep what could not be stored, for --resume
@@ -867,7 +867,7 @@ class ControllerPlugin:
         )
         self.report["notes"].extend(self.cost_notes)
         if self.baseline is not None or self.config.getoption("stratbench_gate_map"):
-            from stratbench.gating import run_gate
+            from stratbench.run.gating import run_gate
 
             self.gate, self.gate_error, status = run_gate(self.config, self.report, self.baseline)
             self.report["gate"] = None if self.gate is None else self.gate.to_dict()
@@ -906,7 +906,7 @@ class ControllerPlugin:
                 self._store(crashed, None)
 
     def _crashed(self, report: pytest.TestReport) -> dict[str, Any] | None:
-        from stratbench.results import interrupted_record, journal_entries
+        from stratbench.run.results import interrupted_record, journal_entries
 
         started, finished = journal_entries(self.session.settings.report_dir, self.session.settings.run_id)
         if report.nodeid in finished:
@@ -928,7 +928,7 @@ class ControllerPlugin:
         session = self.session
         if not session.records or session.store is None:
             return
-        from stratbench.results import latest_per_match, summarize_by_agent
+        from stratbench.run.results import latest_per_match, summarize_by_agent
 
         records = latest_per_match(session.records)
         rows = summarize_by_agent(records)
@@ -970,7 +970,7 @@ class ControllerPlugin:
 
     def _write_unscored(self, terminalreporter: Any, records: list[dict[str, Any]]) -> None:
         """Lists the skipped and errored matches: counts per agent, then one line per match with its reason."""
-        from stratbench.results import status_of, unscored_by_agent
+        from stratbench.run.results import status_of, unscored_by_agent
 
         rows = unscored_by_agent(records)
         if not rows:

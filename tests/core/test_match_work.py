@@ -10,7 +10,7 @@ import pytest
 
 from stratbench.child_processes import live_children, run_child
 from stratbench.core.match_work import MatchWork, StepStopped, current_work, offload
-from stratbench.match_play import MatchTimeout, fault_of, within
+from stratbench.match.play import MatchTimeout, fault_of, within
 
 LOCK = threading.RLock()
 

@@ -135,7 +135,7 @@ def test_paper_scores_stay_physically_possible_over_random_play():
 def _session(tmp_path, **settings):
     from stratbench import builtins
     from stratbench.registry import Registry
-    from stratbench.session import RunSettings, StratbenchSession
+    from stratbench.run.session import RunSettings, StratbenchSession
 
     registry = Registry()
     for hook in ("games", "agents", "scaffolds", "metrics"):

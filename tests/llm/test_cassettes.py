@@ -20,7 +20,7 @@ from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.types import Observation, Rules
 from stratbench.llm import cassettes
 from stratbench.registry import Registry
-from stratbench.session import RunSettings, StratbenchSession
+from stratbench.run.session import RunSettings, StratbenchSession
 from stratbench.testing.fake_llm import FakeLLMServer
 
 SECRET = "sk-test-SECRET0123456789abcdef"

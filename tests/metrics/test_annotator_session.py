@@ -10,7 +10,7 @@ from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.types import Observation, Rules
 from stratbench.registry import Registry
-from stratbench.session import RunSettings, StratbenchSession, annotator_settings
+from stratbench.run.session import RunSettings, StratbenchSession, annotator_settings
 from stratbench.testing.fake_llm import FakeLLMServer
 
 NODE = "suites/demo/test_coin.py::test_coin[random-vs-random-s7]"

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 from planning_toys import write_dataset
 
-from stratbench.match_score import score_match
-from stratbench.metric_budget import MetricTimeout, budget
+from stratbench.match.score import score_match
+from stratbench.match.metric_budget import MetricTimeout, budget
 from stratbench.metrics.action_space import state_action_space
 from stratbench.planning.reading import read_task
 from stratbench.registry import Registry
@@ -36,7 +36,7 @@ REASON = ("the state–action space (Fig. 3b) not computed: it ran past the 1 s 
 
 def test_the_enumeration_stops_inside_one_state_when_its_budget_is_spent():
     """Two states in all: the stop cannot come from the check between states, only from the one inside a state."""
-    from stratbench.metric_budget import MetricBudget
+    from stratbench.match.metric_budget import MetricBudget
 
     ticks = itertools.count()
     spent = MetricBudget(1.0, clock=lambda: next(ticks) * 0.001)  # 1 ms per look at the clock: 1000 looks
@@ -50,7 +50,7 @@ def test_time_spent_waiting_for_unified_plannings_lock_is_not_the_enumerations()
     """Another match planning with the lock for longer than the budget does not leave this task uncounted."""
     from planning_toys import BLOCKS_DOMAIN, BLOCKS_P01
 
-    from stratbench.metric_budget import MetricBudget
+    from stratbench.match.metric_budget import MetricBudget
 
     readings = iter([0.0])  # the metric starts at 0 s; it gets the lock at 5 s, past its 1 s budget
     waited = MetricBudget(1.0, clock=lambda: next(readings, 5.0))

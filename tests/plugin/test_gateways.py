@@ -109,7 +109,7 @@ def test_two_socket_gateways_return_results_and_cassettes_to_the_controller(pyte
 
 
 def test_a_returned_cassette_is_written_under_the_cassette_directory_only(tmp_path):
-    from stratbench.remote_results import store_cassette
+    from stratbench.run.remote_results import store_cassette
 
     value = json.dumps({"path": "test_x/test_a[s0].yaml", "text": "interactions: []\n"})
     written = store_cassette(value, tmp_path / "cassettes")
@@ -123,7 +123,7 @@ def test_a_returned_cassette_is_written_under_the_cassette_directory_only(tmp_pa
 
 
 def test_only_a_worker_apart_from_the_controller_returns_files(tmp_path):
-    from stratbench.remote_results import controller_input, is_remote
+    from stratbench.run.remote_results import controller_input, is_remote
 
     here = controller_input(tmp_path / "cassettes")
     assert not is_remote(here, tmp_path / "cassettes")  # -n: same host, same directory

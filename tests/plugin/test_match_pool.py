@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from stratbench.match_pool import MatchPool, upcoming_items
+from stratbench.run.pool import MatchPool, upcoming_items
 
 
 class FakeSession:
@@ -62,7 +62,7 @@ def test_upcoming_items_in_a_worker_are_the_current_the_next_and_the_queue():
 
 def test_cancelling_a_match_with_a_time_limit_cancels_the_match_itself():
     """The pool cancels the task awaiting the match: the match's own task stops with it, nothing runs on."""
-    from stratbench.match_play import play_in_cassette
+    from stratbench.match.play import play_in_cassette
 
     loop = asyncio.new_event_loop()
     answer = loop.create_future()

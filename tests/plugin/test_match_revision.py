@@ -12,8 +12,8 @@ from stratbench.core.transcript import Transcript
 from stratbench.core.types import HarnessError
 from stratbench.games.advgame.baselines import BaselineWriter, greedy_strategy
 from stratbench.games.advgame.game import AdvGame, factory, variants
-from stratbench.match_revision import build_writers, outcome_of, play_revision
-from stratbench.match_settings import match_settings, settings_hash
+from stratbench.match.revision import build_writers, outcome_of, play_revision
+from stratbench.match.settings import match_settings, settings_hash
 
 
 def _spec(*sides, subject=0, variant="first", seed=0):

@@ -10,11 +10,11 @@ import sys
 import pytest
 from stratbench.core.agent import AgentSpec
 from stratbench.core.schedule import MatchSpec, SuiteSpec
-from stratbench.match_play import MatchTimeout, fault_of, within
-from stratbench.match_record import unscored_record
+from stratbench.match.play import MatchTimeout, fault_of, within
+from stratbench.match.record import unscored_record
 from stratbench.report.analysis import analyse, malformed
 from stratbench.report.render import render_markdown
-from stratbench.results import (
+from stratbench.run.results import (
     ResultStore,
     WorkerJournal,
     fold_worker_journals,

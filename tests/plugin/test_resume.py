@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from stratbench.child_processes import children_by_parent
-from stratbench.results import without_volatile
+from stratbench.run.results import without_volatile
 
 SUITE = """
 import pytest

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from stratbench.results import without_volatile
-from stratbench.sharding import Shard, parse_shard
+from stratbench.run.results import without_volatile
+from stratbench.run.shards import Shard, parse_shard
 
 SUITE_A = """
 import pytest

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stratbench.startup import directory_problem
+from stratbench.run.startup import directory_problem
 
 SUITE = """
 import pytest

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from stratbench.results import without_volatile
+from stratbench.run.results import without_volatile
 
 SUITE = """
 import pytest

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from stratbench.xdist_schedule import make_scheduler
+from stratbench.run.xdist_schedule import make_scheduler
 
 pytest.importorskip("xdist")
 

@@ -13,7 +13,7 @@ import pytest
 from report_records import record
 from stratbench.report.analysis import analyse, manifest_for
 from stratbench.report.render import write_reports
-from stratbench.results import ResultStore
+from stratbench.run.results import ResultStore
 
 CHROMIUM = Path("/usr/bin/chromium")
 PAYLOAD = ("<script>document.title='pwned';var e=document.createElement('div');e.id='pwned';"

@@ -12,7 +12,7 @@ import pytest
 from report_records import league, record, write_jsonl
 from stratbench.report.analysis import analyse, manifest_for
 from stratbench.report.render import write_reports
-from stratbench.results import ResultStore
+from stratbench.run.results import ResultStore
 
 GAMEBENCH_MATCHES = Path(__file__).resolve().parents[3] / "shared" / "data" / "gamebench" / "matches.json"
 BASE = {"llm": 1.0, "minimax": 2.0, "random": -1.5}

@@ -11,7 +11,7 @@ from stratbench.report.analysis import analyse, manifest_for
 from stratbench.report.boards import BOARDS
 from stratbench.report.render import render_markdown, write_reports
 from stratbench.report.sections import solver_games
-from stratbench.results import ResultStore
+from stratbench.run.results import ResultStore
 
 MODEL = "openai/" + EVIL
 """A model string a hostile provider could make us print."""

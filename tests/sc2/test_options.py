@@ -8,7 +8,7 @@ import sys
 
 import pytest
 from stratbench.registry import Registry
-from stratbench.session import RunSettings, StratbenchSession
+from stratbench.run.session import RunSettings, StratbenchSession
 
 
 def test_max_concurrency_reaches_the_client(tmp_path):

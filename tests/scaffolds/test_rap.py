@@ -272,8 +272,8 @@ def test_gamebench_cost_estimate_is_base_times_depth_times_actions_times_six():
 def test_rap_settings_enter_the_settings_hash_only_for_a_rap_side_and_reach_the_scaffold():
     from stratbench.core.agent import AgentSpec
     from stratbench.core.schedule import MatchSpec, SuiteSpec
-    from stratbench.match_build import build_agents
-    from stratbench.match_settings import match_settings, settings_hash
+    from stratbench.match.build import build_agents
+    from stratbench.match.settings import match_settings, settings_hash
     from stratbench.registry import Registry
     from stratbench.builtins import pytest_stratbench_add_agents, pytest_stratbench_add_scaffolds
     from stratbench.games.tictactoe import TicTacToe

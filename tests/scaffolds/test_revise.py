@@ -18,11 +18,11 @@ from stratbench.core.types import Action
 from stratbench.games.tictactoe import TicTacToe
 from stratbench.llm.client import LLMClient
 from stratbench.llm.session import ModelSession
-from stratbench.match_cost import decision_cost
+from stratbench.match.cost import decision_cost
 from stratbench.metrics.revision import RevisionRow, revision_metrics, revision_record, revision_rows
 from stratbench.registry import Registry
 from stratbench.scaffolds.revise import OUTCOME_CRITIQUE, REJECTED_CRITIQUE, revise, verdict
-from stratbench.session import RunSettings, StratbenchSession
+from stratbench.run.session import RunSettings, StratbenchSession
 from stratbench.testing.fake_llm import FakeLLMServer
 
 

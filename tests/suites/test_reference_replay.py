@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from stratbench.llm.cassettes import safe_component
 from stratbench.reference import PROFILE_NAME, load_profile
-from stratbench.results import without_volatile
+from stratbench.run.results import without_volatile
 
 REPO = Path(__file__).resolve().parents[2]
 CASSETTES = REPO / "cassettes"

@@ -13,7 +13,7 @@ every state reachable from the initial state, each counted with its
 applicable ground actions (:func:`state_action_space`). The count is exact;
 a task with more than :data:`STATE_LIMIT` reachable states gets None (its
 space is not enumerated). The enumeration also stops when the metric's time
-budget (:mod:`stratbench.metric_budget`) is spent, checked before each state
+budget (:mod:`stratbench.match.metric_budget`) is spent, checked before each state
 and while one state's applicable actions are listed (a task with many
 objects and parameters can take minutes for one state); the task's count
 is then not computed, and later matches of the same task in the process do
@@ -27,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from stratbench.metric_budget import MetricBudget, MetricTimeout, budget
+from stratbench.match.metric_budget import MetricBudget, MetricTimeout, budget
 from stratbench.planning.planners import _Successors
 from stratbench.planning.reading import holds_up_lock
 
@@ -189,7 +189,7 @@ _OUT_OF_TIME: dict[tuple[Path, Path], str] = {}
 def task_state_action_space(instance: Any) -> int | None:
     """Returns :func:`state_action_space` of an instance, once per task in a process; None without an instance.
 
-    It runs within the current metric's budget (:func:`stratbench.metric_budget.budget`).
+    It runs within the current metric's budget (:func:`stratbench.match.metric_budget.budget`).
 
     Raises:
         MetricTimeout: when the budget ran out, now or for the same task earlier in the process.

@@ -35,7 +35,7 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
     paper protocol a forfeit means the released reader could not read the
     answer: ``parse_error``, class Other too.
     """
-    from stratbench.metric_budget import MetricTimeout, budget
+    from stratbench.match.metric_budget import MetricTimeout, budget
     from stratbench.metrics.action_space import task_legal_actions, task_state_action_space
     from stratbench.planning.validation import PlanCheck
 

@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from stratbench.results import ERRORED, SKIPPED
+from stratbench.run.results import ERRORED, SKIPPED
 
 __all__ = [
     "PAPER_RESULTS",
@@ -83,7 +83,7 @@ def unplayed_tasks(unscored: Iterable[dict[str, Any]]) -> list[dict[str, str]]:
         [{'agent': 'm', 'domain': 'grid', 'status': 'errored'}]
     """
     from stratbench.report.unplayed import UNPLAYED, subject_agent
-    from stratbench.results import status_of
+    from stratbench.run.results import status_of
 
     return [
         {"agent": subject_agent(record), "domain": str(record.get("variant") or "unknown").split("/")[0],

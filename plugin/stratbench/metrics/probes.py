@@ -76,7 +76,7 @@ def accuracy_grid(
     sorted; records without a readable length are left out.
     """
     from stratbench.report.unplayed import subject_agent
-    from stratbench.results import ERRORED, SKIPPED, status_of
+    from stratbench.run.results import ERRORED, SKIPPED, status_of
 
     groups: dict[str, dict[tuple[str, int | None], dict[int, dict[str, Any]]]] = {}
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from stratbench.report.overview import model_overview
-from stratbench.results import ERRORED, SKIPPED, is_scored, status_of, unscored_by_agent
+from stratbench.run.results import ERRORED, SKIPPED, is_scored, status_of, unscored_by_agent
 from stratbench.rating import (
     MatchResult,
     average_scores,

@@ -17,7 +17,7 @@ from typing import Any
 from stratbench.report.gate_section import GATE_COLUMNS, gate_rows, llr_chart
 from stratbench.report.svg import heatmap, radar_chart, rating_plot, xy_chart
 from stratbench.report.unplayed import beside
-from stratbench.results import transcript_name
+from stratbench.run.results import transcript_name
 
 __all__ = ["render_html", "render_markdown", "render_transcript", "write_reports"]
 

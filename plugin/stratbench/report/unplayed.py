@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
-from stratbench.results import ERRORED, SKIPPED, status_of
+from stratbench.run.results import ERRORED, SKIPPED, status_of
 
 __all__ = ["NONE", "UNPLAYED", "beside", "subject_agent", "unplayed_counts"]
 

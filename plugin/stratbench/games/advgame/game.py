@@ -1,7 +1,7 @@
 """The AdvGameBench games as registered games: what the session needs to schedule, play and record them.
 
 A match of these games is not played move by move: the session hands it to
-``core.revision.play_revision_match`` (``stratbench.match_revision``). This
+``core.revision.play_revision_match`` (``stratbench.match.revision``). This
 :class:`AdvGame` carries the facts the rest of the harness reads from any
 game (``GameInfo``: two sides, scores in [0, 1] summing to 1, family
 ``advgame``; each seat's role, the side's name) and the match's settings:

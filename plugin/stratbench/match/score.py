@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from stratbench.core.runner import MatchOutcome
-from stratbench.metric_budget import DEFAULT_METRIC_TIMEOUT_S, MetricBudget, MetricTimeout, current_budget
+from stratbench.match.metric_budget import DEFAULT_METRIC_TIMEOUT_S, MetricBudget, MetricTimeout, current_budget
 from stratbench.registry import Registry
 
 
@@ -18,7 +18,7 @@ def score_match(
 
     A metric that runs out of time as a whole is named by its registered name
     and adds no values; one that leaves out a part (see
-    :class:`~stratbench.metric_budget.MetricBudget`) names that value.
+    :class:`~stratbench.match.metric_budget.MetricBudget`) names that value.
     """
     merged: dict[str, dict[str, Any]] = {}
     not_computed: dict[str, str] = {}

@@ -2,7 +2,7 @@
 
 Metrics run on the process's scoring thread, in Python, and do not yield:
 an asyncio timeout cannot stop one, and a Python thread cannot be killed.
-So the budget is cooperative: :func:`~stratbench.match_score.score_match`
+So the budget is cooperative: :func:`~stratbench.match.score.score_match`
 gives each metric a :class:`MetricBudget` (the context's
 :data:`current_budget`), and a metric whose work can grow without bound
 (the state–action-space enumeration of a planning task) calls
@@ -60,7 +60,7 @@ class MetricBudget:
 
 current_budget: contextvars.ContextVar[MetricBudget | None] = contextvars.ContextVar(
     "stratbench_metric_budget", default=None)
-"""The budget of the metric running in this context (None outside :func:`~stratbench.match_score.score_match`)."""
+"""The budget of the metric running in this context (None outside :func:`~stratbench.match.score.score_match`)."""
 
 
 def budget() -> MetricBudget:

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from stratbench.core.schedule import MatchSpec
-from stratbench.scheduling import run_in_order
+from stratbench.run.scheduling import run_in_order
 
 __all__ = ["GateSchedule", "until_decided_problem"]
 
@@ -58,7 +58,7 @@ class GateSchedule:
     def __init__(self, config: pytest.Config, settings: Any) -> None:
         self.config = config
         self.settings = settings
-        """The gate's settings (:func:`stratbench.gating.settings_from_pytest`), fixed for the run."""
+        """The gate's settings (:func:`stratbench.run.gating.settings_from_pytest`), fixed for the run."""
         self.budget: int | None = config.getoption("stratbench_budget")
         self.others: list[pytest.Item] = []
         self.queues: dict[TestKey, list[pytest.Item]] = {}

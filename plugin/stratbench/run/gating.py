@@ -121,7 +121,7 @@ def check_pytest_options(config: Any, baseline: Any) -> str | None:
         for flag, dest, default in UNGATED:
             if config.getoption(dest) != default:
                 return f"{flag} needs --baseline PATH (a results.json to compare with) or --stratbench-gate-map NEW=OLD"
-    from stratbench.gate_schedule import until_decided_problem
+    from stratbench.run.gate_schedule import until_decided_problem
 
     return (until_decided_problem(config, baseline)
             or validate(config.getoption("stratbench_gate_elo0"), config.getoption("stratbench_gate_elo1")))
@@ -160,7 +160,7 @@ def run_gate(config: Any, report: dict[str, Any], baseline: dict[str, Any] | Non
     from stratbench.report.gate import INCONCLUSIVE, PYTEST_EXIT, NothingCompared, check, head_to_head
 
     settings = settings_from_pytest(config)
-    from stratbench.gate_schedule import GateSchedule
+    from stratbench.run.gate_schedule import GateSchedule
 
     schedule = next((p for p in config.pluginmanager.get_plugins() if isinstance(p, GateSchedule)), None)
     planned = schedule.planned_tests if schedule is not None else None  # the split the run was decided with

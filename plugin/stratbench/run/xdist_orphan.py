@@ -1,7 +1,7 @@
 """An xdist worker whose controller is gone stops after its current match and exits quietly.
 
 A worker journals every match it finishes before reporting it (see
-:class:`~stratbench.results.WorkerJournal`). When the controller dies (kill -9),
+:class:`~stratbench.run.results.WorkerJournal`). When the controller dies (kill -9),
 the worker's link to it breaks: every report xdist then sends raises
 ``OSError: cannot send`` (the last one shown as a ``PluggyTeardownRaisedWarning``),
 and execnet, 5 seconds after it saw the link close, interrupts the worker with

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from stratbench.core.schedule import MatchSpec, SuiteSpec
-from stratbench.session import PlayedMatch, StratbenchSession
+from stratbench.run.session import PlayedMatch, StratbenchSession
 
 Upcoming = list[tuple[str, MatchSpec, SuiteSpec]]
 """The matches a process will run next, in its order: (node id, spec, suite)."""

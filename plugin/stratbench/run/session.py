@@ -31,18 +31,18 @@ from stratbench.llm.budget import Budget, BudgetExceeded
 from stratbench.llm.client import LLMClient, load_litellm
 from stratbench.llm.limits import DEFAULT_CONCURRENCY as DEFAULT_MODEL_CONCURRENCY
 from stratbench.llm.limits import LimitSettings
-from stratbench.match_annotate import annotate, annotator_settings
-from stratbench.match_build import build_agents, build_game
-from stratbench.match_play import MatchFailure, play_and_close, play_in_cassette
-from stratbench.match_record import build_record, package_versions, result_for, unscored_record
-from stratbench.match_score import score_match
-from stratbench.match_settings import match_settings, settings_hash
-from stratbench.metric_budget import DEFAULT_METRIC_TIMEOUT_S
+from stratbench.match.annotate import annotate, annotator_settings
+from stratbench.match.build import build_agents, build_game
+from stratbench.match.play import MatchFailure, play_and_close, play_in_cassette
+from stratbench.match.record import build_record, package_versions, result_for, unscored_record
+from stratbench.match.score import score_match
+from stratbench.match.settings import match_settings, settings_hash
+from stratbench.match.metric_budget import DEFAULT_METRIC_TIMEOUT_S
 from stratbench.protocols import DEFAULT, Protocol, effective_name
 from stratbench.protocols import agent_options as agent_options_for
 from stratbench.reference import ReferenceProfile
 from stratbench.registry import Registry
-from stratbench.results import ResultStore, WorkerJournal
+from stratbench.run.results import ResultStore, WorkerJournal
 
 __all__ = ["PlayedMatch", "RunSettings", "StratbenchSession", "annotator_settings", "result_for"]
 
@@ -206,7 +206,7 @@ class StratbenchSession:
     def _build_game(
         self, name: str, variant: str | None, *, reference: bool, protocol: Protocol | None = None
     ) -> tuple[Game, dict[str, Any]]:
-        """Builds a match's game with its options (see :func:`stratbench.match_build.build_game`)."""
+        """Builds a match's game with its options (see :func:`stratbench.match.build.build_game`)."""
         return build_game(self.registry, self.settings.reference, name, variant, reference=reference,
                           protocol_options=protocol.game_options if protocol is not None else None)
 
@@ -351,7 +351,7 @@ class StratbenchSession:
             mode = "once" if self.settings.reference_mode == "record" else "none"
         agent_options = self._agent_options(spec, options)
         if getattr(game, "strategy_game", None) is not None:  # a whole-strategy game: core.revision plays it
-            from stratbench.match_revision import build_writers, play_revision
+            from stratbench.match.revision import build_writers, play_revision
 
             writers, sessions = build_writers(self.client, spec, game, transcript, agent_options)
             agents: dict[int, Any] = {}

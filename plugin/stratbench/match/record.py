@@ -11,9 +11,9 @@ from stratbench.core.runner import MatchOutcome
 from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.types import to_builtin
 from stratbench.llm import cassettes
-from stratbench.match_cost import decision_cost
+from stratbench.match.cost import decision_cost
 from stratbench.metrics.revision import revision_record
-from stratbench.results import ERRORED, RECORD_VERSION, SCORED, SKIPPED
+from stratbench.run.results import ERRORED, RECORD_VERSION, SCORED, SKIPPED
 
 
 def build_record(
@@ -38,7 +38,7 @@ def build_record(
     """Returns the result record of a played match (see docs/ARCHITECTURE.md, Results).
 
     With the match's ``transcript``, the record gains ``decision_cost`` (per
-    side: calls and tokens per decision, :mod:`stratbench.match_cost`, from
+    side: calls and tokens per decision, :mod:`stratbench.match.cost`, from
     the sides' usage and decisions) and each critiquing player's ``revise``
     metric (:mod:`stratbench.metrics.revision`).
     """

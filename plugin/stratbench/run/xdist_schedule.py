@@ -1,7 +1,7 @@
 """xdist's ``load`` distribution, fed so that each worker's match pool stays full.
 
 With ``--stratbench-concurrency N`` a worker plays at once the matches that
-are in its queue (:mod:`stratbench.match_pool`). xdist's ``load`` scheduler
+are in its queue (:mod:`stratbench.run.pool`). xdist's ``load`` scheduler
 keeps that queue short on purpose: it first sends each worker a quarter of
 its share, and once a test has taken 0.1 s or more it sends nothing new while
 the worker still holds two items. Matches take seconds, so under plain

@@ -36,12 +36,9 @@ from stratbench.core.types import Action
 
 def registry():
     """Returns a registry filled with stratbench's built-in games."""
-    import stratbench.builtins as builtins
-    from stratbench.registry import Registry
+    from stratbench.families import standalone_registry
 
-    filled = Registry()
-    builtins.pytest_stratbench_add_games(registry=filled)
-    return filled
+    return standalone_registry(("games",))
 
 
 def default_games(names: list[str] | None = None) -> list[str]:

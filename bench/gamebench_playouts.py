@@ -21,12 +21,9 @@ from stratbench.core.types import Action
 
 
 def _registry():
-    import stratbench.builtins as builtins
-    from stratbench.registry import Registry
+    from stratbench.families import standalone_registry
 
-    registry = Registry()
-    builtins.pytest_stratbench_add_games(registry=registry)
-    return registry
+    return standalone_registry(("games",))
 
 
 def playout(game, seed: int, *, observe: bool) -> int:

@@ -34,12 +34,11 @@ from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-import stratbench.builtins as builtins  # noqa: E402
+from stratbench.families import standalone_registry  # noqa: E402
 from stratbench.core.agent import AgentSpec  # noqa: E402
 from stratbench.core.game import Game, GameInfo, State  # noqa: E402
 from stratbench.core.schedule import MatchSpec, SuiteSpec  # noqa: E402
 from stratbench.core.types import Observation, Rules  # noqa: E402
-from stratbench.registry import Registry  # noqa: E402
 from stratbench.run.session import RunSettings, StratbenchSession  # noqa: E402
 from stratbench.testing.fake_llm import FakeLLMServer  # noqa: E402
 
@@ -79,9 +78,7 @@ class Count(Game):
 
 
 def make_session(root: Path, mode: str, api_base: str | None) -> StratbenchSession:
-    registry = Registry()
-    for hook in ("games", "agents", "scaffolds", "metrics"):
-        getattr(builtins, f"pytest_stratbench_add_{hook}")(registry=registry)
+    registry = standalone_registry(("games", "agents", "scaffolds", "metrics"))
     registry.add_game("count", Count)
     settings = RunSettings(models=[MODEL], api_base=api_base, report_dir=root / "reports",
                            cassette_dir=root / "cassettes", record_mode=mode, run_id="bench")

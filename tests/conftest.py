@@ -27,3 +27,18 @@ def no_provider_keys(monkeypatch):
     for name in list(os.environ):
         if name.endswith("_API_KEY") or name in ("OPENAI_API_BASE", "OPENAI_BASE_URL"):
             monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _scaffolds_registry():
+    """Gives each test the installed families' registry for the scaffolds' lookups, and restores it after a test
+    that built a session of its own (a session installs its registry, maybe a partial one)."""
+    from stratbench.scaffolds import family_parts
+
+    if family_parts._current is None or not family_parts._current.answer_readers:
+        from stratbench.families import standalone_registry
+
+        family_parts.use_registry(standalone_registry())
+    installed = family_parts._current
+    yield
+    family_parts.use_registry(installed)

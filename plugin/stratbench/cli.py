@@ -22,6 +22,7 @@ nothing compared (one line), 6 gate inconclusive (0 or 1 with
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -81,14 +82,15 @@ def _malformed(record: dict[str, Any]) -> str | None:
     return malformed(record)
 
 
+@functools.cache
 def _reporters() -> Any:
-    """A registry holding the built-in report sections and board renderers."""
-    from stratbench import builtins
-    from stratbench.registry import Registry
+    """The installed families' registry: their report sections, board renderers and games' scales."""
+    from stratbench.families import FamilyLoadError, standalone_registry
 
-    registry = Registry()
-    builtins.pytest_stratbench_add_reporters(registry=registry)
-    return registry
+    try:
+        return standalone_registry()
+    except FamilyLoadError as error:
+        raise InputError(str(error)) from None
 
 
 def _registry_sections() -> dict[str, Any]:
@@ -177,7 +179,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     out = args.out or (args.dirs[0] if args.dirs[0].is_dir() else args.dirs[0].parent)
     data = _analyse(records, args.resamples)
     sources = [d if d.is_dir() else d.parent for d in args.dirs]
-    written = write_reports(data, out, transcripts_from=sources, boards=_boards(),
+    written = write_reports(data, out, transcripts_from=sources,
                             renderers=_reporters().board_renderers)
     for note in data["notes"]:
         print(f"note: {note}")
@@ -290,7 +292,7 @@ def _write_merged_reports(records: list[dict[str, Any]], out: Path, resamples: i
 
     data = _analyse(records, resamples)
     try:
-        written = write_reports(data, out, transcripts_from=[out], boards=_boards())
+        written = write_reports(data, out, transcripts_from=[out], renderers=_reporters().board_renderers)
     except OSError as error:  # results.jsonl is written already; say why the reports are missing
         raise InputError(f"OUT {out}: merged {RESULTS_FILE} written, but not the reports ({error})") from None
     for note in data["notes"]:
@@ -353,14 +355,6 @@ def _agent_map(items: list[str]) -> dict[str, str]:
             raise InputError(f"--map {item!r}: expected NEW=OLD")
         mapping[new] = old
     return mapping
-
-
-def _boards() -> dict[str, Any]:
-    try:
-        from stratbench.report.boards import BOARDS
-    except ImportError:
-        return {}
-    return BOARDS
 
 
 def cmd_sprt(args: argparse.Namespace) -> int:

@@ -1,8 +1,12 @@
 """Hook specifications: how games, agents, scaffolds and metrics plug in.
 
-Implement these in any pytest plugin (a ``conftest.py``, or a package with a
-``pytest11`` entry point) with ``@pytest.hookimpl``. stratbench registers its
-own components through the same hooks, from :mod:`stratbench.builtins`.
+Implement these with ``@pytest.hookimpl`` in a family's plugin module,
+installed under the ``stratbench`` entry-point group (the built-in families
+are installed that way: ``games/<family>/plugin.py``), or in a ``conftest.py``.
+:mod:`stratbench.families` loads the families for pytest, the CLI and the
+tests alike. A package registered only as a ``pytest11`` plugin still works
+under pytest (deprecated for families: ``stratbench report`` must import it to
+find it).
 """
 
 from __future__ import annotations
@@ -12,9 +16,47 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from stratbench.family_settings import FamilySettings
     from stratbench.registry import Registry
 
 hookspec = pytest.hookspec
+
+# -------------------------------------------------------------------------
+# a family's options and settings
+# -------------------------------------------------------------------------
+
+
+@hookspec(historic=True)
+def pytest_stratbench_addoption(parser: pytest.Parser) -> None:
+    """Adds a family's command-line options (called once per family, like ``pytest_addoption``).
+
+    Args:
+        parser: pytest's parser; put the options in a group of the family's own
+            (``parser.getgroup("stratbench-nim", "stratbench: Nim")``).
+
+    Example:
+        .. code-block:: python
+
+            @pytest.hookimpl
+            def pytest_stratbench_addoption(parser):
+                parser.getgroup("stratbench-nim", "stratbench: Nim").addoption("--nim-heaps", type=int, default=3)
+    """
+
+
+@hookspec
+def pytest_stratbench_family_settings(config: pytest.Config) -> FamilySettings | None:
+    """Returns a family's run settings, read from its options (one per family; None for none).
+
+    Args:
+        config: The pytest config (``config.getoption("nim_heaps")``).
+
+    Returns:
+        A :class:`stratbench.family_settings.FamilySettings` subclass; the run
+        keeps it as ``RunSettings.families[settings.family]``, and agents and
+        variant listers get its fields in their ``options``. Raise
+        ``pytest.UsageError`` for a bad combination of options.
+    """
+
 
 # -------------------------------------------------------------------------
 # registration
@@ -45,7 +87,11 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
     Args:
         registry: Call ``registry.add_agent(name, factory)``; ``factory(context)``
             gets a :class:`stratbench.core.agent.AgentContext` and returns an
-            object with ``async act(observation) -> Action``.
+            object with ``async act(observation) -> Action``;
+            ``registry.add_model_seat(name, factory, model_option=...)`` for a
+            seat a model plays when the run has one;
+            ``registry.add_system_component(factory)`` for a program outside
+            Python some agents need (announced when missing).
 
     Example:
         .. code-block:: python
@@ -99,11 +145,16 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
 
 @hookspec
 def pytest_stratbench_add_protocols(registry: Registry) -> None:
-    """Registers ways of playing a game other than its default (``paper``).
+    """Registers ways of playing a game other than its default (``paper``), and what they name.
 
     Args:
         registry: Call ``registry.add_protocol(game, Protocol(...))`` (see
-            :mod:`stratbench.protocols`).
+            :mod:`stratbench.protocols`); ``registry.add_answer_reader(name, reader)``
+            for a protocol's strict answer reader (``Observation.answer_parser``),
+            ``registry.add_prompt_style(name, module)`` for a paper's prompt
+            structure (``Observation.prompt_style``) and
+            ``registry.add_guide_folder(package, folder)`` for the ``guide``
+            scaffold's ``<game>.md`` strategy guides.
 
     Example:
         .. code-block:: python

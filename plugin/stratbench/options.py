@@ -231,8 +231,6 @@ def add_options(parser: Any) -> None:
     group.addoption("--resume", "--stratbench-resume", action="store_true", default=False, dest="stratbench_resume",
                     help="Play only the matches without a scored record for the same settings in --report-dir; "
                          "carry the earlier records into this run")
-    group.addoption("--advgame-rounds", type=positive_int, default=None, metavar="N",
-                    help="Rounds per AdvGameBench match (default 10, the paper's)")
     group.addoption("--rap-depth", type=positive_int, default=2, metavar="N",
                     help="Tree-search depth of the rap scaffold (default 2, GameBench's)")
     group.addoption("--rap-iterations", type=positive_int, default=10, metavar="N",
@@ -247,19 +245,8 @@ def add_options(parser: Any) -> None:
                     help="Where cassettes live (default cassettes/ at the rootdir)")
     group.addoption("--stratbench-vision", choices=("auto", "on", "off"), default="auto",
                     help="Send image observations to models: auto (litellm's model map), on, off")
-    group.addoption("--stockfish", default=None, metavar="PATH",
-                    help="Stockfish binary (default: stockfish on PATH, then /usr/games/stockfish)")
-    group.addoption("--sc2-backend", choices=("engine", "live"), default="engine",
-                    help="What plays the StarCraft II suites: engine (the offline battle engine, default) or live "
-                         "(the game: needs SC2PATH and --sc2-maps)")
-    group.addoption("--sc2-maps", type=existing_folder, default=None, metavar="DIR",
-                    help="StarCraft II maps for live play (the released llm_smac and llm_pysc2 folders); needs SC2PATH")
-    group.addoption("--pddl-dir", default=None, metavar="DIR",
-                    help="Run a PDDL dataset in SPIN-Bench's layout (<domain>/domain.pddl, <domain>/instances/*.pddl)")
     group.addoption("--annotator-model", type=model_string, default=None, metavar="MODEL",
                     help="Model that annotates negotiation transcripts (Diplomacy metrics)")
-    group.addoption("--diplomacy-opponent", type=model_string, default=None, metavar="MODEL",
-                    help="Model of the LLM opponents in Diplomacy's paper protocol (default: the subject's model)")
     group.addoption("--baseline", default=None, metavar="PATH",
                     help="Gate the run against this results.json (or report dir): pass, fail (exit 1) or "
                          "inconclusive (exit 6)")

@@ -52,19 +52,25 @@ _STATUS = {
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
-    """Adds stratbench's hook specifications (and asks protobuf for the backend pysc2 needs)."""
-    from stratbench import hookspecs
-    from stratbench.games.sc2.pysc2_compat import prepare_protobuf
+    """Adds stratbench's hook specifications and registers the installed families (:mod:`stratbench.families`).
 
-    # The earliest hook of the plugin: before any conftest or test module can load protobuf.
-    prepare_protobuf()
+    The earliest hook of the plugin: a family's own ``pytest_addhooks`` runs as
+    it is registered, before any conftest or test module loads.
+    """
+    from stratbench import hookspecs
+    from stratbench.families import FamilyLoadError, register_families
 
     pluginmanager.add_hookspecs(hookspecs)
+    try:
+        register_families(pluginmanager)
+    except FamilyLoadError as error:
+        raise pytest.UsageError(f"stratbench: {error}") from None
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    """Adds the ``stratbench`` option group."""
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    """Adds the ``stratbench`` option group, then each family's options (``pytest_stratbench_addoption``)."""
     _options.add_options(parser)
+    pluginmanager.hook.pytest_stratbench_addoption.call_historic(kwargs={"parser": parser})
 
 
 def _is_controller(config: pytest.Config) -> bool:
@@ -74,14 +80,9 @@ def _is_controller(config: pytest.Config) -> bool:
 
 def build_registry(config: pytest.Config) -> Registry:
     """Collects every game, agent, scaffold and metric registered through the hooks."""
-    registry = Registry()
-    config.hook.pytest_stratbench_add_games(registry=registry)
-    config.hook.pytest_stratbench_add_agents(registry=registry)
-    config.hook.pytest_stratbench_add_scaffolds(registry=registry)
-    config.hook.pytest_stratbench_add_metrics(registry=registry)
-    config.hook.pytest_stratbench_add_reporters(registry=registry)
-    config.hook.pytest_stratbench_add_protocols(registry=registry)
-    return registry
+    from stratbench.families import fill_registry
+
+    return fill_registry(config.hook)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -91,12 +92,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "stratbench(game, opponents, baselines, matches, seats, ...): declare a suite test that "
         "plays matches of a game through the 'match' fixture",
     )
-    from stratbench import builtins
-
-    if not config.pluginmanager.is_registered(builtins):
-        config.pluginmanager.register(builtins, "stratbench-builtins")
     settings = _settings(config)
-    _select_sc2_backend(settings)
     registry = build_registry(config)
     _validate(config, settings, registry)
     session = StratbenchSession(settings, registry, is_controller=_is_controller(config))
@@ -121,7 +117,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(controller, "stratbench-controller")
         from stratbench.system_components import register_notice
 
-        register_notice(config, {"stockfish": settings.stockfish})
+        register_notice(config, registry.system_components, settings.as_options())
     else:
         from stratbench.run.results import WorkerJournal
 
@@ -173,10 +169,6 @@ def _settings(config: pytest.Config) -> RunSettings:
         cassette_dir=cassette_path,
         record_mode=config.getoption("record_mode"),
         run_id=run_id,
-        stockfish=config.getoption("stockfish"),
-        pddl_dir=Path(config.getoption("pddl_dir")).resolve() if config.getoption("pddl_dir") else None,
-        sc2_maps=Path(config.getoption("sc2_maps")).resolve() if config.getoption("sc2_maps") else None,
-        sc2_backend=config.getoption("sc2_backend"),
         annotator_model=config.getoption("annotator_model"),
         vision=config.getoption("stratbench_vision"),
         local_models=local_models,
@@ -189,10 +181,9 @@ def _settings(config: pytest.Config) -> RunSettings:
         match_timeout=config.getoption("match_timeout") or None,
         metric_timeout=config.getoption("stratbench_metric_timeout") or None,
         resume=config.getoption("stratbench_resume"),
-        advgame_rounds=config.getoption("advgame_rounds"),
         scaffold_settings={"rap": {"depth": config.getoption("rap_depth"),
                                    "iterations": config.getoption("rap_iterations")}},
-        diplomacy_opponent=config.getoption("diplomacy_opponent"),
+        families=_family_settings(config),
         concurrency=default_concurrency(config.getoption("stratbench_concurrency"), models,
                                         list(config.getoption("stratbench_agent")),
                                         budgeted=config.getoption("max_cost") is not None),
@@ -202,6 +193,26 @@ def _settings(config: pytest.Config) -> RunSettings:
             tpm=dict(config.getoption("model_tpm")),
         ),
     )
+
+
+def _family_settings(config: pytest.Config) -> dict[str, Any]:
+    """Each family's settings (``pytest_stratbench_family_settings``), by family; two with one name is an error."""
+    from stratbench.family_settings import merged_options
+
+    families: dict[str, Any] = {}
+    for settings in config.hook.pytest_stratbench_family_settings(config=config):
+        if settings is None:
+            continue
+        name = type(settings).family
+        if not name or name in families:
+            raise pytest.UsageError(f"stratbench: family settings {type(settings).__name__} "
+                                    f"{'name no family' if not name else f'use the family name {name!r} twice'}")
+        families[name] = settings
+    try:
+        merged_options(families)
+    except ValueError as error:
+        raise pytest.UsageError(f"stratbench: {error}") from None
+    return families
 
 
 DEFAULT_CONCURRENCY_WITH_MODEL = 16
@@ -238,8 +249,8 @@ def _validate(config: pytest.Config, settings: RunSettings, registry: Registry) 
     if _is_controller(config):  # litellm's import costs seconds: an xdist worker loads it at its first call
         if settings.models:
             _validate_models(settings.models)
-        if settings.diplomacy_opponent:
-            _validate_models([settings.diplomacy_opponent], option="--diplomacy-opponent")
+        for option, model in settings.family_models().items():
+            _validate_models([model], option=option)
     if settings.reference is not None:
         try:
             for name in settings.reference.scaffolds:
@@ -261,7 +272,7 @@ def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
     from stratbench.run.startup import directory_problem
 
     records = settings.record_mode != "none" and bool(
-        settings.models or settings.annotator_model or settings.diplomacy_opponent
+        settings.models or settings.annotator_model or settings.family_models()
         or settings.reference_mode == "record"
     )
     checks = [("--stratbench-cassette-dir", settings.cassette_dir, records)]
@@ -287,7 +298,7 @@ def _cost_notes(settings: RunSettings) -> list[str]:
     from stratbench.llm.budget import unpriced_models, unpriced_note
 
     models = [*settings.models, *([settings.annotator_model] if settings.annotator_model else []),
-              *([settings.diplomacy_opponent] if settings.diplomacy_opponent else [])]
+              *settings.family_models().values()]
     unpriced = unpriced_models(models, settings.prices)
     return [unpriced_note(settings.max_cost, unpriced)] if unpriced else []
 
@@ -344,19 +355,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any | None:
     from stratbench.run.xdist_schedule import make_scheduler
 
     return make_scheduler(config, log, session.settings.concurrency)
-
-
-def _select_sc2_backend(settings: RunSettings) -> None:
-    """Points the StarCraft II games at ``--sc2-backend``; live play without the game or maps is a usage error."""
-    from stratbench.games.sc2.engine.games import select_backend
-
-    if settings.sc2_backend == "live":
-        from stratbench.games.sc2.live import live_problem
-
-        problem = live_problem(settings.sc2_maps)
-        if problem is not None:
-            raise pytest.UsageError(f"--sc2-backend live: {problem} (set SC2PATH to the game and give --sc2-maps DIR)")
-    select_backend(settings.sc2_backend, settings.sc2_maps)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -873,10 +871,8 @@ class ControllerPlugin:
             self.report["gate"] = None if self.gate is None else self.gate.to_dict()
             if status and session.exitstatus == pytest.ExitCode.OK:
                 session.exitstatus = status
-        from stratbench.report.boards import BOARDS
-
         try:
-            self.written = write_reports(self.report, self.session.settings.report_dir, boards=BOARDS,
+            self.written = write_reports(self.report, self.session.settings.report_dir,
                                          renderers=self.session.registry.board_renderers)
         except OSError as error:  # the results are stored already; say why the reports are missing
             self.report_error = f"could not write the reports into {self.session.settings.report_dir}: {error}"

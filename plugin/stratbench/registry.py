@@ -41,6 +41,8 @@ ReportSection = Callable[..., "dict[str, Any] | None"]
 declaring an ``unscored`` keyword parameter also gets the skipped and errored records."""
 BoardRenderer = Callable[[dict[str, Any]], "str | None"]
 """Draws one ``board`` snapshot as an inline ``<svg>``; None to show its text instead."""
+AnswerReader = Callable[..., Any]
+"""A strict reader of a paper protocol's answers: ``reader(reply, observation) -> Action`` (or messages)."""
 
 
 @dataclass(frozen=True)
@@ -69,8 +71,13 @@ class Registry:
     report_sections: dict[str, ReportSection] = field(default_factory=dict)
     board_renderers: dict[str, BoardRenderer] = field(default_factory=dict)
     protocols: dict[str, dict[str, Protocol]] = field(default_factory=dict)
-    model_seats: set[str] = field(default_factory=set)
-    """Agent names a seating uses for seats a run's model plays (see :meth:`add_model_seat`)."""
+    model_seats: dict[str, str | None] = field(default_factory=dict)
+    """Agent names a seating uses for seats a run's model plays, each with the option naming that model
+    (see :meth:`add_model_seat`)."""
+    answer_readers: dict[str, AnswerReader | str] = field(default_factory=dict)
+    prompt_styles: dict[str, str] = field(default_factory=dict)
+    guide_folders: list[tuple[str, str]] = field(default_factory=list)
+    system_components: list[Callable[[], Any]] = field(default_factory=list)
 
     def add_game(self, name: str, factory: GameFactory, *, variants: VariantLister | None = None) -> None:
         """Registers a game factory under ``name``.
@@ -91,15 +98,53 @@ class Registry:
             raise ValueError("'llm' is reserved: LLM agents are chosen with --model")
         _add(self.agents, "agent", name, factory)
 
-    def add_model_seat(self, name: str, factory: AgentFactory) -> None:
+    def add_model_seat(self, name: str, factory: AgentFactory, *, model_option: str | None = None) -> None:
         """Registers a seat that a model plays when the run has one (a paper's LLM opponents).
 
-        In a seating, ``name`` is then played by ``--diplomacy-opponent``'s
-        model, else by the subject's model, else by the run's first
-        ``--model``; without any model, ``factory(context)`` plays it.
+        In a seating, ``name`` is then played by the model the family option
+        ``model_option`` names (Diplomacy's ``diplomacy_opponent``), else by
+        the subject's model, else by the run's first ``--model``; without any
+        model, ``factory(context)`` plays it.
         """
         self.add_agent(name, factory)
-        self.model_seats.add(name)
+        self.model_seats[name] = model_option
+
+    def add_answer_reader(self, name: str, reader: AnswerReader | str) -> None:
+        """Registers a paper protocol's strict answer reader, named by ``Observation``'s ``answer_parser``.
+
+        Args:
+            name: The reader's name.
+            reader: ``reader(reply, observation)``, or ``"module:function"`` to import it when first used
+                (so no family module loads before its game plays).
+        """
+        _add(self.answer_readers, "answer reader", name, reader)
+
+    def answer_reader(self, name: str) -> AnswerReader:
+        """Returns the answer reader registered as ``name`` (importing it if registered by path)."""
+        reader = _get(self.answer_readers, "answer reader", name)
+        if isinstance(reader, str):
+            import importlib
+
+            module_name, _, function = reader.partition(":")
+            reader = self.answer_readers[name] = getattr(importlib.import_module(module_name), function)
+        return reader
+
+    def add_prompt_style(self, name: str, module: str) -> None:
+        """Registers a paper's prompt structure (``Observation``'s ``prompt_style``) by its module's name.
+
+        The module provides ``released_prompt(observation)``, ``retry_message(observation)`` and
+        ``REQUEST_OPTIONS`` (see :mod:`stratbench.scaffolds.prompt`).
+        """
+        _add(self.prompt_styles, "prompt style", name, module)
+
+    def add_guide_folder(self, package: str, folder: str) -> None:
+        """Registers a folder of strategy guides (``<game>.md``) inside ``package``, for the ``guide`` scaffold."""
+        if (package, folder) not in self.guide_folders:
+            self.guide_folders.append((package, folder))
+
+    def add_system_component(self, component: Callable[[], Any]) -> None:
+        """Registers a system program some matches need (``component() -> system_components.Component``)."""
+        self.system_components.append(component)
 
     def add_scaffold(self, name: str, factory: ScaffoldFactory) -> None:
         """Registers a scaffold factory ``factory(**settings) -> Scaffold`` under ``name``."""

@@ -1,4 +1,4 @@
-"""System programs some matches need (Stockfish), and the notice when one is missing.
+"""System programs some matches need (registered by their family: Stockfish), and the notice when one is missing.
 
 A suite skips a match whose program is missing (``suites/spin/test_chess.py``
 skips every match with a Stockfish side, with the reason
@@ -25,7 +25,7 @@ import pytest
 
 from stratbench.core.schedule import MatchSpec
 
-__all__ = ["COMPONENTS", "Component", "MissingComponentNotice", "register_notice"]
+__all__ = ["Component", "MissingComponentNotice", "register_notice"]
 
 
 @dataclass(frozen=True)
@@ -49,21 +49,6 @@ class Component:
     needed_by: Callable[[MatchSpec], bool]
 
 
-def _stockfish() -> Component:
-    from stratbench.agents.stockfish import STOCKFISH_MISSING, find_stockfish
-
-    return Component(
-        name="Stockfish",
-        install="apt-get install stockfish",
-        option="stockfish",
-        skip_reason=STOCKFISH_MISSING,
-        find=find_stockfish,
-        needed_by=lambda spec: any(side.kind.startswith("stockfish") for side in spec.sides),
-    )
-
-
-COMPONENTS: tuple[Callable[[], Component], ...] = (_stockfish,)
-"""Factories of the components checked at the start of a run."""
 
 
 def _skip_reason(report: pytest.TestReport) -> str | None:
@@ -132,15 +117,16 @@ class MissingComponentNotice:
                     yellow=True)
 
 
-def register_notice(config: pytest.Config, options: dict[str, Any]) -> None:
+def register_notice(config: pytest.Config, components: list[Callable[[], Component]], options: dict[str, Any]) -> None:
     """Registers the notice on the controller when a component is missing.
 
     Args:
         config: The pytest config.
+        components: The registered components' factories (``Registry.system_components``).
         options: Option values by component option name (``{"stockfish": PATH or None}``).
     """
     missing = []
-    for factory in COMPONENTS:
+    for factory in components:
         component = factory()
         given = options.get(component.option)
         if component.find(given) is None:

@@ -18,12 +18,9 @@ MIN_GAMES = 1
 
 
 def _registry():
-    import stratbench.builtins as builtins
-    from stratbench.registry import Registry
+    from stratbench.families import standalone_registry
 
-    registry = Registry()
-    builtins.pytest_stratbench_add_games(registry=registry)
-    return registry
+    return standalone_registry(("games",))
 
 
 def _games():
@@ -92,11 +89,9 @@ def test_replay_snapshots_are_plain_data_and_draw(name, variant):
     """Every position's snapshot survives JSON unchanged, and the game's board renderer draws it."""
     import json
 
-    import stratbench.builtins as builtins
-    from stratbench.registry import Registry
+    from stratbench.families import standalone_registry
 
-    reporters = Registry()
-    builtins.pytest_stratbench_add_reporters(registry=reporters)
+    reporters = standalone_registry(("reporters",))
     renderer = reporters.board_renderers.get(name)
     drawn = []
 

@@ -133,14 +133,14 @@ def test_paper_scores_stay_physically_possible_over_random_play():
 
 
 def _session(tmp_path, **settings):
-    from stratbench import builtins
-    from stratbench.registry import Registry
+    from stratbench.families import standalone_registry
+    from stratbench.games.spin.plugin import SpinSettings
     from stratbench.run.session import RunSettings, StratbenchSession
 
-    registry = Registry()
-    for hook in ("games", "agents", "scaffolds", "metrics"):
-        getattr(builtins, f"pytest_stratbench_add_{hook}")(registry=registry)
-    return StratbenchSession(RunSettings(report_dir=tmp_path, run_id="t", **settings), registry,
+    registry = standalone_registry(("games", "agents", "scaffolds", "metrics"))
+    opponent = settings.pop("diplomacy_opponent", None)
+    families = {"spin": SpinSettings(diplomacy_opponent=opponent)}
+    return StratbenchSession(RunSettings(report_dir=tmp_path, run_id="t", families=families, **settings), registry,
                              is_controller=False)
 
 

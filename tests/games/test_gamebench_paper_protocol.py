@@ -15,10 +15,7 @@ import re
 
 import pytest
 from stratbench.agents.llm import LLMAgent
-from stratbench.builtins import (
-    pytest_stratbench_add_games,
-    pytest_stratbench_add_protocols,
-)
+from stratbench.families import standalone_registry
 from stratbench.core.agent import AgentContext, AgentSpec
 from stratbench.core.runner import MatchRules, _decide, _Stats, run_match
 from stratbench.core.transcript import Transcript
@@ -64,9 +61,7 @@ def _head(observation) -> str:
 
 
 def _registry() -> Registry:
-    registry = Registry()
-    pytest_stratbench_add_games(registry)
-    pytest_stratbench_add_protocols(registry)
+    registry = standalone_registry(("games", "protocols"))
     return registry
 
 

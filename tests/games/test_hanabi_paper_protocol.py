@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="Hanabi needs OpenSpiel: pip install 'pytest-stratbench[hanabi]'")
 
-from stratbench.builtins import pytest_stratbench_add_games, pytest_stratbench_add_protocols  # noqa: E402
+from stratbench.families import standalone_registry  # noqa: E402
 from stratbench.core.runner import MatchRules, run_match  # noqa: E402
 from stratbench.core.transcript import Transcript  # noqa: E402
 from stratbench.core.types import Action, ActionParseError  # noqa: E402
@@ -21,7 +21,6 @@ from stratbench.games.hanabi import Hanabi  # noqa: E402
 from stratbench.llm.client import LLMClient  # noqa: E402
 from stratbench.llm.session import ModelSession  # noqa: E402
 from stratbench.paper_protocols.hanabi import read_action_answer  # noqa: E402
-from stratbench.registry import Registry  # noqa: E402
 from stratbench.scaffolds.direct import direct  # noqa: E402
 from stratbench.testing.fake_llm import FakeLLMServer  # noqa: E402
 
@@ -85,9 +84,7 @@ def _squash(text):
 
 
 def _paper_game(variant="2p", **options):
-    registry = Registry()
-    pytest_stratbench_add_games(registry)
-    pytest_stratbench_add_protocols(registry)
+    registry = standalone_registry(("games", "protocols"))
     protocol = registry.protocol("hanabi", "paper")
     return registry.game("hanabi", variant, **protocol.game_options, **options), protocol
 

@@ -64,12 +64,9 @@ class _Enough(Exception):
 
 
 def _registry():
-    import stratbench.builtins as builtins
-    from stratbench.registry import Registry
+    from stratbench.families import standalone_registry
 
-    registry = Registry()
-    builtins.pytest_stratbench_add_games(registry=registry)
-    return registry
+    return standalone_registry(("games",))
 
 
 def _multi_seat_games() -> list[str]:

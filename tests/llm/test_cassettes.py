@@ -13,13 +13,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-import stratbench.builtins as builtins
+from stratbench.families import standalone_registry
 from stratbench.core.agent import AgentSpec
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.types import Observation, Rules
 from stratbench.llm import cassettes
-from stratbench.registry import Registry
 from stratbench.run.session import RunSettings, StratbenchSession
 from stratbench.testing.fake_llm import FakeLLMServer
 
@@ -71,9 +70,7 @@ def play(tmp_path: Path, mode: str, api_base: str | None, spec=None, node=None):
 
 
 def session(tmp_path: Path, mode: str, api_base: str | None) -> StratbenchSession:
-    registry = Registry()
-    for hook in ("games", "agents", "scaffolds", "metrics"):
-        getattr(builtins, f"pytest_stratbench_add_{hook}")(registry=registry)
+    registry = standalone_registry(("games", "agents", "scaffolds", "metrics"))
     registry.add_game("duel", Duel)
     settings = RunSettings(
         models=["openai/m"], api_base=api_base, report_dir=tmp_path / "reports", cassette_dir=tmp_path / "cassettes",

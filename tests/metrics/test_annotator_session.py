@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from stratbench import builtins
+from stratbench.families import standalone_registry
 from stratbench.core.agent import AgentSpec
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.types import Observation, Rules
-from stratbench.registry import Registry
 from stratbench.run.session import RunSettings, StratbenchSession, annotator_settings
 from stratbench.testing.fake_llm import FakeLLMServer
 
@@ -51,9 +50,7 @@ async def judge(game, outcome, session):
 
 
 def _play(tmp_path: Path, mode: str, api_base: str | None):
-    registry = Registry()
-    for hook in ("games", "agents", "scaffolds", "metrics"):
-        getattr(builtins, f"pytest_stratbench_add_{hook}")(registry=registry)
+    registry = standalone_registry(("games", "agents", "scaffolds", "metrics"))
     registry.add_game("coin", Coin)
     registry.add_annotator("coin", "judge", judge)
     settings = RunSettings(api_base=api_base, report_dir=tmp_path / "reports", cassette_dir=tmp_path / "cassettes",

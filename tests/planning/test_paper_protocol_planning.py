@@ -8,7 +8,7 @@ import random
 import pytest
 from planning_toys import BLOCKS_DOMAIN, BLOCKS_P01, BLOCKS_P01_PLAN
 
-from stratbench.builtins import pytest_stratbench_add_games, pytest_stratbench_add_protocols
+from stratbench.families import standalone_registry
 from stratbench.core.runner import MatchRules, run_match
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action, ActionParseError
@@ -18,7 +18,6 @@ from stratbench.llm.session import ModelSession
 from stratbench.metrics.pddl import plan_validity
 from stratbench.planning import dataset
 from stratbench.planning.plan_parsing import PlanParseError, released_plan
-from stratbench.registry import Registry
 from stratbench.scaffolds.direct import direct
 from stratbench.scaffolds.parsing import parse_answer
 from stratbench.testing.fake_llm import FakeLLMServer
@@ -89,9 +88,7 @@ def toy(toy_dataset):
 
 
 def _registry():
-    registry = Registry()
-    pytest_stratbench_add_games(registry)
-    pytest_stratbench_add_protocols(registry)
+    registry = standalone_registry(("games", "protocols"))
     return registry
 
 

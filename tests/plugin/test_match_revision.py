@@ -102,9 +102,13 @@ def test_baselines_play_the_rounds_asked_in_the_subjects_move_order():
 
 def test_the_rounds_option_enters_the_settings_hash_only_when_given():
     spec, suite = _spec(AgentSpec("greedy"), AgentSpec("random")), SuiteSpec(game="battle_card")
-    plain = match_settings(spec, suite, game_options={}, options={"advgame_rounds": None}, version="1")
+    from stratbench.games.advgame.plugin import AdvGameSettings
+
+    plain = match_settings(spec, suite, game_options={}, options={}, version="1",
+                           deciding=AdvGameSettings(advgame_rounds=None).deciding())
     assert "advgame_rounds" not in plain
-    four = match_settings(spec, suite, game_options={}, options={"advgame_rounds": 4}, version="1")
+    four = match_settings(spec, suite, game_options={}, options={}, version="1",
+                          deciding=AdvGameSettings(advgame_rounds=4).deciding())
     assert four["advgame_rounds"] == 4 and settings_hash(four) != settings_hash(plain)
 
 

@@ -17,7 +17,8 @@ from stratbench.games.chess_game import ChessGame
 from stratbench.games.connect_four import ConnectFour
 from stratbench.games.tictactoe import TicTacToe, winner
 from stratbench.report.render import render_transcript
-from stratbench.report.replay import BUILTIN_BOARD_RENDERERS, replay_steps
+from stratbench.families import standalone_registry
+from stratbench.report.replay import replay_steps
 
 
 class RandomLegal:
@@ -30,6 +31,10 @@ class RandomLegal:
         if observation.legal_actions:
             return Action(self.rng.choice(observation.legal_actions))
         return Action(sorted(observation.open_ended)[0], "pass")
+
+
+def _renderers():
+    return standalone_registry(("reporters",)).board_renderers
 
 
 def play(game, seed: int = 0, agents=None):
@@ -52,7 +57,7 @@ def test_tictactoe_boards_follow_every_move_and_end_on_the_final_position(seed):
         assert sum(a != b for a, b in zip(before["board"], after["board"])) == 1
     final = boards[-1]["board"]
     assert (winner(final) is not None) or "." not in final
-    replay = replay_steps(events, BUILTIN_BOARD_RENDERERS["tictactoe"])
+    replay = replay_steps(events, _renderers()["tictactoe"])
     decisions = [s for s in replay["steps"] if s["title"].startswith("turn")]
     assert len(decisions) == outcome.turns
     assert replay["steps"][0]["title"] == "start" and replay["steps"][-1]["title"] == "end"
@@ -75,7 +80,7 @@ def test_connect_four_snapshot_grid_matches_the_moves():
     assert sum(row.count("X") + row.count("O") for row in final["grid"]) == len(final["moves"])
     rebuilt = game.state_from_moves(final["moves"])
     assert ["".join(row) for row in rebuilt.grid] == final["grid"]
-    svg = BUILTIN_BOARD_RENDERERS["connect4"](final)
+    svg = _renderers()["connect4"](final)
     assert svg.count("<circle") == 42 and svg.count('stroke="#111"') == 1
 
 
@@ -89,7 +94,7 @@ def test_chess_boards_are_python_chess_svgs_with_the_last_move():
     boards = [e["board"] for e in transcript.to_list() if e["kind"] == "board"]
     assert boards[-1]["fen"] == state.board.fen()
     assert boards[-1]["lastmove"] == state.board.move_stack[-1].uci()
-    svg = BUILTIN_BOARD_RENDERERS["chess"](boards[-1])
+    svg = _renderers()["chess"](boards[-1])
     assert svg.startswith("<svg") and "lastmove" in svg
 
 
@@ -217,6 +222,6 @@ def test_diplomacy_snapshot_is_the_engine_position_and_the_map_names_its_phase()
     final_centres = {power: len(c) for power, c in boards[-1]["centers"].items()}
     assert sum(final_centres.values()) <= 34
     assert sorted(final_centres.values()) == sorted(outcome.scores)
-    svg = BUILTIN_BOARD_RENDERERS["diplomacy"](boards[1])
+    svg = _renderers()["diplomacy"](boards[1])
     assert svg.startswith("<svg") and "F1901M" not in svg.split(">", 1)[0]
     assert "FALL 1901" in svg.upper() or "F1901M" in svg

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 from stratbench.report.render import render_transcript
-from stratbench.report.replay import BUILTIN_BOARD_RENDERERS
+from stratbench.families import standalone_registry
 from stratbench.testing.browser import Chromium, find_chromium
 from test_replay import RandomLegal, play
 
@@ -47,7 +47,7 @@ def _match(game_name: str):
     outcome, events = play(game, 4, agents)
     row = {"test_id": f"{game_name}-random-s4", "game": game_name, "agents": ["random"] * len(agents),
            "scores": outcome.scores, "seed": 4, "subject": 0, "result": "scored", "terminal": outcome.terminal}
-    return render_transcript(row, events, renderers=BUILTIN_BOARD_RENDERERS)
+    return render_transcript(row, events, renderers=standalone_registry(("reporters",)).board_renderers)
 
 
 @pytest.fixture

@@ -5,8 +5,7 @@ from __future__ import annotations
 import html
 
 from report_records import record
-from stratbench import builtins
-from stratbench.registry import Registry
+from stratbench.families import standalone_registry
 from stratbench.report.analysis import analyse
 from stratbench.report.render import render_html, render_markdown
 from stratbench.report.sections import negotiation
@@ -68,8 +67,7 @@ def test_counts_are_summed_over_matches_before_the_ratios_per_agent_and_power():
 
 
 def test_the_section_shows_in_html_and_markdown_reports():
-    registry = Registry()
-    builtins.pytest_stratbench_add_reporters(registry=registry)
+    registry = standalone_registry(("reporters",))
     data = analyse(_records(), resamples=20, sections=registry.report_sections)
     markdown, page = render_markdown(data), render_html(data)
     assert f"### {TITLE}" in markdown

@@ -8,7 +8,7 @@ import re
 import pytest
 from report_records import EVIL, EVIL_IMG, EVIL_SCRIPT, record
 from stratbench.report.analysis import analyse, manifest_for
-from stratbench.report.boards import BOARDS
+from stratbench.families import standalone_registry
 from stratbench.report.render import render_markdown, write_reports
 from stratbench.report.sections import solver_games
 from stratbench.run.results import ResultStore
@@ -52,7 +52,7 @@ def written(tmp_path_factory):
     manifest = manifest_for(records, command=["pytest", "--model", MODEL])
     data = analyse(records, resamples=200, manifest=manifest, sections={"solver_games": solver_games})
     data["notes"].append("note about " + EVIL)
-    files = write_reports(data, directory, boards=BOARDS)
+    files = write_reports(data, directory, renderers=standalone_registry(("reporters",)).board_renderers)
     return directory, files, data, k
 
 
@@ -153,13 +153,14 @@ def test_markdown_has_the_ratings_and_scores_tables(written):
     assert f"{data['n_matches']} matches · 1 games · 3 agents" in markdown
 
 
-def test_chess_transcripts_show_the_final_board(tmp_path):
+def test_chess_transcripts_show_the_final_board_drawn_by_the_games_board_renderer(tmp_path):
     fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     store = ResultStore(tmp_path, "run-1")
     store.append(record("t[a-vs-b-s0]", game="chess", metrics={"0": {"final_fen": fen}, "1": {"final_fen": fen}}),
-                 [{"kind": "end", "t": 1.0}])
+                 [{"kind": "board", "t": 0.5, "board": {"fen": fen, "lastmove": "e2e4"}}, {"kind": "end", "t": 1.0}])
     records = [json.loads(line) for line in store.path.read_text().splitlines()]
-    write_reports(analyse(records, resamples=20), tmp_path, boards=BOARDS)
+    write_reports(analyse(records, resamples=20), tmp_path,
+                  renderers=standalone_registry(("reporters",)).board_renderers)
     page = next((tmp_path / "transcripts").glob("*.html")).read_text()
     assert '<div class="board"><svg' in page
 

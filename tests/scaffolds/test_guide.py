@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pytest
 
-import stratbench.builtins as builtins
+from stratbench.families import standalone_registry
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import HarnessError
 from stratbench.games.tictactoe import TicTacToe
 from stratbench.llm.client import LLMClient
 from stratbench.llm.session import ModelSession
-from stratbench.registry import Registry
 from stratbench.scaffolds.guide import guide, strategy_guide, with_guide
 from stratbench.scaffolds.prompt import SYSTEM_PROMPT
 from stratbench.testing.fake_llm import FakeLLMServer
@@ -24,8 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _registered_games():
-    registry = Registry()
-    builtins.pytest_stratbench_add_games(registry=registry)
+    registry = standalone_registry(("games",))
     return sorted(registry.games)
 
 

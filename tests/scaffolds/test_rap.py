@@ -274,8 +274,7 @@ def test_rap_settings_enter_the_settings_hash_only_for_a_rap_side_and_reach_the_
     from stratbench.core.schedule import MatchSpec, SuiteSpec
     from stratbench.match.build import build_agents
     from stratbench.match.settings import match_settings, settings_hash
-    from stratbench.registry import Registry
-    from stratbench.builtins import pytest_stratbench_add_agents, pytest_stratbench_add_scaffolds
+    from stratbench.families import standalone_registry
     from stratbench.games.tictactoe import TicTacToe
 
     def settings(scaffold, depth, iterations):
@@ -291,9 +290,7 @@ def test_rap_settings_enter_the_settings_hash_only_for_a_rap_side_and_reach_the_
     assert two["scaffold_settings"] == {"rap": {"depth": 2, "iterations": 10}}
     assert len({settings_hash(direct), settings_hash(two), settings_hash(three)}) == 3
 
-    registry = Registry()
-    pytest_stratbench_add_scaffolds(registry)
-    pytest_stratbench_add_agents(registry)
+    registry = standalone_registry(("scaffolds", "agents"))
     options["scaffold_settings"]["rap"] = {"depth": 3, "iterations": 7}
     client = LLMClient(api_base="http://127.0.0.1:9/v1", allow_placeholder_key=True)
     agents, _ = build_agents(registry, client, spec, TicTacToe(), Transcript(), options)

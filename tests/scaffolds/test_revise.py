@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-import stratbench.builtins as builtins
+from stratbench.families import standalone_registry
 from stratbench.core.agent import AgentSpec
 from stratbench.core.runner import MatchRules, run_match
 from stratbench.core.schedule import MatchSpec, SuiteSpec
@@ -20,7 +20,6 @@ from stratbench.llm.client import LLMClient
 from stratbench.llm.session import ModelSession
 from stratbench.match.cost import decision_cost
 from stratbench.metrics.revision import RevisionRow, revision_metrics, revision_record, revision_rows
-from stratbench.registry import Registry
 from stratbench.scaffolds.revise import OUTCOME_CRITIQUE, REJECTED_CRITIQUE, revise, verdict
 from stratbench.run.session import RunSettings, StratbenchSession
 from stratbench.testing.fake_llm import FakeLLMServer
@@ -138,9 +137,7 @@ def test_verdicts_are_read_from_the_end_of_the_critique():
 
 
 def _registry(game_cls):
-    registry = Registry()
-    for hook in ("agents", "scaffolds", "metrics"):
-        getattr(builtins, f"pytest_stratbench_add_{hook}")(registry=registry)
+    registry = standalone_registry(("agents", "scaffolds", "metrics"))
     registry.add_game("tictactoe", game_cls)
     return registry
 

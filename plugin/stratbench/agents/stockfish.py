@@ -40,6 +40,7 @@ import chess.engine
 from stratbench.core.agent import AgentContext
 from stratbench.core.types import Action, HarnessError, Observation
 from stratbench.metrics.solver import register_engine
+from stratbench.system_components import Component
 
 __all__ = [
     "DEBIAN_PATH",
@@ -324,3 +325,16 @@ def _limit(depth: int | None, nodes: int | None) -> chess.engine.Limit:
     if depth is None and nodes is None:
         raise ValueError("a Stockfish search needs a depth or a node count")
     return chess.engine.Limit(depth=depth, nodes=nodes)
+
+
+def component() -> Component:
+    """Stockfish as a system program: announced at the start of a run when missing (the chess suite skips its
+    matches against it)."""
+    return Component(
+        name="Stockfish",
+        install="apt-get install stockfish",
+        option="stockfish",
+        skip_reason=STOCKFISH_MISSING,
+        find=find_stockfish,
+        needed_by=lambda spec: any(side.kind.startswith("stockfish") for side in spec.sides),
+    )

@@ -30,6 +30,7 @@ def match_settings(
     game_options: dict[str, Any],
     options: dict[str, Any],
     version: str,
+    deciding: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Returns the outcome-deciding settings of one match as builtin types.
 
@@ -37,6 +38,8 @@ def match_settings(
         game_options: The keyword arguments the game is built with.
         options: The run options the agents get (``temperature``, ``max_tokens``, ...).
         version: stratbench's version.
+        deciding: The families' outcome-deciding settings (``FamilySettings.deciding``: Stockfish's binary,
+            AdvGameBench's rounds where given), merged in at the top level.
     """
     settings = {
         "game": spec.game,
@@ -48,13 +51,11 @@ def match_settings(
         "rules": {"illegal_tolerance": suite.illegal_tolerance, "fallback": suite.fallback},
         "request": {name: options.get(name) for name in ("temperature", "max_tokens", "vision")},
         "annotator_model": options.get("annotator_model"),
-        "stockfish": options.get("stockfish"),
         "stratbench": version,
+        **(deciding or {}),
     }
     if spec.protocol != "default":  # default-protocol hashes stay those of earlier runs
         settings["protocol"] = spec.protocol
-    if options.get("advgame_rounds") is not None:  # only where given: other hashes stay those of earlier runs
-        settings["advgame_rounds"] = options["advgame_rounds"]
     used = {side.scaffold for side in spec.sides if getattr(side, "scaffold", None)}
     scaffolds = {name: dict(value) for name, value in (options.get("scaffold_settings") or {}).items()
                  if name in used and value}

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from stratbench.report.gate_section import GATE_COLUMNS, gate_rows, llr_chart
+from stratbench.report.replay import renderer_for, replay_steps
 from stratbench.report.svg import heatmap, radar_chart, rating_plot, xy_chart
 from stratbench.report.unplayed import beside
 from stratbench.run.results import transcript_name
@@ -383,6 +384,17 @@ def _json_for_script(value: Any) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
+def final_board(events: list[dict[str, Any]], renderer: Any) -> str | None:
+    """The match's last ``board`` snapshot drawn by the game's board renderer (None without either)."""
+    boards = [event.get("board") for event in events if event.get("kind") == "board"]
+    if renderer is None or not boards or not isinstance(boards[-1], dict):
+        return None
+    try:
+        return renderer(boards[-1])
+    except Exception:  # noqa: BLE001 - the final picture is optional; the replay shows the same board as text
+        return None
+
+
 def render_transcript(
     match: dict[str, Any], events: list[dict[str, Any]], board_svg: str | None = None,
     renderers: dict[str, Any] | None = None,
@@ -395,7 +407,6 @@ def render_transcript(
         board_svg: The final board picture, if any.
         renderers: Board renderers by game (``Registry.board_renderers``) for the replay.
     """
-    from stratbench.report.replay import renderer_for, replay_steps
 
     replay = None
     if events:
@@ -414,7 +425,7 @@ def _write(path: Path, text: str) -> None:
 
 def write_reports(
     data: dict[str, Any], directory: Path, *, transcripts_from: list[Path] | None = None,
-    boards: dict[str, Any] | None = None, renderers: dict[str, Any] | None = None,
+    renderers: dict[str, Any] | None = None,
 ) -> dict[str, Path]:
     """Writes report.html, report.md, results.json and the transcript pages into ``directory``.
 
@@ -422,16 +433,13 @@ def write_reports(
         data: The analysed report data.
         directory: Where to write.
         transcripts_from: Directories whose ``transcripts/*.json`` hold the matches' events.
-        boards: Optional per-game ``fn(record_row) -> svg or None`` for transcript pages.
-        renderers: Board renderers by game for the replay viewer; the built-in ones when None.
+        renderers: Board renderers by game for the replay viewer (``Registry.board_renderers``); None: text
+            boards only.
 
     Returns:
         The written files by name.
     """
-    if renderers is None:
-        from stratbench.report.replay import BUILTIN_BOARD_RENDERERS
-
-        renderers = BUILTIN_BOARD_RENDERERS
+    renderers = renderers or {}
     directory.mkdir(parents=True, exist_ok=True)
     html = render_html(data)
     pages = directory / "transcripts"
@@ -449,12 +457,7 @@ def write_reports(
                 except (OSError, ValueError):
                     events = [{"kind": "error", "t": 0, "text": f"unreadable transcript {candidate}"}]
                 break
-        board = None
-        if boards and match["game"] in boards:
-            try:
-                board = boards[match["game"]](match)
-            except Exception:  # noqa: BLE001 - a board picture is optional
-                board = None
+        board = final_board(events, renderer_for(match["game"], renderers))
         _write(directory / match["page"], render_transcript(match, events, board, renderers))
     written = {
         "report.html": directory / "report.html",

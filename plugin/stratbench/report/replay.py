@@ -19,82 +19,9 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["BUILTIN_BOARD_RENDERERS", "replay_steps"]
+__all__ = ["replay_steps"]
 
 Renderer = Callable[[dict[str, Any]], "str | None"]
-
-
-def _chess(board: dict[str, Any]) -> str:
-    from stratbench.games.chess_game import board_svg
-
-    return board_svg(board["fen"], lastmove=board.get("lastmove"), size=320)
-
-
-def _tictactoe(board: dict[str, Any]) -> str:
-    from stratbench.games.tictactoe import render_svg
-
-    return render_svg(board["board"], last=board.get("last"))
-
-
-def _connect4(board: dict[str, Any]) -> str:
-    from stratbench.games.connect_four import render_svg
-
-    moves = board.get("moves") or []
-    return render_svg([list(row) for row in board["grid"]], last=moves[-1] if moves else None)
-
-
-@lru_cache(maxsize=1)
-def _diplomacy_renderer() -> Any:
-    """One map renderer per process: it parses the 100 kB map once and re-renders it per position."""
-    from diplomacy import Game
-    from diplomacy.engine.renderer import Renderer
-
-    return Renderer(Game())
-
-
-@lru_cache(maxsize=256)
-def _diplomacy_svg(key: str) -> str:
-    from diplomacy import Game
-
-    board = json.loads(key)
-    game = Game()
-    game.clear_units()
-    for power, units in board["units"].items():
-        game.set_units(power, units)
-    for power, centers in board["centers"].items():
-        game.set_centers(power, centers)
-    if board.get("phase") and board["phase"] != "COMPLETED":
-        game.set_current_phase(board["phase"])
-    renderer = _diplomacy_renderer()
-    renderer.game = game
-    svg = renderer.render(incl_orders=False, incl_abbrev=True)
-    svg = re.sub(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--.*?-->", "", svg, flags=re.DOTALL)
-    return re.sub(r"\n\s*\n", "\n", svg).strip()
-
-
-def _diplomacy(board: dict[str, Any]) -> str:
-    """The diplomacy package's own map (units and supply centres after the phase); identical positions
-    are drawn once."""
-    return _diplomacy_svg(json.dumps({k: board.get(k) for k in ("phase", "units", "centers")}, sort_keys=True))
-
-
-def _hanabi(board: dict[str, Any]) -> str:
-    from stratbench.report.board_svg import hanabi_svg
-
-    return hanabi_svg(board)
-
-
-def _hive(board: dict[str, Any]) -> str:
-    from stratbench.games.gamebench.hive_render import render_svg
-
-    return render_svg([tuple(tile) for tile in board["tiles"]], int(board["turn"]))
-
-
-BUILTIN_BOARD_RENDERERS: dict[str, Renderer] = {
-    "chess": _chess, "tictactoe": _tictactoe, "connect4": _connect4,
-    "diplomacy": _diplomacy, "diplomacy-nopress": _diplomacy, "hanabi": _hanabi, "hive": _hive,
-}
-"""The built-in games' board renderers, registered through ``pytest_stratbench_add_reporters``."""
 
 
 def _text(value: Any) -> str:

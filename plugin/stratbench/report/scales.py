@@ -15,20 +15,21 @@ Scale = tuple[tuple[float, float], "float | None"]
 
 
 def builtin_scales(games: dict[str, Any]) -> dict[str, Scale]:
-    """Returns ``(score_range, score_sum)`` of each named built-in game, built in the given variant.
+    """Returns ``(score_range, score_sum)`` of each named installed game (any family's), built in the given variant.
 
     Args:
         games: Game name to one variant seen in the records (or None).
 
     Returns:
-        The scales of the games that could be built; unknown games (from other plugins) or games that fail
-        to build are left out, which keeps them out of the overall average.
+        The scales of the games that could be built; games no installed family registers, or that fail
+        to build, are left out, which keeps them out of the overall average.
     """
-    from stratbench import builtins
-    from stratbench.registry import Registry
+    from stratbench.families import FamilyLoadError, standalone_registry
 
-    registry = Registry()
-    builtins.pytest_stratbench_add_games(registry=registry)
+    try:
+        registry = standalone_registry()
+    except FamilyLoadError:
+        return {}
     out: dict[str, Scale] = {}
     for name, variant in sorted(games.items()):
         if name not in registry.games:

@@ -26,6 +26,7 @@ from stratbench.core.runner import MatchOutcome, MatchRules, run_match
 from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import HarnessError
+from stratbench.family_settings import FamilySettings, merged_options
 from stratbench.llm import cassettes
 from stratbench.llm.budget import Budget, BudgetExceeded
 from stratbench.llm.client import LLMClient, load_litellm
@@ -42,6 +43,7 @@ from stratbench.protocols import DEFAULT, Protocol, effective_name
 from stratbench.protocols import agent_options as agent_options_for
 from stratbench.reference import ReferenceProfile
 from stratbench.registry import Registry
+from stratbench.scaffolds.family_parts import use_registry
 from stratbench.run.results import ResultStore, WorkerJournal
 
 __all__ = ["PlayedMatch", "RunSettings", "StratbenchSession", "annotator_settings", "result_for"]
@@ -68,12 +70,6 @@ class RunSettings:
     cassette_dir: Path = Path("cassettes")
     record_mode: str = "once"
     run_id: str = ""
-    stockfish: str | None = None
-    pddl_dir: Path | None = None
-    sc2_maps: Path | None = None
-    """``--sc2-maps``: the StarCraft II maps folder for live play (None: not given)."""
-    sc2_backend: str = "engine"
-    """``--sc2-backend``: ``engine`` (offline battle engine) or ``live`` (the game through SC2PATH)."""
     annotator_model: str | None = None
     vision: str = "auto"
     local_models: dict[str, Path] = field(default_factory=dict)
@@ -91,18 +87,27 @@ class RunSettings:
     resume: bool = False
     scaffold_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Per scaffold name, the settings its factory is built with (``rap``: ``--rap-depth``, ``--rap-iterations``)."""
-    advgame_rounds: int | None = None
-    """``--advgame-rounds``: rounds per AdvGameBench match (None: the game's own, 10)."""
-    diplomacy_opponent: str | None = None
-    """The model of the seats a paper protocol gives to LLM opponents (``--diplomacy-opponent``)."""
     concurrency: int = 1
     """``--stratbench-concurrency``: matches in flight at once in this process."""
     limits: LimitSettings = field(default_factory=LimitSettings)
     """``--model-concurrency``, ``--model-rpm``, ``--model-tpm``."""
 
+    families: dict[str, FamilySettings] = field(default_factory=dict)
+    """Each family's own settings (``pytest_stratbench_family_settings``), by family name."""
+
     def as_options(self) -> dict[str, Any]:
-        """Returns the settings as a plain dict (for variant listers and agents)."""
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+        """Returns the settings as a plain dict, every family's fields included (for variant listers and
+        agents)."""
+        options = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "families"}
+        return {**options, **merged_options(self.families)}
+
+    def family_models(self) -> dict[str, str]:
+        """The models the families call besides ``--model`` (a paper protocol's opponents), by option."""
+        return {option: model for settings in self.families.values() for option, model in settings.models().items()}
+
+    def deciding(self) -> dict[str, Any]:
+        """The families' settings that decide a match's outcome (hashed into ``settings_hash``)."""
+        return {key: value for settings in self.families.values() for key, value in settings.deciding().items()}
 
 
 @dataclass
@@ -120,6 +125,7 @@ class StratbenchSession:
     def __init__(self, settings: RunSettings, registry: Registry, *, is_controller: bool) -> None:
         self.settings = settings
         self.registry = registry
+        use_registry(registry)  # the scaffolds' answer readers, prompt styles and guides
         self.is_controller = is_controller
         self.records: list[dict[str, Any]] = []
         self.store = ResultStore(settings.report_dir, settings.run_id) if is_controller else None
@@ -174,14 +180,18 @@ class StratbenchSession:
     def seat_models(self, spec: MatchSpec) -> MatchSpec:
         """Returns ``spec`` with its model seats (:meth:`Registry.add_model_seat`) played by a model.
 
-        The model is ``--diplomacy-opponent``'s, else the subject's, else the
-        run's first ``--model``; with none, the seats keep their offline agent.
+        The model is the one the seat's family option names (Diplomacy's
+        ``--diplomacy-opponent``), else the subject's, else the run's first
+        ``--model``; with none, the seats keep their offline agent.
         """
         seats = self.registry.model_seats
-        if not any(side.kind in seats and side.model is None for side in spec.sides):
+        seated = [side.kind for side in spec.sides if side.kind in seats and side.model is None]
+        if not seated:
             return spec
         subject = spec.sides[spec.subject]
-        model = self.settings.diplomacy_opponent or subject.model or next(iter(self.settings.models), None)
+        option = seats[seated[0]]
+        chosen = self.settings.as_options().get(option) if option else None
+        model = chosen or subject.model or next(iter(self.settings.models), None)
         if model is None:
             return spec
         sides = tuple(
@@ -284,7 +294,7 @@ class StratbenchSession:
         """Returns the hash of the settings that decide the match's outcome (see ``match_settings``)."""
         settings = match_settings(
             spec, suite, game_options=self._game_options(spec), options=self._agent_options(spec),
-            version=self.versions.get("pytest-stratbench", ""),
+            version=self.versions.get("pytest-stratbench", ""), deciding=self.settings.deciding(),
         )
         return settings_hash(settings)
 
@@ -355,7 +365,7 @@ class StratbenchSession:
 
             writers, sessions = build_writers(self.client, spec, game, transcript, agent_options)
             agents: dict[int, Any] = {}
-            rounds = self.settings.advgame_rounds or game.rounds
+            rounds = agent_options.get("advgame_rounds") or game.rounds
 
             def start_match() -> Any:
                 return play_revision(game, spec, writers, transcript, rounds=rounds)

@@ -1,7 +1,8 @@
 """The ``guide`` scaffold: GameBench's proposed intervention, a short strategy guide in context.
 
-Each game has one guide, written by the project from its rules, at
-``stratbench/games/guides/<game>.md`` (package data). The scaffold asks as
+Each game has one guide, written by the project from its rules, in its
+family's guide folder (``games/<family>/guides/<game>.md``, package data,
+registered with ``Registry.add_guide_folder``). The scaffold asks as
 ``direct`` does, with the guide in the system prompt of every call it makes
 for the agent (decisions, retries, negotiation rounds, rule expansions): the
 system prompt gains it at the end, or the guide becomes the system prompt
@@ -20,9 +21,8 @@ from stratbench.core.types import Action, HarnessError, Observation
 from stratbench.llm.client import Completion
 from stratbench.llm.session import ModelSession
 from stratbench.scaffolds.base import ConversationScaffold
+from stratbench.scaffolds.family_parts import current_registry
 
-GUIDES = ("stratbench.games", "guides")
-"""The package and folder the guides live in."""
 
 
 @lru_cache(maxsize=None)
@@ -32,14 +32,16 @@ def strategy_guide(game: str) -> str:
     Raises:
         HarnessError: naming the game, when it has no guide or an empty one.
     """
-    package, folder = GUIDES
-    path = resources.files(package).joinpath(folder, f"{game}.md")
-    if not path.is_file():
-        raise HarnessError(f"the guide scaffold has no strategy guide for game {game!r}: "
-                           f"add {folder}/{game}.md to the {package} package")
+    folders = current_registry().guide_folders
+    found = [resources.files(package).joinpath(folder, f"{game}.md") for package, folder in folders]
+    path = next((candidate for candidate in found if candidate.is_file()), None)
+    if path is None:
+        places = ", ".join(f"{package}/{folder}" for package, folder in folders) or "none registered"
+        raise HarnessError(f"the guide scaffold has no strategy guide for game {game!r}: add {game}.md to its "
+                           f"family's guide folder (Registry.add_guide_folder; searched: {places})")
     text = path.read_text(encoding="utf-8").strip()
     if not text:
-        raise HarnessError(f"the strategy guide of game {game!r} ({folder}/{game}.md) is empty")
+        raise HarnessError(f"the strategy guide of game {game!r} ({path}) is empty")
     return text
 
 

@@ -25,23 +25,12 @@ from collections.abc import Callable
 
 from stratbench.core.messages import Outgoing
 from stratbench.core.types import Action, ActionParseError, Observation
+from stratbench.scaffolds.family_parts import current_registry
 
 Parser = Callable[[str, Observation], Action]
 """A strict answer reader: ``parser(reply, observation) -> Action`` or :class:`ActionParseError`."""
 
-PARSERS: dict[str, str] = {
-    "gamebench": "stratbench.paper_protocols.gamebench:read_answer",
-    "diplomacy-paper-orders": "stratbench.paper_protocols.diplomacy:read_orders",
-    "diplomacy-paper-messages": "stratbench.paper_protocols.diplomacy:read_messages",
-    "spin_pddl_plan": "stratbench.paper_protocols.planning:read_plan_answer",
-    "spin_hanabi_json": "stratbench.paper_protocols.hanabi:read_action_answer",
-    "spin-json": "stratbench.paper_protocols.solver_games:read_json_action",
-    "sc2-reply": "stratbench.games.sc2.game:read_reply",
-}
-"""Strict readers for paper protocols (``Observation.answer_parser``): name -> ``"module:function"``.
 
-Resolved when first used, so no family's module loads before its game plays.
-"""
 
 
 def parse_answer(reply: str, observation: Observation) -> Action:
@@ -57,18 +46,16 @@ def parse_answer(reply: str, observation: Observation) -> Action:
 
 
 def strict_parser(name: str) -> Parser:
-    """Returns the strict reader registered as ``name`` in :data:`PARSERS`.
+    """Returns the strict reader a family registered as ``name`` (``Registry.add_answer_reader``).
 
     Raises:
         KeyError: naming the unknown reader and the known ones.
     """
     try:
-        module_name, _, function = PARSERS[name].partition(":")
-    except KeyError:
-        raise KeyError(f"no answer parser {name!r}; known: {sorted(PARSERS)}") from None
-    import importlib
+        return current_registry().answer_reader(name)
+    except ValueError as error:
+        raise KeyError(f"no answer parser {name!r}: {error}") from None
 
-    return getattr(importlib.import_module(module_name), function)
 
 _LABELLED = re.compile(
     r"^[\s>*_#-]*(?:final\s+)?(?:action|move|answer|choice)\s*[*_]*\s*[:=]\s*(.+?)\s*$",

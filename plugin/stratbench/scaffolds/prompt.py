@@ -6,6 +6,7 @@ import json
 from types import ModuleType
 
 from stratbench.core.types import Observation
+from stratbench.scaffolds.family_parts import current_registry
 
 SYSTEM_PROMPT = "You are an agent playing a game. Select the action that maximizes your probability of winning."
 COT_INSTRUCTION = (
@@ -13,29 +14,28 @@ COT_INSTRUCTION = (
 )
 ANSWER_FORMAT = "Reply with your chosen action on its own line as: Action: <action>"
 
-PROMPT_STYLES: dict[str, str] = {"gamebench": "stratbench.paper_protocols.gamebench"}
-"""Paper prompt structures (``Observation.prompt_style``): name -> module.
-
-A style module provides ``released_prompt(observation) -> ReleasedPrompt`` (system
-prompt, body, chain-of-thought request, summary request), ``retry_message(observation)
--> str | None`` (None: re-ask with no message) and ``REQUEST_OPTIONS`` for the
-answer's calls. Resolved when first used.
-"""
-
-
 def prompt_style(observation: Observation) -> ModuleType | None:
     """Returns the module of the observation's prompt style, or None for the project's own prompt.
+
+    A paper's prompt structure (``Observation.prompt_style``) is registered by
+    its family (``Registry.add_prompt_style``): a module providing
+    ``released_prompt(observation) -> ReleasedPrompt`` (system prompt, body,
+    chain-of-thought request, summary request), ``retry_message(observation)
+    -> str | None`` (None: re-ask with no message) and ``REQUEST_OPTIONS`` for
+    the answer's calls.
 
     Raises:
         KeyError: naming a style no module is registered for (a harness fault).
     """
     if not observation.prompt_style:
         return None
+    registry = current_registry()
     try:
-        module_name = PROMPT_STYLES[observation.prompt_style]
+        module_name = registry.prompt_styles[observation.prompt_style]
     except KeyError:
-        raise KeyError(f"no prompt style {observation.prompt_style!r}; known: {sorted(PROMPT_STYLES)}") from None
-    import importlib
+        raise KeyError(
+            f"no prompt style {observation.prompt_style!r}; known: {sorted(registry.prompt_styles)}") from None
+    import importlib  # a style's module loads when its game first plays
 
     return importlib.import_module(module_name)
 

@@ -41,6 +41,6 @@ LEVEL = int(os.environ.get("STRATBENCH_CHESS_LEVEL", "20"))
 )
 def test_chess(match):
     engine_side = any(side.kind.startswith("stockfish") for side in match.spec.sides)
-    if engine_side and find_stockfish(match.session.settings.stockfish) is None:
+    if engine_side and find_stockfish(match.session.settings.families["spin"].stockfish) is None:
         pytest.skip(STOCKFISH_MISSING)
     match.play()

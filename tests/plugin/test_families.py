@@ -145,3 +145,16 @@ def test_a_stale_install_without_a_built_in_entry_point_says_to_reinstall(monkey
     with pytest.raises(families.FamilyLoadError, match=r"^the built-in family sc2 is not installed as 'stratbench' "
                                                         r"entry points; reinstall stratbench \(pip install -e \.\)$"):
         family_entry_points()
+
+
+def test_a_family_setting_read_as_a_run_setting_still_works_with_a_deprecation_warning():
+    from stratbench.games.spin.plugin import SpinSettings
+    from stratbench.run.session import RunSettings
+
+    settings = RunSettings(families={"spin": SpinSettings(stockfish="/opt/sf")})
+    with pytest.warns(DeprecationWarning, match=r"RunSettings\.stockfish is deprecated: read "
+                                                r"settings\.families\['spin'\]\.stockfish"):
+        assert settings.stockfish == "/opt/sf"
+    with pytest.raises(AttributeError, match="'RunSettings' object has no attribute 'sotckfish'"):
+        settings.sotckfish  # noqa: B018 - a typo stays an AttributeError
+    assert settings.as_options()["stockfish"] == "/opt/sf" and settings.deciding() == {"stockfish": "/opt/sf"}

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,17 @@ class RunSettings:
         agents)."""
         options = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "families"}
         return {**options, **merged_options(self.families)}
+
+    def __getattr__(self, name: str) -> Any:
+        """A family's setting read as a run setting (``settings.stockfish``), as before families had their own:
+        deprecated, read ``settings.families[<family>].<name>``."""
+        families = self.__dict__.get("families") or {}
+        for family, settings in families.items():
+            if name in settings.options():
+                warnings.warn(f"RunSettings.{name} is deprecated: read settings.families[{family!r}].{name}",
+                              DeprecationWarning, stacklevel=2)
+                return getattr(settings, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def family_models(self) -> dict[str, str]:
         """The models the families call besides ``--model`` (a paper protocol's opponents), by option."""

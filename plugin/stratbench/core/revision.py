@@ -259,13 +259,13 @@ def _check(game, strategy: dict | None, side: str, problem: str | None) -> tuple
 
 
 async def play_revision_match(
-    game, writers: dict, *, first_reviser: str, rounds: int = DEFAULT_ROUNDS, transcript=None,
+    game: StrategyRules, writers: dict, *, first_reviser: str, rounds: int = DEFAULT_ROUNDS, transcript=None,
     reader=read_strategy_json,
 ) -> RevisionMatch:
     """Plays one strategy-and-revision match.
 
     Args:
-        game: a strategy game (see the module docstring).
+        game: the strategy rules (a :class:`StrategyRules`; a :class:`RevisionGame` hands them out).
         writers: side -> writer.
         first_reviser: the side that revises after round 1 (the "first" move order).
         rounds: simulated rounds (N - 1 revisions).

@@ -1,20 +1,31 @@
-"""One conformance test over every registered game (OpenSpiel's games_sim_test idea).
+"""One conformance test over every registered game (OpenSpiel's games_sim_test idea), chosen by its match shape.
 
-Seeded random playouts terminate within ``max_turns``, replay identically,
-apply only legal actions, end with no legal actions and scores in the declared
-range and sum. A guard on the game count stops coverage from shrinking silently.
+``moves`` games: seeded random playouts terminate within ``max_turns``,
+replay identically, apply only legal actions, end with no legal actions and
+scores in the declared range and sum. ``revision`` games: their own
+interface (sides, rules, move order, reader, baseline writers), and a seeded
+match between their baselines, played through the revision shape, replays
+identically with scores in the declared range and sum. Guards on the game
+counts stop coverage from shrinking silently.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
 
+from stratbench.core.agent import AgentSpec
 from stratbench.core.game import CHANCE
+from stratbench.core.schedule import MatchSpec, SuiteSpec
+from stratbench.core.shapes import MOVES, REVISION, MatchSetup
+from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action
+from stratbench.match.shapes import MATCH_SHAPES
 
-MIN_GAMES = 1
+MIN_GAMES = {MOVES: 20, REVISION: 3}
+"""Registered games per shape, at least."""
 
 
 def _registry():
@@ -23,22 +34,27 @@ def _registry():
     return standalone_registry(("games",))
 
 
-def _games():
+def _games_by_shape() -> dict[str, list[tuple[str, str | None]]]:
+    """Every registered game (in a variant that needs no external data), grouped by its declared shape."""
     registry = _registry()
-    out = []
+    found: dict[str, list[tuple[str, str | None]]] = {}
     for name in sorted(registry.games):
         variants = registry.variants(name, {"pddl_dir": None})
         variant = None if not variants else next((v.name for v in variants if v.skip is None), None)
         if variants and variant is None:
             continue
-        if getattr(registry.game(name, variant), "strategy_game", None) is not None:
-            continue  # whole strategies, played by core.revision (tests/core/test_revision.py)
-        out.append((name, variant))
-    return out
+        found.setdefault(registry.game(name, variant).shape, []).append((name, variant))
+    return found
 
 
-def test_enough_games_are_registered():
-    assert len(_registry().games) >= MIN_GAMES
+def _games(shape: str = MOVES) -> list[tuple[str, str | None]]:
+    return _games_by_shape().get(shape, [])
+
+
+def test_enough_games_of_each_shape_are_registered_and_every_declared_shape_is_played():
+    counts = {shape: len(games) for shape, games in _games_by_shape().items()}
+    assert set(counts) <= set(MATCH_SHAPES), counts
+    assert all(counts.get(shape, 0) >= least for shape, least in MIN_GAMES.items()), counts
 
 
 def _playout(name, variant, seed, on_step=None):
@@ -68,7 +84,7 @@ def _playout(name, variant, seed, on_step=None):
     return game, state
 
 
-@pytest.mark.parametrize(("name", "variant"), _games())
+@pytest.mark.parametrize(("name", "variant"), _games(MOVES))
 def test_random_playouts_conform(name, variant):
     for seed in range(3):
         game, state = _playout(name, variant, seed)
@@ -84,7 +100,7 @@ def test_random_playouts_conform(name, variant):
         assert again.history == state.history
 
 
-@pytest.mark.parametrize(("name", "variant"), _games())
+@pytest.mark.parametrize(("name", "variant"), _games(MOVES))
 def test_replay_snapshots_are_plain_data_and_draw(name, variant):
     """Every position's snapshot survives JSON unchanged, and the game's board renderer draws it."""
     import json
@@ -109,3 +125,45 @@ def test_replay_snapshots_are_plain_data_and_draw(name, variant):
     check(game, state)
     if renderer is not None:
         assert drawn, f"{name} has a board renderer but no snapshot was drawn"
+
+
+# -- revision games: their own interface, and a baselines' match through the revision shape ----------
+
+
+def _revision_match(game, variant, seed):
+    """Plays the game's first baseline against its last for 3 rounds through the revision shape."""
+    kinds = game.baseline_kinds
+    spec = MatchSpec(game.info.name, (AgentSpec(kinds[0]), AgentSpec(kinds[-1])), 0, seed, f"conformance-{seed}",
+                     variant)
+    transcript = Transcript()
+    prepared = MATCH_SHAPES[REVISION].prepare(game, MatchSetup(
+        spec=spec, suite=SuiteSpec(game.info.name), registry=None, client=None, transcript=transcript,
+        options={game.rounds_option: 3} if game.rounds_option else {}))
+    return asyncio.run(prepared.start()), transcript
+
+
+@pytest.mark.parametrize(("name", "variant"), _games(REVISION))
+def test_revision_games_conform(name, variant):
+    game = _registry().game(name, variant)
+    info, sides, rules = game.info, game.sides, game.strategy_rules()
+    assert len(sides) == info.num_players == len(info.sides) == 2
+    assert [game.role(p) for p in range(info.num_players)] == list(sides)
+    assert tuple(rules.SIDES) == tuple(sides) and rules.INIT_TRIES >= 1
+    assert all(rules.BUDGETS[side] > 0 for side in sides)
+    assert {game.first_reviser(0), game.first_reviser(1)} == set(sides)
+    assert game.rounds >= 1 and len(game.baseline_kinds) >= 1
+    read = game.reader()
+    assert read('{"units": []}') == {"units": []}
+    with pytest.raises(ValueError):
+        read("no strategy here")
+    for seed in range(2):
+        outcome, transcript = _revision_match(game, variant, seed)
+        low, high = info.score_range
+        assert len(outcome.scores) == 2 and all(low - 1e-9 <= s <= high + 1e-9 for s in outcome.scores)
+        assert info.score_sum is not None and abs(sum(outcome.scores) - info.score_sum) < 1e-9
+        match = outcome.extra["advgame"]
+        assert [r["round"] for r in match["rounds"]] == [1, 2, 3] and outcome.turns == 3
+        assert [r["reviser"] for r in match["rounds"]] == [game.first_reviser(0), game.first_reviser(1), None]
+        assert [e["kind"] for e in transcript.to_list()].count("revision_round") == 3
+        again, _ = _revision_match(game, variant, seed)
+        assert again.extra["advgame"] == match and again.scores == outcome.scores

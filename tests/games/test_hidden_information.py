@@ -16,6 +16,11 @@ searched for the facts hidden from that seat:
 * private messages between other seats: every probing agent sends a private
   message carrying a unique marker wherever private messages are allowed.
 
+These checks are for ``moves`` games. In a ``revision`` game the rules show
+each side the opponent's whole strategy after a round; the check there is
+that no side sees the opponent's strategy before the round that plays it,
+and then exactly the strategy played.
+
 A game with ``GameInfo.hidden_information`` must override ``Game.secrets``.
 Adding a game needs no change here: register it and, if it hides anything,
 implement ``secrets``; give it cheaper options in :data:`OPTIONS` if its
@@ -37,7 +42,10 @@ import pytest
 from stratbench.core.agent import AgentContext, AgentSpec
 from stratbench.core.game import Game
 from stratbench.core.messages import Outgoing
+from stratbench.core.revision import InitialRequest, RevisionRequest
 from stratbench.core.runner import MatchRules, run_match
+from stratbench.core.schedule import MatchSpec
+from stratbench.core.shapes import MOVES, REVISION
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action, Observation, Rules
 
@@ -69,14 +77,13 @@ def _registry():
     return standalone_registry(("games",))
 
 
-def _multi_seat_games() -> list[str]:
+def _multi_seat_games(shape: str = MOVES) -> list[str]:
+    """The registered games of several seats that declare ``shape``."""
     registry = _registry()
     names = []
     for name in sorted(registry.games):
         game = _build(registry, name)
-        if getattr(game, "strategy_game", None) is not None:
-            continue  # whole strategies, revealed to the opponent after each round by the rules (core.revision)
-        if game is not None and game.info.num_players > 1:
+        if game is not None and game.shape == shape and game.info.num_players > 1:
             names.append(name)
     return names
 
@@ -221,6 +228,48 @@ def test_no_seat_is_shown_another_seat_s_hidden_state(name):
             assert log["facts"] > 0, f"{name}: no hidden facts were checked"
         if game.info.hidden_information and name.startswith("diplomacy") and name != "diplomacy-nopress":
             assert log["private"], "no private message was exchanged"
+
+
+class _Watched:
+    """A strategy writer that keeps every request its side is shown."""
+
+    def __init__(self, writer: Any, shown: list[Any]) -> None:
+        self.writer, self.shown = writer, shown
+
+    def initial(self, request: InitialRequest) -> Any:
+        self.shown.append(request)
+        return self.writer.initial(request)
+
+    def revise(self, request: RevisionRequest) -> Any:
+        self.shown.append(request)
+        return self.writer.revise(request)
+
+
+@pytest.mark.parametrize("name", _multi_seat_games(REVISION))
+def test_a_revision_side_sees_the_opponents_strategy_only_once_played(name):
+    from stratbench.match.revision import build_writers, play_revision
+
+    game = _build(_registry(), name)
+    kinds = game.baseline_kinds
+    spec = MatchSpec(name, (AgentSpec(kinds[0]), AgentSpec(kinds[-1])), 0, 5, "hidden", game.order)
+    writers, _ = build_writers(None, spec, game, Transcript(), {})
+    shown: dict[str, list[Any]] = {side: [] for side in game.sides}
+    watched = {side: _Watched(writer, shown[side]) for side, writer in writers.items()}
+    match = asyncio.run(play_revision(game, spec, watched, Transcript(), rounds=4)).extra["advgame"]
+    revisions = 0
+    for side in game.sides:
+        opponent = next(other for other in game.sides if other != side)
+        opening = json.dumps(match["rounds"][0]["strategies"][opponent])
+        assert isinstance(shown[side][0], InitialRequest)
+        for request in shown[side]:
+            assert request.side == side
+            if isinstance(request, InitialRequest):  # asked before any round: nothing of the opponent's
+                assert opening not in request.feedback
+                continue
+            revisions += 1
+            played = match["rounds"][request.round - 1]["strategies"]
+            assert request.opponent_strategy == played[opponent] and request.own_strategy == played[side]
+    assert revisions == 3
 
 
 def test_the_search_finds_a_fact_in_a_line_or_a_record_but_not_across_them():

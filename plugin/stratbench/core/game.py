@@ -8,6 +8,11 @@ checks on ``apply``, forfeits, the action history and the turn counter.
 
 Scores are per *side*: a side is a team of one or more players (Sea Battle has
 two sides of three players; Hanabi one side of all players).
+
+Every registered game derives from :class:`GameBase` and declares its *match
+shape* (``core.shapes``): a :class:`Game` is played move by move (``moves``,
+the runner); a ``core.revision.RevisionGame`` by whole strategies revised in
+rounds (``revision``). Only :class:`Game` has states and observations.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from stratbench.core.messages import MessageLog, Negotiation, NegotiationTurn
 from stratbench.core.types import Action, IllegalActionError, Observation, Rules
@@ -241,15 +246,30 @@ class State(ABC):
         return copy.deepcopy(self)
 
 
-class Game(ABC):
-    """A stateless factory for states of one game.
+class GameBase(ABC):
+    """What every registered game declares, whatever its match shape.
+
+    Subclasses set :attr:`info` and :attr:`rules`; the shape bases set :attr:`shape`.
+    """
+
+    shape: ClassVar[str]
+    """The match shape that plays the game (``moves``, ``revision``); the session looks it up by this name."""
+    info: GameInfo
+    rules: Rules
+
+    def role(self, player: int) -> str:
+        """Returns a short name for a player's seat (``"X"``, ``"White"``)."""
+        return f"player {player}"
+
+
+class Game(GameBase):
+    """A stateless factory for states of one game, played move by move (the ``moves`` shape).
 
     Subclasses set :attr:`info` and :attr:`rules` and implement
     :meth:`new_initial_state` and :meth:`observe`.
     """
 
-    info: GameInfo
-    rules: Rules
+    shape: ClassVar[str] = "moves"
 
     @abstractmethod
     def new_initial_state(self, seed: int) -> State:
@@ -268,10 +288,6 @@ class Game(ABC):
         prompt of their own for talking (Diplomacy) override it.
         """
         return self.observe(state, player)
-
-    def role(self, player: int) -> str:
-        """Returns a short name for a player's seat (``"X"``, ``"White"``)."""
-        return f"player {player}"
 
     def snapshot(self, state: State) -> dict[str, Any] | None:
         """Returns the position for the replay viewer as builtin values, or None.

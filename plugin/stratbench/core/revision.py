@@ -1,12 +1,16 @@
 """The strategy-and-revision match: whole strategies under a budget, simulated, revised in turn (AdvGameBench's loop).
 
-Game-agnostic: a *strategy game* is any object with ``SIDES`` (two side
-names), ``BUDGETS`` (side -> budget), ``INIT_TRIES``, ``strategy_cost(strategy,
-side)``, ``validate(strategy, side)`` and ``simulate({side: strategy})``
-returning an ``Outcome`` (the three ``games.advgame`` modules are). A
-*writer* plays one side: ``initial(request)`` and ``revise(request)`` return
-a strategy dict or a model's text answer (read as the released code reads
-it); either may be a coroutine.
+Game-agnostic: the loop plays any :class:`StrategyRules` (``SIDES``, two
+side names; ``BUDGETS``, side -> budget; ``INIT_TRIES``;
+``strategy_cost(strategy, side)``, ``validate(strategy, side)`` and
+``simulate({side: strategy})`` returning an outcome with ``winner`` and
+``summary()``; the three ``games.advgame`` simulator modules are such rules).
+A *writer* plays one side: ``initial(request)`` and ``revise(request)``
+return a strategy dict or a model's text answer (read as the released code
+reads it); either may be a coroutine. A registered game of this shape is a
+:class:`RevisionGame`: it hands out its rules, its writers and the move
+order; it has no states and no observations. What the loop records
+(:class:`~stratbench.core.traces.RevisionMatch`) lives in ``core.traces``.
 
 The loop, as the released ``init.py``/``battle.py`` (digest B2.3):
 
@@ -28,11 +32,22 @@ from __future__ import annotations
 
 import inspect
 import json
-from dataclasses import dataclass, field
+import random
+import re
+from abc import abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
 
+from stratbench.core.game import GameBase
 from stratbench.core.match_work import offload
-from stratbench.games.advgame.common import decide_winner, read_strategy_json
-from stratbench.metrics.advgame import MatchTrace, Round
+from stratbench.core.traces import RevisionMatch, RoundRecord
+
+__all__ = [
+    "DEFAULT_ROUNDS", "InitialRequest", "RevisionGame", "RevisionMatch", "RevisionRequest", "RoundRecord",
+    "StrategyRules", "Verdict", "decide_winner", "over_budget_message", "play_revision_match",
+    "read_strategy_json",
+]
 
 DEFAULT_ROUNDS = 10
 """The paper's and the released code's rounds per match."""
@@ -72,64 +87,148 @@ class RevisionRequest:
     """The simulator's summary of the round."""
 
 
-@dataclass
-class RoundRecord:
-    """One round of a revision match, for the transcript and the match record (builtin types only)."""
+# ----------------------------------------------------------------- what the loop plays, and the game that hands it out
 
-    round: int
-    strategies: dict
-    costs: dict
-    violations: dict
-    """side -> list of messages (unreadable answer, over budget, rule problems)."""
+
+class StrategyRules(Protocol):
+    """The rules the loop plays: sides, budgets, tries, costing, checking and simulating whole strategies."""
+
+    SIDES: tuple[str, ...]
+    BUDGETS: dict[str, float]
+    INIT_TRIES: int
+
+    def strategy_cost(self, strategy: dict, side: str) -> float: ...
+
+    def validate(self, strategy: dict, side: str) -> list: ...
+
+    def simulate(self, strategies: dict) -> Any: ...
+
+
+class RevisionGame(GameBase):
+    """A registered game played by whole strategies revised in rounds (the ``revision`` match shape).
+
+    Subclasses set :attr:`info`, :attr:`rules` and :attr:`rounds`, and give
+    the loop its rules (:meth:`strategy_rules`), the move order
+    (:meth:`first_reviser`) and one writer per side (:meth:`model_writer`,
+    :meth:`baseline_writer`). No states, no observations: nothing here is
+    played move by move.
+    """
+
+    shape: ClassVar[str] = "revision"
+    rounds: int = DEFAULT_ROUNDS
+    """Rounds per match when the run does not say."""
+    rounds_option: ClassVar[str | None] = None
+    """The run option (a family setting) that sets the rounds per match (AdvGameBench: ``advgame_rounds``)."""
+    baseline_kinds: tuple[str, ...] = ()
+    """The agent names that write strategies without a model (``greedy``...)."""
+
+    @property
+    @abstractmethod
+    def sides(self) -> tuple[str, ...]:
+        """Returns the side names in seat order."""
+
+    def role(self, player: int) -> str:
+        """Returns the side name a seat plays."""
+        return self.sides[player]
+
+    @abstractmethod
+    def strategy_rules(self) -> StrategyRules:
+        """Returns the rules :func:`play_revision_match` plays (the simulator with this game's settings)."""
+
+    @abstractmethod
+    def first_reviser(self, subject: int) -> str:
+        """Returns the side that revises after round 1, given the subject's seat."""
+
+    @abstractmethod
+    def model_writer(self, session: Any, side: str) -> Any:
+        """Returns the writer through which a model (its ``ModelSession``) writes ``side``'s strategies."""
+
+    @abstractmethod
+    def baseline_writer(self, kind: str, side: str, rng: random.Random) -> Any:
+        """Returns the writer of baseline ``kind`` (one of :attr:`baseline_kinds`) for ``side``."""
+
+    def reader(self) -> Callable[[str], dict]:
+        """Returns how a model's text answer is read into a strategy (default :func:`read_strategy_json`)."""
+        return read_strategy_json
+
+
+# ----------------------------------------------------------------- the budget rule and the answer reader
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The round's winner after the budget rule."""
+
     winner: str | None
-    verdict: str
-    summary: dict
-    reviser: str | None
-    """The side revising after this round (None after the last)."""
-
-    def to_dict(self) -> dict:
-        return {"round": self.round, "strategies": self.strategies, "costs": self.costs,
-                "violations": self.violations, "winner": self.winner, "verdict": self.verdict,
-                "summary": self.summary, "reviser": self.reviser}
+    """Winning side, None for a draw."""
+    reason: str
+    """``"simulation"``, ``"over budget: <side>"``, ``"both over budget"`` or ``"draw"``."""
 
 
-@dataclass
-class RevisionMatch:
-    """A played revision match."""
+def decide_winner(
+    simulated_winner: str | None, costs: dict[str, float], budgets: dict[str, float]
+) -> Verdict:
+    """Applies the budget rule to a simulated outcome.
 
-    sides: tuple[str, str]
-    budgets: dict
-    first_reviser: str
-    initial_attempts: dict = field(default_factory=dict)
-    """side -> list of {"cost", "violations"} per initial attempt."""
-    rounds: list[RoundRecord] = field(default_factory=list)
+    The rule follows the released ``decide_winner`` (one side over budget
+    loses; both over, the smaller relative overage wins) except that an exact
+    tie of relative overages is a draw instead of the released code's bare ``None``.
 
-    def trace(self, side: str, **labels) -> MatchTrace:
-        """Returns the match seen from ``side`` for the metrics (``labels``: opponent, game)."""
-        rounds = []
-        for record in self.rounds:
-            won = None if record.winner is None else record.winner == side
-            margin = record.summary.get("remaining_cost", 0) if record.winner == record.summary.get("winner") else 0
-            value = 0.0 if won is None else (margin if won else -margin)
-            rounds.append(Round(won=won, cost=record.costs[side], budget=self.budgets[side],
-                                strategy=record.strategies[side], violation=bool(record.violations[side]),
-                                revises_after=record.reviser == side, value=float(value)))
-        order = "first" if side == self.first_reviser else "second"
-        initial = tuple(bool(a["violations"]) for a in self.initial_attempts.get(side, ()))
-        return MatchTrace(rounds=tuple(rounds), role=side, order=order, initial_violations=initial, **labels)
+    Args:
+        simulated_winner: the simulator's winner (None for a draw).
+        costs: each side's strategy cost.
+        budgets: each side's budget (positive).
 
-    @classmethod
-    def from_dict(cls, data: dict) -> RevisionMatch:
-        """Rebuilds a match from :meth:`to_dict`'s output (a match record's ``advgame`` entry)."""
-        match = cls(sides=tuple(data["sides"]), budgets=dict(data["budgets"]), first_reviser=data["first_reviser"],
-                    initial_attempts={side: list(a) for side, a in data["initial_attempts"].items()})
-        match.rounds = [RoundRecord(r["round"], r["strategies"], r["costs"], r["violations"], r["winner"],
-                                    r["verdict"], r["summary"], r["reviser"]) for r in data["rounds"]]
-        return match
+    Returns:
+        Only one side over budget: the other side wins. Both within: the
+        simulator's winner. Both over: the smaller ``overage / budget`` wins;
+        equal relative overages are a draw.
+    """
+    over = {side: (costs[side] - budgets[side]) / budgets[side] for side in budgets}
+    offenders = sorted(side for side, ratio in over.items() if ratio > 0)
+    if not offenders:
+        return Verdict(simulated_winner, "simulation" if simulated_winner else "draw")
+    if len(offenders) == 1:
+        (winner,) = [side for side in budgets if side != offenders[0]]
+        return Verdict(winner, f"over budget: {offenders[0]}")
+    first, second = offenders
+    if over[first] == over[second]:
+        return Verdict(None, "both over budget, equal relative overage: draw")
+    return Verdict(min(offenders, key=lambda side: over[side]), "both over budget")
 
-    def to_dict(self) -> dict:
-        return {"sides": list(self.sides), "budgets": dict(self.budgets), "first_reviser": self.first_reviser,
-                "initial_attempts": self.initial_attempts, "rounds": [r.to_dict() for r in self.rounds]}
+
+_FENCED = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
+
+
+def read_strategy_json(text: str, *, released_only: bool = False) -> dict:
+    """Reads a model's strategy answer the way the released code does.
+
+    A fenced ```json block is taken if present; surrounding quotes are
+    stripped; single quotes become double quotes when the text has no double
+    quote. Beyond the released reader, prose around the object (before the
+    first ``{``, after the last ``}``) is dropped, unless ``released_only``
+    (the paper protocol). The result must be a JSON object.
+
+    Raises:
+        ValueError: the answer is not a JSON object (the round counts a violation).
+    """
+    match = _FENCED.search(text)
+    body = (match.group(1) if match else text).strip().strip("'\"` \n")
+    if not released_only and "{" in body and "}" in body:
+        body = body[body.index("{"):body.rindex("}") + 1]
+    if '"' not in body:
+        body = body.replace("'", '"')
+    try:
+        value = json.loads(body)
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno} column {error.colno}"
+        raise ValueError(f"strategy is not valid JSON: {error.msg} at {where}") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"strategy must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+# ----------------------------------------------------------------- the loop
 
 
 async def _call(method, request):
@@ -162,13 +261,13 @@ def _check(game, strategy: dict | None, side: str, problem: str | None) -> tuple
 
 
 async def play_revision_match(
-    game, writers: dict, *, first_reviser: str, rounds: int = DEFAULT_ROUNDS, transcript=None,
+    game: StrategyRules, writers: dict, *, first_reviser: str, rounds: int = DEFAULT_ROUNDS, transcript=None,
     reader=read_strategy_json,
 ) -> RevisionMatch:
     """Plays one strategy-and-revision match.
 
     Args:
-        game: a strategy game (see the module docstring).
+        game: the strategy rules (a :class:`StrategyRules`; a :class:`RevisionGame` hands them out).
         writers: side -> writer.
         first_reviser: the side that revises after round 1 (the "first" move order).
         rounds: simulated rounds (N - 1 revisions).

@@ -21,13 +21,13 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
 
 from stratbench.core.agent import Agent
 from stratbench.core.game import CHANCE, Game, State
 from stratbench.core.match_work import offload
 from stratbench.core.messages import Negotiation, NegotiationTurn, Outgoing
+from stratbench.core.traces import MatchOutcome
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action, ActionParseError, HarnessError, IllegalActionError, Observation
 
@@ -52,39 +52,6 @@ class MatchRules:
             raise ValueError(f"illegal_tolerance must be at least 1, got {self.illegal_tolerance}")
         if self.fallback not in FALLBACKS:
             raise ValueError(f"fallback must be one of {FALLBACKS}, got {self.fallback!r}")
-
-
-@dataclass
-class MatchOutcome:
-    """What a finished match produced.
-
-    Attributes:
-        scores: One score per side.
-        terminal: How the game ended.
-        turns: Decisions applied (joint actions).
-        decisions: Decisions taken per player.
-        illegal: Rejected attempts per player (parse errors and illegal actions).
-        format_errors: Of those, the replies that could not be read as an action, per player
-            (None where the outcome was not played by :func:`play`).
-        fallbacks: Decisions decided by the fallback, per player.
-        forfeited_by: The player whose side forfeited, or None.
-        history: The applied joint actions, ``{player: action}`` as strings.
-        duration_s: Wall time of the match.
-        messages: Every delivered message, as dicts, in order.
-    """
-
-    scores: list[float]
-    terminal: str
-    turns: int
-    decisions: dict[int, int]
-    illegal: dict[int, int]
-    fallbacks: dict[int, int]
-    forfeited_by: int | None
-    history: list[dict[int, str]]
-    duration_s: float
-    messages: list[dict[str, Any]] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
-    format_errors: dict[int, int] | None = None
 
 
 async def run_match(

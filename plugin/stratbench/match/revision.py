@@ -1,59 +1,61 @@
-"""Playing a strategy-and-revision match (AdvGameBench) in a session: writers, the loop, the outcome.
+"""The ``revision`` match shape: one strategy writer per side, and the strategy rounds of ``core.revision``.
 
-The session builds an :class:`~stratbench.games.advgame.game.AdvGame`, then,
-instead of the move-by-move runner, this module: one writer per side (a
-``--model`` subject writes through a :class:`ModelSession`, so its calls go
-through the one LLM client and the match's cassette; the ``random``,
-``greedy`` and ``climber`` baselines write without a model), then
-``core.revision.play_revision_match``. The result becomes an ordinary
-:class:`MatchOutcome`: each side scores its share of the rounds (a draw
-half), so ratings, results and reports take it as any two-sided match; the
-whole match (every round's strategies, costs, violations, winner, simulator
-summary) rides in ``outcome.extra["advgame"]`` and the record's ``advgame``.
+A :class:`~stratbench.core.revision.RevisionGame` (the AdvGameBench games)
+is played here instead of by the move-by-move runner: one writer per side
+(a ``--model`` subject writes through a :class:`ModelSession`, so its calls
+go through the one LLM client and the match's cassette; a baseline the game
+names in ``baseline_kinds`` writes without a model), then
+``core.revision.play_revision_match`` over the game's rules. The result
+becomes an ordinary :class:`MatchOutcome`: each side scores its share of
+the rounds (a draw half), so ratings, results and reports take it as any
+two-sided match; the whole match (every round's strategies, costs,
+violations, winner, simulator summary) rides in ``outcome.extra["advgame"]``
+and the record's ``advgame``.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from functools import partial
 from typing import Any
 
-from stratbench.agents.advgame_writer import ModelStrategyWriter
-from stratbench.core.revision import RevisionMatch, play_revision_match
-from stratbench.core.runner import MatchOutcome
+from stratbench.core.revision import RevisionGame, play_revision_match
 from stratbench.core.schedule import MatchSpec
+from stratbench.core.shapes import REVISION, MatchSetup, PreparedMatch
+from stratbench.core.traces import MatchOutcome, RevisionMatch
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import HarnessError
-from stratbench.games.advgame.baselines import BASELINE_KINDS, BaselineWriter
-from stratbench.games.advgame.common import read_strategy_json
 from stratbench.llm.session import ModelSession
 
 
-class CataloguedGame:
-    """A simulator module seen through one catalogue (the strategy game ``play_revision_match`` takes)."""
+class RevisionShape:
+    """Plays a :class:`RevisionGame` by strategy rounds (the game's ``rounds_option`` when the run sets it, else
+    the game's own rounds)."""
 
-    def __init__(self, module: Any, catalogue: str) -> None:
-        self.module, self.catalogue = module, catalogue
-        self.SIDES, self.BUDGETS, self.INIT_TRIES = module.SIDES, module.BUDGETS, module.INIT_TRIES
+    name = REVISION
 
-    def strategy_cost(self, strategy: dict, side: str) -> float:
-        return self.module.strategy_cost(strategy, side, catalogue=self.catalogue)
+    def prepare(self, game: RevisionGame, setup: MatchSetup) -> PreparedMatch:
+        """Builds one writer per side; the match plays the subject's move order.
 
-    def validate(self, strategy: dict, side: str) -> list:
-        return self.module.validate(strategy, side, catalogue=self.catalogue)
+        Raises:
+            HarnessError: a side's agent can write no strategies.
+        """
+        writers, sessions = build_writers(setup.client, setup.spec, game, setup.transcript, setup.options)
+        rounds = (setup.options.get(game.rounds_option) if game.rounds_option else None) or game.rounds
 
-    def simulate(self, strategies: dict) -> Any:
-        return self.module.simulate(strategies, catalogue=self.catalogue)
+        def start() -> Any:
+            return play_revision(game, setup.spec, writers, setup.transcript, rounds=rounds)
+
+        return PreparedMatch(start=start, sessions=sessions)
 
 
 def build_writers(
-    client: Any, spec: MatchSpec, game: Any, transcript: Transcript, options: dict[str, Any]
+    client: Any, spec: MatchSpec, game: RevisionGame, transcript: Transcript, options: dict[str, Any]
 ) -> tuple[dict[str, Any], dict[int, ModelSession]]:
     """Returns one writer per side name and the model sessions of the model-written seats.
 
     Raises:
-        HarnessError: a side's agent can write no strategies (only models and the baselines can).
+        HarnessError: a side's agent can write no strategies (only models and the game's baselines can).
     """
     writers: dict[str, Any] = {}
     sessions: dict[int, ModelSession] = {}
@@ -66,18 +68,17 @@ def build_writers(
             session = ModelSession(client=client, model=str(agent.model), player=player, transcript=transcript,
                                    settings=settings, vision=False, scaffold=agent.scaffold or "direct")
             sessions[player] = session
-            writers[side] = ModelStrategyWriter(session, game.game_id, side, catalogue=game.catalogue,
-                                                protocol=game.protocol)
-        elif agent.kind in BASELINE_KINDS:
+            writers[side] = game.model_writer(session, side)
+        elif agent.kind in game.baseline_kinds:
             rng = random.Random(f"{spec.seed}:{player}:{agent.label}")
-            writers[side] = BaselineWriter(agent.kind, game.game_id, side, rng, catalogue=game.catalogue)
+            writers[side] = game.baseline_writer(agent.kind, side, rng)
         else:
-            raise HarnessError(f"agent {agent.label!r} cannot write {game.game_id} strategies; "
-                               f"use a --model or one of {', '.join(BASELINE_KINDS)}")
+            raise HarnessError(f"agent {agent.label!r} cannot write {game.info.name} strategies; "
+                               f"use a --model or one of {', '.join(game.baseline_kinds)}")
     return writers, sessions
 
 
-def outcome_of(game: Any, match: RevisionMatch, duration_s: float) -> MatchOutcome:
+def outcome_of(game: RevisionGame, match: RevisionMatch, duration_s: float) -> MatchOutcome:
     """Returns a played revision match as a match outcome (scores: each side's share of rounds, draws half)."""
     sides = game.sides
     rounds = len(match.rounds)
@@ -101,15 +102,13 @@ def outcome_of(game: Any, match: RevisionMatch, duration_s: float) -> MatchOutco
 
 
 async def play_revision(
-    game: Any, spec: MatchSpec, writers: dict[str, Any], transcript: Transcript, *, rounds: int
+    game: RevisionGame, spec: MatchSpec, writers: dict[str, Any], transcript: Transcript, *, rounds: int
 ) -> MatchOutcome:
     """Plays the match (the subject's move order from the variant) and returns its outcome.
 
-    The paper protocol reads answers with the released reader only (no prose dropped around the object).
+    Answers are read with the game's reader (the AdvGameBench paper protocol: the released reader only).
     """
     started = time.perf_counter()
-    reader = partial(read_strategy_json, released_only=game.protocol == "paper")
-    match = await play_revision_match(CataloguedGame(game.strategy_game, game.catalogue), writers,
-                                      first_reviser=game.first_reviser(spec.subject), rounds=rounds,
-                                      transcript=transcript, reader=reader)
+    match = await play_revision_match(game.strategy_rules(), writers, first_reviser=game.first_reviser(spec.subject),
+                                      rounds=rounds, transcript=transcript, reader=game.reader())
     return outcome_of(game, match, time.perf_counter() - started)

@@ -3,7 +3,8 @@
 A trace is one match from one side's point of view: a list of
 :class:`Round` in round order (round 1 is the initial strategies), each
 saying what the side submitted, what it cost, whether it won after the
-budget rule, and whether the side revised right after it. The paper gives
+budget rule, and whether the side revised right after it (the trace types
+live in ``core.traces``; this module only computes). The paper gives
 only prose for its five core metrics, the released evaluator computes them
 its own way (digest B4.1-B4.2); both are here, under distinct names:
 
@@ -40,54 +41,11 @@ import json
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+
+from stratbench.core.traces import MatchTrace, RevisionMatch, Round
 
 EPSILON = 1e-9
 """The ε of Appendix B's ratios."""
-
-
-@dataclass(frozen=True)
-class Round:
-    """One simulated round seen from one side."""
-
-    won: bool | None
-    """True: won after the budget rule; False: lost; None: a draw."""
-    cost: float
-    """The side's strategy cost this round."""
-    budget: float
-    """The side's budget."""
-    strategy: object = None
-    """The strategy JSON submitted for this round (None when unreadable)."""
-    violation: bool = False
-    """Over budget, unreadable, or breaking a rule."""
-    revises_after: bool = False
-    """The side revised right after this round (its turn to revise)."""
-    value: float = 0.0
-    """Φ: the remaining value from the side's point of view (the winner's remaining cost, negative when lost)."""
-
-    @property
-    def over_budget(self) -> bool:
-        return self.cost > self.budget
-
-    @property
-    def negative(self) -> bool:
-        """Negative feedback: not a win, or a violation."""
-        return self.won is not True or self.violation
-
-
-@dataclass(frozen=True)
-class MatchTrace:
-    """A match from one side's point of view."""
-
-    rounds: tuple[Round, ...]
-    role: str = ""
-    """The side played (``human``, ``demon``, ``invader``, ``defender``)."""
-    order: str = "first"
-    """``first`` when this side revises after round 1, else ``second``."""
-    opponent: str = ""
-    game: str = ""
-    initial_violations: tuple[bool, ...] = field(default=())
-    """For RVR: one flag per initial proposal (every init attempt), True when it broke a rule or the budget."""
 
 
 # ----------------------------------------------------------------- helpers
@@ -393,8 +351,6 @@ def match_metrics(game, outcome, seed: int) -> dict[int, dict]:
     (paper), ``improvement_slope``, ``over_budget_rate``, ``initial_win``,
     ``violations`` (rounds with one); NaN (not applicable) becomes None.
     """
-    from stratbench.core.revision import RevisionMatch
-
     match = RevisionMatch.from_dict(outcome.extra["advgame"])
     found = {}
     for player, side in enumerate(match.sides):

@@ -6,7 +6,7 @@ The scaffold logs one ``revision`` event per critique (``turn``, ``player``,
 rejected answer, the revised answer was accepted (the player's next
 ``action`` event of that turn, not ``rejected`` or ``fallback``); after an
 outcome, the player's next outcome was not negative (unknown for the last
-one). Each row becomes two :class:`~stratbench.metrics.advgame.Round` of an
+one). Each row becomes two :class:`~stratbench.core.traces.Round` of an
 AdvGameBench trace: the round the feedback came from (won unless negative, a
 violation after a rejection, revised after it) and the one after the
 revision (its strategy differs when the row changed; won when it improved),
@@ -24,8 +24,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from stratbench.core.traces import Round
 from stratbench.metrics.advgame import (
-    Round,
     correction_success_rate_paper,
     improvement_slope,
     ols_slope,

@@ -12,7 +12,6 @@ match, each in its own module: ``match_build`` (game and agents),
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 import warnings
 from dataclasses import dataclass, field, replace
@@ -21,10 +20,10 @@ from typing import Any
 
 from stratbench.child_processes import kill_leftovers
 from stratbench.core.agent import AgentSpec
-from stratbench.core.game import Game, State
-from stratbench.core.match_work import offload
-from stratbench.core.runner import MatchOutcome, MatchRules, run_match
+from stratbench.core.game import GameBase
+from stratbench.core.runner import MatchOutcome
 from stratbench.core.schedule import MatchSpec, SuiteSpec
+from stratbench.core.shapes import MatchSetup
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import HarnessError
 from stratbench.family_settings import FamilySettings, merged_options
@@ -34,10 +33,11 @@ from stratbench.llm.client import LLMClient, load_litellm
 from stratbench.llm.limits import DEFAULT_CONCURRENCY as DEFAULT_MODEL_CONCURRENCY
 from stratbench.llm.limits import LimitSettings
 from stratbench.match.annotate import annotate, annotator_settings
-from stratbench.match.build import build_agents, build_game
+from stratbench.match.build import build_game
 from stratbench.match.play import MatchFailure, play_and_close, play_in_cassette
 from stratbench.match.record import build_record, package_versions, result_for, unscored_record
 from stratbench.match.score import score_match
+from stratbench.match.shapes import shape_of
 from stratbench.match.settings import match_settings, settings_hash
 from stratbench.match.metric_budget import DEFAULT_METRIC_TIMEOUT_S
 from stratbench.protocols import DEFAULT, Protocol, effective_name
@@ -227,7 +227,7 @@ class StratbenchSession:
 
     def _build_game(
         self, name: str, variant: str | None, *, reference: bool, protocol: Protocol | None = None
-    ) -> tuple[Game, dict[str, Any]]:
+    ) -> tuple[GameBase, dict[str, Any]]:
         """Builds a match's game with its options (see :func:`stratbench.match.build.build_game`)."""
         return build_game(self.registry, self.settings.reference, name, variant, reference=reference,
                           protocol_options=protocol.game_options if protocol is not None else None)
@@ -372,23 +372,11 @@ class StratbenchSession:
         if reference:
             mode = "once" if self.settings.reference_mode == "record" else "none"
         agent_options = self._agent_options(spec, options)
-        if getattr(game, "strategy_game", None) is not None:  # a whole-strategy game: core.revision plays it
-            from stratbench.match.revision import build_writers, play_revision
-
-            writers, sessions = build_writers(self.client, spec, game, transcript, agent_options)
-            agents: dict[int, Any] = {}
-            rounds = agent_options.get("advgame_rounds") or game.rounds
-
-            def start_match() -> Any:
-                return play_revision(game, spec, writers, transcript, rounds=rounds)
-        else:
-            agents, sessions = build_agents(self.registry, self.client, spec, game, transcript, agent_options)
-            rules = MatchRules(illegal_tolerance=suite.illegal_tolerance, fallback=suite.fallback)
-            rng = random.Random(f"{spec.seed}:match")
-
-            async def start_match() -> Any:
-                state = await offload(_seated_state, game, spec)  # inside the time limit, off the loop
-                return await run_match(game, state, agents, rng=rng, rules=rules, transcript=transcript)
+        prepared = shape_of(game).prepare(game, MatchSetup(
+            spec=spec, suite=suite, registry=self.registry, client=self.client, transcript=transcript,
+            options=agent_options,
+        ))
+        agents, sessions = prepared.agents, prepared.sessions
         annotators = (
             self.registry.annotators.get(game.info.name, {}) if self.settings.annotator_model else {}
         )
@@ -399,7 +387,7 @@ class StratbenchSession:
         annotation: dict[str, Any] = {}
 
         async def play_then_annotate() -> MatchOutcome:
-            outcome = await play_and_close(agents, start_match())
+            outcome = await play_and_close(agents, prepared.start())
             if annotators:
                 annotation.update(await annotate(
                     self.client, str(self.settings.annotator_model), annotators, game, outcome, transcript, spec.seed
@@ -434,11 +422,3 @@ class StratbenchSession:
                 "dropped_params": annotation["dropped_params"],
             }
         return PlayedMatch(outcome, record, transcript.to_list())
-
-
-def _seated_state(game: Game, spec: MatchSpec) -> State:
-    """Returns the match's initial state, seated as its spec says."""
-    state = game.new_initial_state(spec.seed)
-    if spec.seating:
-        state.seat(spec.seating)
-    return state

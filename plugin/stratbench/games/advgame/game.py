@@ -1,11 +1,14 @@
 """The AdvGameBench games as registered games: what the session needs to schedule, play and record them.
 
-A match of these games is not played move by move: the session hands it to
-``core.revision.play_revision_match`` (``stratbench.match.revision``). This
-:class:`AdvGame` carries the facts the rest of the harness reads from any
-game (``GameInfo``: two sides, scores in [0, 1] summing to 1, family
-``advgame``; each seat's role, the side's name) and the match's settings:
-the simulator, the catalogue, the protocol's prompt wording, the rounds.
+A match of these games is not played move by move: :class:`AdvGame` is a
+``core.revision.RevisionGame`` (the ``revision`` match shape), which the
+session plays with ``core.revision.play_revision_match``
+(``stratbench.match.revision``). It carries the facts the rest of the
+harness reads from any game (``GameInfo``: two sides, scores in [0, 1]
+summing to 1, family ``advgame``; each seat's role, the side's name) and
+what the revision shape asks of it: the simulator seen through the
+catalogue, the writers (a model through the protocol's prompt wording, or a
+baseline), the move order and the rounds.
 
 Variants are move orders, named from the subject's side: ``first`` (the
 subject revises after round 1) and ``second``. With ``seats="alternate"``
@@ -15,9 +18,17 @@ and two matches per pairing, a pairing plays both roles in both move orders
 
 from __future__ import annotations
 
-from stratbench.core.game import Game, GameInfo, State
-from stratbench.core.types import HarnessError, Observation, Rules
+import random
+from collections.abc import Callable
+from functools import partial
+from types import ModuleType
+from typing import Any
+
+from stratbench.core.game import GameInfo
+from stratbench.core.revision import RevisionGame, read_strategy_json
+from stratbench.core.types import Rules
 from stratbench.games.advgame import GAME_IDS, simulator
+from stratbench.games.advgame.baselines import BASELINE_KINDS, BaselineWriter
 from stratbench.registry import Variant
 
 MOVE_ORDERS = ("first", "second")
@@ -44,7 +55,24 @@ def variants(options) -> list[Variant]:
     return [Variant(order) for order in MOVE_ORDERS]
 
 
-class AdvGame(Game):
+class CataloguedRules:
+    """A simulator module seen through one catalogue (the ``StrategyRules`` ``play_revision_match`` plays)."""
+
+    def __init__(self, module: ModuleType, catalogue: str) -> None:
+        self.module, self.catalogue = module, catalogue
+        self.SIDES, self.BUDGETS, self.INIT_TRIES = module.SIDES, module.BUDGETS, module.INIT_TRIES
+
+    def strategy_cost(self, strategy: dict, side: str) -> float:
+        return self.module.strategy_cost(strategy, side, catalogue=self.catalogue)
+
+    def validate(self, strategy: dict, side: str) -> list:
+        return self.module.validate(strategy, side, catalogue=self.catalogue)
+
+    def simulate(self, strategies: dict) -> Any:
+        return self.module.simulate(strategies, catalogue=self.catalogue)
+
+
+class AdvGame(RevisionGame):
     """One AdvGameBench game, played by the strategy-and-revision match.
 
     Args:
@@ -55,10 +83,13 @@ class AdvGame(Game):
         rounds: Rounds per match when ``--advgame-rounds`` is not given (the paper's 10).
     """
 
+    baseline_kinds = BASELINE_KINDS
+    rounds_option = "advgame_rounds"  # the family's setting (--advgame-rounds)
+
     def __init__(self, game_id: str, variant: str | None = None, *, protocol: str = "default",
                  catalogue: str = "released", rounds: int = 10) -> None:
         self.strategy_game = simulator(game_id)
-        """The simulator module (a strategy game of ``core.revision``)."""
+        """The simulator module (its rules, through the catalogue: :meth:`strategy_rules`)."""
         if variant not in (None, *MOVE_ORDERS):
             raise ValueError(f"unknown move order {variant!r}; known: {', '.join(MOVE_ORDERS)}")
         if protocol not in PROTOCOLS:
@@ -77,23 +108,29 @@ class AdvGame(Game):
         """The side names in seat order (``human``, ``demon``; ``invader``, ``defender``)."""
         return tuple(self.strategy_game.SIDES)
 
-    def role(self, player: int) -> str:
-        """Returns the side name a seat plays."""
-        return self.sides[player]
-
     def first_reviser(self, subject: int) -> str:
         """Returns the side that revises after round 1, given the subject's seat and the move order."""
         if self.order == "first":
             return self.sides[subject]
         return self.sides[1 - subject]
 
-    def new_initial_state(self, seed: int) -> State:
-        """Not played move by move: the session plays it with ``core.revision``."""
-        raise HarnessError(f"{self.game_id} is a strategy-and-revision game; it has no move-by-move state")
+    def strategy_rules(self) -> CataloguedRules:
+        """Returns the simulator seen through this game's catalogue."""
+        return CataloguedRules(self.strategy_game, self.catalogue)
 
-    def observe(self, state: State, player: int) -> Observation:
-        """Not played move by move (see :meth:`new_initial_state`)."""
-        raise HarnessError(f"{self.game_id} is a strategy-and-revision game; it has no observations")
+    def model_writer(self, session: Any, side: str) -> Any:
+        """Returns a model's writer for ``side``, worded by this game's prompt protocol."""
+        from stratbench.agents.advgame_writer import ModelStrategyWriter
+
+        return ModelStrategyWriter(session, self.game_id, side, catalogue=self.catalogue, protocol=self.protocol)
+
+    def baseline_writer(self, kind: str, side: str, rng: random.Random) -> BaselineWriter:
+        """Returns the ``random``, ``greedy`` or ``climber`` baseline's writer for ``side``."""
+        return BaselineWriter(kind, self.game_id, side, rng, catalogue=self.catalogue)
+
+    def reader(self) -> Callable[[str], dict]:
+        """Returns the answer reader: the paper protocol reads with the released reader only (no prose dropped)."""
+        return partial(read_strategy_json, released_only=self.protocol == "paper")
 
 
 def factory(game_id: str):

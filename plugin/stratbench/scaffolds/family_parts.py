@@ -10,15 +10,13 @@ session (a unit test, a notebook) installs one first:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from stratbench.registry import Registry
-
-_current: Registry | None = None
+_current: Any = None
+"""The installed :class:`stratbench.registry.Registry` (typed Any: the registry module sits above the scaffolds)."""
 
 
-def use_registry(registry: Registry) -> None:
+def use_registry(registry: Any) -> None:
     """Makes ``registry`` the one scaffolds look names up in (the session's, once per process)."""
     global _current
     _current = registry
@@ -28,7 +26,7 @@ class NoRegistryError(LookupError):
     """A scaffold looked a name up before any registry was installed."""
 
 
-def current_registry() -> Registry:
+def current_registry() -> Any:
     """The installed registry.
 
     Raises:

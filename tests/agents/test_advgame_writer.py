@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from stratbench.agents.advgame_writer import ModelStrategyWriter
+from stratbench.games.advgame.writers import ModelStrategyWriter
 from stratbench.core.revision import RevisionRequest, play_revision_match
 from stratbench.core.transcript import Transcript
 from stratbench.games.advgame import battle_card, turn_based

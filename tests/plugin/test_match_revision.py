@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from stratbench.agents.advgame_writer import ModelStrategyWriter, baseline_agent
+from stratbench.games.advgame.writers import ModelStrategyWriter, baseline_agent
 from stratbench.core.agent import AgentSpec
 from stratbench.core.revision import RevisionMatch, RoundRecord
 from stratbench.core.schedule import MatchSpec, SuiteSpec
@@ -113,7 +113,7 @@ def test_the_rounds_option_enters_the_settings_hash_only_when_given():
 
 
 def test_every_game_registers_its_paper_protocol_with_the_papers_settings():
-    from stratbench.paper_protocols.advgame import register
+    from stratbench.games.advgame.paper_protocol import register
     from stratbench.registry import Registry
 
     registry = Registry()

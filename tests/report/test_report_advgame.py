@@ -5,7 +5,7 @@ import re
 from stratbench.core.revision import RevisionMatch, RoundRecord
 from stratbench.core.runner import MatchOutcome
 from stratbench.metrics.advgame import match_metrics
-from stratbench.report.advgame import PAPER_TABLE_1, advgame
+from stratbench.games.advgame.report import PAPER_TABLE_1, advgame
 from stratbench.report.render import _chart
 from stratbench.report.svg import radar_chart
 

@@ -120,7 +120,7 @@ class AdvGame(RevisionGame):
 
     def model_writer(self, session: Any, side: str) -> Any:
         """Returns a model's writer for ``side``, worded by this game's prompt protocol."""
-        from stratbench.agents.advgame_writer import ModelStrategyWriter
+        from stratbench.games.advgame.writers import ModelStrategyWriter
 
         return ModelStrategyWriter(session, self.game_id, side, catalogue=self.catalogue, protocol=self.protocol)
 

@@ -53,7 +53,7 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:
     """Registers the baseline strategy writers: greedy and climber."""
-    from stratbench.agents.advgame_writer import baseline_agent
+    from stratbench.games.advgame.writers import baseline_agent
 
     registry.add_agent("greedy", baseline_agent("greedy"))
     registry.add_agent("climber", baseline_agent("climber"))
@@ -72,7 +72,7 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """Registers the AdvGameBench report section."""
-    from stratbench.report.advgame import advgame
+    from stratbench.games.advgame.report import advgame
 
     registry.add_report_section("advgame", advgame)
 
@@ -80,7 +80,7 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_protocols(registry: Registry) -> None:
     """Registers AdvGameBench's paper protocol and its strategy guides."""
-    from stratbench.paper_protocols import advgame
+    from stratbench.games.advgame import paper_protocol
 
-    advgame.register(registry)
-    registry.add_guide_folder("stratbench.games", "guides")
+    paper_protocol.register(registry)
+    registry.add_guide_folder("stratbench.games.advgame", "guides")

@@ -8,7 +8,7 @@ tens of thousands of games). H0 is a loss of 50 logistic Elo (the old model
 would then score 57% against the new one), H1 no loss; for a game that is
 not win/draw/loss, H0 is a mean drop of 0.1 of the game's score range. At
 alpha = beta = 0.05 and one test, an unchanged model whose games are coin
-flips passes after about 130 pairs on average, a deterministic unchanged one
+flips passes after about 140 pairs on average, a deterministic unchanged one
 after 20, and a collapse (every game lost where the old model won half) fails
 after 23; before that the gate says ``inconclusive`` (with an estimate of the
 pairs left).

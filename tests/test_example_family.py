@@ -10,6 +10,7 @@ and rated with ``stratbench report`` / ``stratbench rate``. Nothing under
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -70,7 +71,10 @@ def nim_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     repository.
     """
     base = tmp_path_factory.mktemp("nim")
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(base / "venv")], check=True, timeout=120)
+    # This interpreter's pip installs into the venv (pip --python); without one, the venv gets its own (ensurepip).
+    own_pip = importlib.util.find_spec("pip") is None
+    subprocess.run([sys.executable, "-m", "venv", *([] if own_pip else ["--without-pip"]), str(base / "venv")],
+                   check=True, timeout=300)
     python = base / "venv" / "bin" / "python"
     purelib = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                   check=True, capture_output=True, text=True).stdout.strip())
@@ -80,8 +84,8 @@ def nim_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         "".join(f"import site; site.addsitedir({path!r})\n" for path in outer))
     example = base / "stratbench-nim"
     shutil.copytree(EXAMPLE, example, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-    _run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-build-isolation",
-         "--no-index", "--quiet", example, cwd=base)
+    pip = [python, "-m", "pip"] if own_pip else [sys.executable, "-m", "pip", "--python", python]
+    _run(*pip, "install", "--no-deps", "--no-build-isolation", "--no-index", "--quiet", example, cwd=base)
     return python, example
 
 

@@ -217,3 +217,14 @@ def test_a_bad_heap_size_is_refused_naming_the_option(nim_venv):
     assert ("error: argument --nim-heaps: heap sizes must be whole numbers separated by commas (like 3,4,5) or "
             "'random', got '3,x'") in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_the_game_passes_the_conformance_checks_of_every_installed_game(nim_venv):
+    """tests/games/test_conformance.py covers whatever families are installed: in the venv, Nim too."""
+    python, _ = nim_venv
+    done = _run(python, "-m", "pytest", ROOT / "tests" / "games" / "test_conformance.py", "-p", "no:cacheprovider",
+                "-q", "-k", "nim/", "-rA", cwd=ROOT)
+    passed = sorted(line.split("::")[-1] for line in done.stdout.splitlines() if line.startswith("PASSED"))
+    assert passed == ["test_random_playouts_conform[nim/nim-3-4-5]",
+                      "test_replay_snapshots_are_plain_data_and_draw[nim/nim-3-4-5]"]

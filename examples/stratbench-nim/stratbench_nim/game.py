@@ -189,7 +189,7 @@ class NimGame(Game):
     def observe(self, state: State, player: int) -> Observation:
         """Returns the heaps and the legal moves (the whole position: Nim has no hidden information)."""
         assert isinstance(state, NimState)
-        text = f"You move {self.role(player)}.\nHeaps:\n{render(state.heaps)}"
+        text = f"You are the {self.role(player)} player.\nHeaps:\n{render(state.heaps)}"
         return Observation(
             game=NAME,
             player=player,

@@ -208,15 +208,25 @@ def test_rate_lists_the_nim_agents(nim_run):
     assert rows["random"][:2] == [f"{1 - won:.2f}", f"({len(records)})"]
 
 
+REFUSED_HEAPS = {
+    "3,x": "heap sizes must be whole numbers separated by commas (like 3,4,5) or 'random', got '3,x'",
+    "1,2,3,4,5,6,7,8,9": "between 1 and 8 heaps are allowed, got 9",
+    "0,3": "each heap holds 1 to 30 tokens, got '0,3'",
+}
+"""Bad ``--nim-heaps`` values and their messages, as the example's README lists them."""
+
+
 @pytest.mark.slow
-def test_a_bad_heap_size_is_refused_naming_the_option(nim_venv):
+def test_bad_heaps_are_refused_naming_the_option(nim_venv):
     python, example = nim_venv
-    done = _run(python, "-m", "pytest", example / "suites" / "test_nim.py", "-p", "no:cacheprovider",
-                "--nim-heaps", "3,x", cwd=example.parent, check=False)
-    assert done.returncode == 4
-    assert ("error: argument --nim-heaps: heap sizes must be whole numbers separated by commas (like 3,4,5) or "
-            "'random', got '3,x'") in done.stderr
-    assert "Traceback" not in done.stderr
+    readme = (EXAMPLE / "README.md").read_text()
+    for value, message in REFUSED_HEAPS.items():
+        done = _run(python, "-m", "pytest", example / "suites" / "test_nim.py", "-p", "no:cacheprovider",
+                    "--nim-heaps", value, cwd=example.parent, check=False)
+        assert done.returncode == 4, value
+        assert f"error: argument --nim-heaps: {message}\n" in done.stderr
+        assert "Traceback" not in done.stderr
+        assert f"| `--nim-heaps {value}` | 4 | `argument --nim-heaps: {message}` |" in readme
 
 
 @pytest.mark.slow

@@ -44,17 +44,17 @@ def test_the_core_never_names_the_example():
     assert named == []
 
 
-def _environment() -> dict[str, str]:
+def _environment(**extra: str) -> dict[str, str]:
     """The environment of the venv's commands: this one's, without PYTHONPATH (the venv's .pth files must do)."""
     env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
     env.update(LITELLM_LOCAL_MODEL_COST_MAP="True", PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION="python",
-               PYTHONDONTWRITEBYTECODE="1")
+               PYTHONDONTWRITEBYTECODE="1", **extra)
     return env
 
 
-def _run(*args: str | Path, cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([str(arg) for arg in args], cwd=cwd, env=_environment(), capture_output=True, text=True,
-                          timeout=600)
+def _run(*args: str | Path, cwd: Path, check: bool = True, **env: str) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([str(arg) for arg in args], cwd=cwd, env=_environment(**env), capture_output=True,
+                          text=True, timeout=600)
     if check:
         assert done.returncode == 0, f"{args} exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return done
@@ -238,3 +238,27 @@ def test_the_game_passes_the_conformance_checks_of_every_installed_game(nim_venv
     passed = sorted(line.split("::")[-1] for line in done.stdout.splitlines() if line.startswith("PASSED"))
     assert passed == ["test_random_playouts_conform[nim/nim-3-4-5]",
                       "test_replay_snapshots_are_plain_data_and_draw[nim/nim-3-4-5]"]
+
+
+@pytest.mark.slow
+def test_a_model_plays_nim_with_the_familys_strategy_guide(nim_venv, fake_llm):
+    """A model seat (the loopback server, answering the first legal move) under the guide scaffold: the guide
+    comes from the family's own folder (guides/nim/nim.md for the namespaced game nim/nim)."""
+    python, example = nim_venv
+    report_dir = example.parent / "R-model"
+    _run(python, "-m", "pytest", example / "suites" / "test_nim.py", "-p", "no:cacheprovider", "-q",
+         "--model", "openai/fake", "--scaffold", "guide", "--api-base", fake_llm.api_base, "--record-mode", "all",
+         "--matches", "2", "--report-dir", report_dir, cwd=example.parent, OPENAI_API_KEY="sk-loopback")
+    records = [json.loads(line) for line in (report_dir / "results.jsonl").read_text().splitlines()]
+    played = [r for r in records if r.get("type") == "match" and any(s["agent"] == "openai/fake+guide"
+                                                                     for s in r["sides"])]
+    assert len(played) == 2 and {r["status"] for r in played} == {"scored"}
+    guide = (EXAMPLE / "stratbench_nim" / "guides" / "nim" / "nim.md").read_text().strip()
+    for record in played:
+        side = _side_of(record, "openai/fake+guide")
+        assert record["usage"][side]["calls"] == record["decisions"][side] > 0
+        events = json.loads((report_dir / record["transcript"]).read_text())["events"]
+        systems = [e["messages"][0]["content"] for e in events if e.get("kind") == "llm_call"]
+        assert systems and all(text.endswith(f"Strategy guide for Nim:\n{guide}") for text in systems)
+        metric = record["metrics"][str(record["sides"][side]["players"][0])]
+        assert metric["moves"] == record["decisions"][side] and 0.0 <= metric["optimal_move_share"] <= 1.0

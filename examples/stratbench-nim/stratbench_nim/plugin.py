@@ -1,5 +1,5 @@
 """The Nim family's plugin module (the ``stratbench`` entry point ``nim``): its game, perfect agent, metric,
-board renderer, report section and ``--nim-heaps`` option."""
+board renderer, report section, strategy guide and ``--nim-heaps`` option."""
 
 from __future__ import annotations
 
@@ -79,3 +79,9 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
 
     registry.add_report_section("nim", nim_section)
     registry.add_board_renderer(game.NAME, heaps_svg)
+
+
+@pytest.hookimpl
+def pytest_stratbench_add_protocols(registry: Registry) -> None:
+    """Registers the family's strategy guide (``guides/nim/nim.md``) for the ``guide`` scaffold."""
+    registry.add_guide_folder("stratbench_nim", "guides")

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from stratbench.core.game import Game
+from stratbench.core.runner import MatchOutcome
 from stratbench.core.types import Action
 
 from stratbench_nim.game import nim_sum
 
 
-def optimal_moves(game: Game, outcome: Any, seed: int) -> dict[int, dict[str, Any]]:
+def optimal_moves(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict[str, Any]]:
     """Replays the match and rates every move.
 
     Returns, per player: ``moves``; ``optimal_moves``, the moves that left a

@@ -6,7 +6,7 @@ found through the ``stratbench`` entry-point group, the built-in ones exactly
 as a third-party package's::
 
     [project.entry-points.stratbench]
-    nim = "stratbench_nim.plugin"
+    mypkg = "mypkg.plugin"
 
 Under pytest they join pytest's plugin manager (:func:`register_families`);
 ``stratbench report`` and ``stratbench rate`` build a plugin manager of their

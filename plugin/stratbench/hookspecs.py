@@ -32,14 +32,14 @@ def pytest_stratbench_addoption(parser: pytest.Parser) -> None:
 
     Args:
         parser: pytest's parser; put the options in a group of the family's own
-            (``parser.getgroup("stratbench-nim", "stratbench: Nim")``).
+            (``parser.getgroup("stratbench-mypkg", "stratbench: My games")``).
 
     Example:
         .. code-block:: python
 
             @pytest.hookimpl
             def pytest_stratbench_addoption(parser):
-                parser.getgroup("stratbench-nim", "stratbench: Nim").addoption("--nim-heaps", type=int, default=3)
+                parser.getgroup("stratbench-mypkg", "stratbench: My games").addoption("--mypkg-size", type=int, default=3)
     """
 
 
@@ -48,7 +48,7 @@ def pytest_stratbench_family_settings(config: pytest.Config) -> FamilySettings |
     """Returns a family's run settings, read from its options (one per family; None for none).
 
     Args:
-        config: The pytest config (``config.getoption("nim_heaps")``).
+        config: The pytest config (``config.getoption("mypkg_size")``).
 
     Returns:
         A :class:`stratbench.family_settings.FamilySettings` subclass; the run
@@ -76,7 +76,7 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
 
             @pytest.hookimpl
             def pytest_stratbench_add_games(registry):
-                registry.add_game("mypkg/nim", NimGame)
+                registry.add_game("mypkg/mygame", MyGame)
     """
 
 

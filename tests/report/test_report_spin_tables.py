@@ -55,7 +55,7 @@ def test_elo_table_says_which_matches_count_in_html_and_markdown():
     data = analyse(_elo_records(), resamples=50)
     markdown, html = render_markdown(data), render_html(data)
     for text in (markdown, html):
-        assert "Internal Elo per game (SPIN-Bench Table 4)" in text
+        assert "Internal Elo per game (SPIN-Bench's method)" in text
         assert "only matches between two different LLM agents" in text
         assert "K = 32, 1000 sweeps" in text
         assert "No LLM-vs-LLM matches (no Elo): chess." in text
@@ -70,6 +70,17 @@ def test_elo_table_says_which_matches_count_in_html_and_markdown():
     assert "SPIN-Bench's published Table 4" in markdown and "| model | tictactoe | connect4 | chess |" in markdown
     assert "| o1-preview | 1263 | 1377 | 1395 |" in markdown and "| Human | 1415 | 1692 | – |" in markdown
     assert '<table id="paper-elo-table">' in html
+
+
+def test_the_papers_elo_table_shows_only_the_papers_games_this_run_played():
+    records = [r for r in _elo_records() if r["game"] == "connect4"]
+    data = analyse(records, resamples=50)
+    markdown = render_markdown(data)
+    assert "| model | connect4 |" in markdown and "| o1-preview | 1377 |" in markdown
+    other = [dict(r, game="pit") for r in records]
+    markdown, html = render_markdown(analyse(other, resamples=50)), render_html(analyse(other, resamples=50))
+    assert "### Internal Elo per game" in markdown  # the method applies to any two-sided game
+    assert "SPIN-Bench's published Table 4" not in markdown and 'id="paper-elo-table"' not in html
 
 
 def _diplomacy(match_id: str, centres: tuple[float, ...]) -> dict:

@@ -105,11 +105,16 @@ def _elo_rows(data: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
     return games, rows
 
 
-def _paper_elo_rows() -> tuple[list[str], list[list[Any]]]:
-    """Returns SPIN-Bench's published Table 4 as games and rows, to show beside the run's Elo."""
+def _paper_elo_rows(data: dict[str, Any] | None = None) -> tuple[list[str], list[list[Any]]]:
+    """Returns SPIN-Bench's published Table 4 as games and rows, to show beside the run's Elo: only its games
+    this run played (none: no rows)."""
     from stratbench.rating.elo import PAPER_TABLE_4
 
-    games = ["tictactoe", "connect4", "chess"]
+    info = (data or {}).get("elo_by_game") or {}
+    played = set(info.get("ratings") or {}) | set(info.get("matches") or {}) | set(info.get("without_llm_pairs") or [])
+    games = [g for g in ("tictactoe", "connect4", "chess") if data is None or g in played]
+    if not games:
+        return [], []
     return games, [[model, *(values[g] for g in games)] for model, values in PAPER_TABLE_4.items()]
 
 
@@ -280,7 +285,7 @@ def render_html(data: dict[str, Any]) -> str:
         data=data, manifest=manifest, rating_games=games, rating_rows=rows, score_rows=_score_rows(data), plot=plot,
         heat=heat, score_header=_score_header(data), score_caption=_score_caption(data), elo_games=elo_games,
         elo_rows=elo_rows, elo_caption=_elo_caption(data), tables=_tables, has_elo=_has_elo_table(data),
-        chart=_chart, paper_elo=_paper_elo_rows(), paper_elo_caption=PAPER_ELO_CAPTION,
+        chart=_chart, paper_elo=_paper_elo_rows(data), paper_elo_caption=PAPER_ELO_CAPTION,
         overview=_overview_table(data), overview_caption=OVERVIEW_CAPTION,
         gate_columns=GATE_COLUMNS, gate_rows=gate_rows(data.get("gate") or {}),
         gate_charts=[llr_chart(t) for t in (data.get("gate") or {}).get("tests", [])],
@@ -343,11 +348,12 @@ def render_markdown(data: dict[str, Any]) -> str:
                            [[r["agent"], r["mean"], r["interval"], r["n"]] for r in rating_rows])
     elo_games, elo_rows = _elo_rows(data)
     if _has_elo_table(data):
-        lines += ["", "### Internal Elo per game (SPIN-Bench Table 4)", "", _md(_elo_caption(data)), ""]
+        lines += ["", "### Internal Elo per game (SPIN-Bench's method)", "", _md(_elo_caption(data)), ""]
         if elo_rows:
             lines += _md_table(["agent", *elo_games], [[r["agent"], *r["cells"]] for r in elo_rows]) + [""]
-        paper_games, paper_rows = _paper_elo_rows()
-        lines += [_md(PAPER_ELO_CAPTION), ""] + _md_table(["model", *paper_games], paper_rows)
+        paper_games, paper_rows = _paper_elo_rows(data)
+        if paper_rows:
+            lines += [_md(PAPER_ELO_CAPTION), ""] + _md_table(["model", *paper_games], paper_rows)
     lines += ["", "### Average scores", "", _md(_score_caption(data)), ""]
     lines += _md_table(["agent", *_score_header(data)], [[r["agent"], *r["cells"]] for r in _score_rows(data)])
     lines += _md_gate(data.get("gate"))

@@ -102,6 +102,7 @@ def test_a_record_newer_than_this_code_is_refused_naming_the_field(played_record
      "field 'usage[0].calls': expected an integer, got a string"),
     (lambda r: {**r, "status": "won"}, "field 'status': 'won' is not one of 'scored', 'skipped', 'errored'"),
     (lambda r: {**r, "colour": "red"}, "unknown field 'colour' (this stratbench reads record version 1)"),
+    (lambda r: {**r, "reason": "why"}, "field 'reason' is not stored for a scored match"),
 ])
 def test_a_record_missing_a_field_or_of_the_wrong_shape_is_refused_in_one_line(played_records, change, message):
     scored = next(r for r in played_records if r["status"] == "scored")

@@ -366,6 +366,10 @@ def _read_dataclass(cls: type, data: Any, path: str) -> Any:
     for name in required_fields(cls, status):
         if name not in data:
             raise RecordError(f"missing field '{_join(path, name)}'")
+    for item in fields(cls):
+        when = item.metadata.get("only", ALWAYS)
+        if item.name in data and when in (SCORED_ONLY, UNSCORED_ONLY) and (when == SCORED_ONLY) != (status == SCORED):
+            raise RecordError(f"field '{_join(path, item.name)}' is not stored for a {status} match")
     expected = stored_types(cls)
     values = {name: _read(value, expected[name], _join(path, name)) for name, value in data.items()}
     return cls(**values)

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from stratbench.run.gating import error_rate, finite_float, score_margin
+from stratbench.match.record import version_problem
 from stratbench.options import positive_int
 from stratbench.run.results import RESULTS_FILE, read_records
 
@@ -66,6 +67,9 @@ def _records_from(path: Path) -> list[dict[str, Any]]:
     for number, record in enumerate(records, start=1):
         if "scores" not in record and "sides" not in record:
             continue  # a header or other non-match line
+        newer = version_problem(record)
+        if newer is not None:
+            raise InputError(f"{file}: record {number}: {newer}")
         problem = _malformed(record)
         if problem is not None:
             raise InputError(f"{file}: record {number}: not a match record ({problem})")

@@ -777,17 +777,14 @@ class ControllerPlugin:
             ) from None
 
     def _carry_over(self) -> None:
-        from stratbench.run.results import fold_worker_journals, resumable_records
+        from stratbench.run.results import carried_records, fold_worker_journals
 
         settings = self.session.settings
         self.folded = fold_worker_journals(settings.report_dir, skip_run=settings.run_id)
         if not settings.resume or self.session.store is None:
             return
         unreadable: list[str] = []
-        carried = [
-            {**record, "run_id": settings.run_id, "played_run_id": record.get("played_run_id") or record.get("run_id")}
-            for record in resumable_records(settings.report_dir, unreadable)
-        ]
+        carried = carried_records(settings.report_dir, settings.run_id, unreadable)
         if unreadable:
             more = f" (and {len(unreadable) - 1} more unreadable line(s))" if len(unreadable) > 1 else ""
             self.start_notes.append(
@@ -902,6 +899,7 @@ class ControllerPlugin:
                 self._store(crashed, None)
 
     def _crashed(self, report: pytest.TestReport) -> dict[str, Any] | None:
+        from stratbench.match.record import unstarted_record
         from stratbench.run.results import interrupted_record, journal_entries
 
         started, finished = journal_entries(self.session.settings.report_dir, self.session.settings.run_id)
@@ -915,9 +913,7 @@ class ControllerPlugin:
             return None  # not a match
         # the worker died before the match began: only its id is known
         test_id = report.nodeid.split("[", 1)[1].rstrip("]")
-        return interrupted_record({"type": "match", "match_id": report.nodeid, "test_id": test_id, "game": None,
-                                   "sides": [], "scores": None, "run_id": self.session.settings.run_id,
-                                   "settings_hash": None, "cassette": None}, reason)
+        return unstarted_record(report.nodeid, test_id, self.session.settings.run_id, reason).to_json()
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         """Prints the per-agent summary of this run's matches."""

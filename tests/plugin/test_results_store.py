@@ -38,7 +38,7 @@ def _scored(match_id: str, run_id: str, scores=(0.0, 1.0)) -> dict:
 
 def _unscored(match_id: str, status: str, fault: str | None, run_id: str = "r1") -> dict:
     return unscored_record(_spec(), SuiteSpec("tictactoe"), match_id, status=status, reason=f"why {match_id}",
-                           fault=fault, run_id=run_id, settings_hash="abc", versions={})
+                           fault=fault, run_id=run_id, settings_hash="abc", versions={}).to_json()
 
 
 def test_an_unscored_record_carries_the_ids_and_no_scores():

@@ -12,8 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 from stratbench.llm.cassettes import safe_component
+from stratbench.match.record import MatchRecord
 from stratbench.reference import PROFILE_NAME, load_profile
 from stratbench.run.results import without_volatile
 
@@ -51,6 +53,11 @@ def test_every_reference_recording_replays_offline(tmp_path):
     result, report = _run(tmp_path, "replay", "-k", selection, "-n", "2")
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     records = _records(report)
+    schema = jsonschema.Draft202012Validator(json.loads((REPO / "docs" / "match-record.schema.json").read_text()))
+    misfits = [f"{r.get('match_id')}: {'/'.join(map(str, e.absolute_path))}: {e.message}"
+               for r in records for e in schema.iter_errors(r)]
+    assert misfits == [], misfits[:5]  # every record of the offline main job fits docs/match-record.schema.json
+    assert all(MatchRecord.from_json(r).to_json() == r for r in records)
     used = {r["cassette"]["path"] for r in records if r["cassette"]}
     assert all(r["cassette"]["record_mode"] == "none" for r in records if r["cassette"])
     committed = {

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from stratbench.match.record import version_problem
+
 __all__ = [
     "MatchResult",
     "ResultsFormatError",
@@ -179,6 +181,9 @@ def _load_jsonl(path: Path, text: str) -> list[MatchResult]:
             raise ResultsFormatError(f"{where}: not valid JSON: {exc.msg}") from exc
         if not isinstance(obj, dict):
             raise ResultsFormatError(f"{where}: expected an object, got {type(obj).__name__}")
+        newer = version_problem(obj)
+        if newer is not None:
+            raise ResultsFormatError(f"{where}: {newer}")
         if obj.get("type") == "header" or "scores" not in obj or obj.get("status", "scored") != "scored":
             continue  # a header, or a skipped or errored match (never rated)
         matches.append(_jsonl_record(obj, where))

@@ -1,4 +1,4 @@
-"""The result record and its append-only JSONL store.
+"""The append-only JSONL store of match records (the record itself: :mod:`stratbench.match.record`).
 
 One JSON object per collected match, appended to ``<dir>/results.jsonl`` and
 fsynced at once, so nothing is lost if the session dies later. Its ``status``
@@ -28,12 +28,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-RECORD_VERSION = 1
+from stratbench.match.record import ERRORED, SCORED, SKIPPED, MatchRecord, RecordError
+
 RESULTS_FILE = "results.jsonl"
 TRANSCRIPT_DIR = "transcripts"
 WORKERS_DIR = ".workers"
-SCORED, SKIPPED, ERRORED = "scored", "skipped", "errored"
-FAULTS = ("provider", "harness", "model")
 
 
 VOLATILE_FIELDS = frozenset(
@@ -196,8 +195,14 @@ def journal_entries(directory: Path, run_id: str) -> tuple[dict[str, dict[str, A
 
 
 def interrupted_record(skeleton: dict[str, Any], reason: str) -> dict[str, Any]:
-    """Returns the errored record of a match whose process died while playing it (a harness fault)."""
-    return {**skeleton, "status": ERRORED, "result": ERRORED, "reason": reason, "fault": "harness"}
+    """Returns the errored record of a match whose process died while playing it (a harness fault).
+
+    A skeleton this code cannot read (journaled by another stratbench version) keeps its fields as written.
+    """
+    try:
+        return MatchRecord.from_json(skeleton).interrupted(reason).to_json()
+    except RecordError:
+        return {**skeleton, "status": ERRORED, "result": ERRORED, "reason": reason, "fault": "harness"}
 
 
 def fold_worker_journals(directory: Path, *, skip_run: str | None = None) -> list[dict[str, Any]]:
@@ -280,6 +285,26 @@ def resumable_records(directory: Path, unreadable: list[str] | None = None) -> l
         if isinstance(record.get("match_id"), str) and record.get("settings_hash"):
             latest[record["match_id"]] = record
     return [record for record in latest.values() if is_scored(record)]
+
+
+def carried_records(directory: Path, run_id: str, unreadable: list[str] | None = None) -> list[dict[str, Any]]:
+    """Returns the records ``--resume`` carries into run ``run_id``: :func:`resumable_records`, read as
+    :class:`~stratbench.match.record.MatchRecord` and marked with the run that played them.
+
+    Args:
+        unreadable: When given, a line or record this code cannot read (a ``version`` newer
+            than it knows, a missing field) is skipped and noted here; else it raises ValueError.
+    """
+    carried = []
+    for record in resumable_records(directory, unreadable):
+        try:
+            carried.append(MatchRecord.from_json(record).carried_into(run_id).to_json())
+        except RecordError as error:
+            problem = f"{directory / RESULTS_FILE}: {record['match_id']}: {error}"
+            if unreadable is None:
+                raise ValueError(problem) from None
+            unreadable.append(problem)
+    return carried
 
 
 def _move_aside(path: Path) -> Path:

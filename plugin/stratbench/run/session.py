@@ -124,7 +124,7 @@ class RunSettings:
 
 @dataclass
 class PlayedMatch:
-    """A played match: its outcome, result record and transcript."""
+    """A played match: its outcome, result record (as stored: ``MatchRecord.to_json()``) and transcript."""
 
     outcome: MatchOutcome
     record: dict[str, Any]
@@ -314,13 +314,13 @@ class StratbenchSession:
         self, spec: MatchSpec, suite: SuiteSpec, nodeid: str, status: str, reason: str, *,
         fault: str | None = None, started: float | None = None,
     ) -> dict[str, Any]:
-        """Returns a skipped or errored record for the match (see ``match_record.unscored_record``)."""
+        """Returns a skipped or errored record for the match, as stored (see ``match.record.unscored_record``)."""
         return unscored_record(
             spec, suite, nodeid, status=status, reason=reason, fault=fault, run_id=self.settings.run_id,
             settings_hash=self.settings_hash(spec, suite), versions=self.versions,
             game_options=self._game_options(spec), started=started if started is not None else time.time(),
             duration_s=0.0 if started is None else time.time() - started,
-        )
+        ).to_json()
 
     # -- one match ------------------------------------------------------------------
 
@@ -405,20 +405,7 @@ class StratbenchSession:
         record = build_record(
             spec, suite, nodeid, game, game_options, outcome, sessions, metrics, cassette_path, started, mode,
             run_id=self.settings.run_id, cassette_dir=self.settings.cassette_dir, versions=self.versions,
-            transcript=transcript.to_list(),
+            settings_hash=self.settings_hash(spec, suite), transcript=transcript.to_list(),
+            metrics_not_computed=not_computed, annotation=annotation, annotator_model=self.settings.annotator_model,
         )
-        record["settings_hash"] = self.settings_hash(spec, suite)
-        if not_computed:
-            record["metrics_not_computed"] = not_computed
-        if "advgame" in outcome.extra:
-            record["advgame"] = outcome.extra["advgame"]
-        if "usage" in annotation:
-            record["annotator"] = {
-                "model": self.settings.annotator_model,
-                "settings": annotation["settings"],
-                "annotators": annotation["annotators"],
-                "usage": annotation["usage"],
-                "retries": annotation["retries"],
-                "dropped_params": annotation["dropped_params"],
-            }
-        return PlayedMatch(outcome, record, transcript.to_list())
+        return PlayedMatch(outcome, record.to_json(), transcript.to_list())

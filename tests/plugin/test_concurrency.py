@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from stratbench.plugin import DEFAULT_CONCURRENCY_WITH_MODEL, default_concurrency
+from stratbench.run.config import DEFAULT_CONCURRENCY_WITH_MODEL, default_concurrency
 from stratbench.testing.fake_llm import FakeLLMServer
 
 SUITE = """

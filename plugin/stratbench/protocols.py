@@ -26,8 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-DEFAULT = "default"
-PAPER = "paper"
+from stratbench.core.protocol_names import DEFAULT, PAPER, id_prefix
+from stratbench.core.schedule import SuiteSpec
+
+__all__ = ["DEFAULT", "DEFAULT_PROTOCOL", "PAPER", "Protocol", "agent_options", "effective_name", "id_prefix"]
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,6 @@ class Protocol:
     suite: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from stratbench.core.schedule import SuiteSpec
-
         known = {f.name for f in fields(SuiteSpec)} - {"game", "protocol"}
         unknown = sorted(set(self.suite) - known)
         if unknown:
@@ -63,11 +63,6 @@ DEFAULT_PROTOCOL = Protocol(DEFAULT, source="stratbench")
 def effective_name(pinned: str | None, requested: str | None) -> str:
     """Returns the protocol a suite plays: its marker's pin, else ``--protocol``, else ``default``."""
     return pinned or requested or DEFAULT
-
-
-def id_prefix(name: str) -> str:
-    """Returns the match-id prefix of a protocol (empty for the default)."""
-    return "" if name == DEFAULT else f"{name}-"
 
 
 def agent_options(protocol: Protocol, options: dict[str, Any], *, temperature_given: bool) -> dict[str, Any]:

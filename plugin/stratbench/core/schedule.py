@@ -13,6 +13,7 @@ from itertools import combinations
 from typing import Any
 
 from stratbench.core.agent import AgentSpec
+from stratbench.core.protocol_names import DEFAULT, id_prefix
 
 SEAT_POLICIES = ("alternate", "half")
 
@@ -190,8 +191,6 @@ def build_schedule(
     """
     specs = _expand(suite, subjects, num_sides=num_sides, matches=matches, base_seed=base_seed,
                     variants=variants, limits=limits, pairs=pairs)
-    from stratbench.protocols import DEFAULT, id_prefix
-
     name = suite.protocol or DEFAULT
     if name != DEFAULT:
         specs = [replace(spec, id=id_prefix(name) + spec.id, protocol=name) for spec in specs]

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from stratbench.llm.litellm_env import configure_litellm_environment
+from stratbench.llm.local import is_local
+
 
 class BudgetExceeded(RuntimeError):
     """Raised before a call when the run has spent its ``--max-cost``."""
@@ -78,9 +81,6 @@ def usd(amount: float) -> str:
 
 def unpriced_models(models: list[str], prices: dict[str, tuple[float, float]]) -> list[str]:
     """Returns the models neither litellm's price map nor ``--price`` can price (``local/`` models are free)."""
-    from stratbench.llm.client import configure_litellm_environment
-    from stratbench.llm.local import is_local
-
     configure_litellm_environment()
     import litellm
 

@@ -26,6 +26,7 @@ from typing import Any
 from stratbench.core.types import HarnessError
 from stratbench.llm.budget import Budget
 from stratbench.llm.limits import DEFAULT_CONCURRENCY, LimitSettings, ModelGate, estimate_tokens, known_limits
+from stratbench.llm.litellm_env import configure_litellm_environment
 from stratbench.llm.cassettes import (
     CassetteMissError,
     describe_request,
@@ -84,20 +85,6 @@ def load_litellm() -> None:
     configure_litellm_environment()
     import litellm  # noqa: F401
     import openai.resources.chat  # noqa: F401
-
-
-def configure_litellm_environment() -> None:
-    """Sets the environment litellm needs for offline, recordable use.
-
-    ``LITELLM_LOCAL_MODEL_COST_MAP`` stops a network fetch at import.
-    litellm's async transport is left as the user has it: its default,
-    aiohttp, is recorded once by vcrpy's aiohttp stub (vcrpy >= 8.2 patches
-    httpx's transports, not the client above them), and
-    ``DISABLE_AIOHTTP_TRANSPORT=True`` (plain httpx) is recorded once by its
-    httpx stub. A cassette recorded through either replays through the other.
-    """
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    os.environ.setdefault("LITELLM_LOG", "ERROR")
 
 
 @dataclass(frozen=True)

@@ -15,28 +15,33 @@ which would break the score sum). After 250 turns per player the match is a
 draw.
 
 The observation carries a rendered PNG of the board (``hive_render``) and a
-text rendering of the same board for text-only models.
+text rendering of the same board for text-only models. Cells, their names and
+neighbours, the bugs and the colours are in ``hive_board``, which both use.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
 from stratbench.core.game import GameInfo, State
 from stratbench.core.types import Action, Observation, Rules
 from stratbench.games.gamebench import ProtocolGame, check_protocol
+from stratbench.games.gamebench.hive_board import (
+    BUGS,
+    CELL_PATTERN,
+    COLOURS,
+    DIRECTIONS,
+    Cell,
+    cell_name,
+    neighbours,
+    parse_cell,
+)
+from stratbench.games.gamebench.hive_render import render_png, render_text
 
 __all__ = ["BUGS", "COLOURS", "INFO", "RULES", "Hive", "HiveState", "cell_name", "neighbours", "parse_cell"]
 
-_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-"""Axial neighbour offsets in cyclic order: entries i-1 and i+1 flank entry i."""
-BUGS = {"Q": "Queen Bee", "S": "Spider", "G": "Grasshopper", "A": "Soldier Ant"}
-"""The bug letters and names."""
 _SET = {"Q": 1, "S": 2, "G": 3, "A": 3}
-COLOURS = ("White", "Black")
-"""The players' colours; White (player 0) moves first."""
 _MAX_TURNS_PER_PLAYER = 250
 _QUEEN_DEADLINE = 3
 """Turns a player may take without its Queen; the next (fourth) turn must place it."""
@@ -91,35 +96,6 @@ _INSTRUCTIONS = (
     "your own pieces and no enemy piece); move a piece with 'move <piece> <from> to <to>'; answer 'pass' "
     "only when it is the sole legal action."
 )
-
-Cell = tuple[int, int]
-
-
-def neighbours(cell: Cell) -> list[Cell]:
-    """Returns the six cells around ``cell`` in cyclic order."""
-    q, r = cell
-    return [(q + dq, r + dr) for dq, dr in _DIRECTIONS]
-
-
-def cell_name(cell: Cell) -> str:
-    """Returns a cell's name, ``"q:r"``."""
-    return f"{cell[0]}:{cell[1]}"
-
-
-def parse_cell(text: str) -> Cell:
-    """Returns the cell named ``"q:r"`` (also accepts ``"q,r"`` and parentheses).
-
-    Raises:
-        ValueError: if ``text`` names no cell.
-    """
-    match = _CELL.fullmatch(text.strip().strip("()[] "))
-    if match is None:
-        raise ValueError(f"not a cell: {text!r}")
-    return int(match.group(1)), int(match.group(2))
-
-
-_CELL = re.compile(r"(-?\d+)\s*[:,]\s*(-?\d+)")
-
 
 class HiveState(State):
     """A Hive position.
@@ -253,8 +229,6 @@ class HiveState(State):
         return result
 
     def __str__(self) -> str:
-        from stratbench.games.gamebench.hive_render import render_text
-
         return render_text(self)
 
 
@@ -271,8 +245,6 @@ class Hive(ProtocolGame):
 
     def snapshot(self, state: State) -> dict[str, Any] | None:
         """The tiles ``[q, r, owner, bug]``, the turn and the text board, for the replay viewer."""
-        from stratbench.games.gamebench.hive_render import render_text
-
         assert isinstance(state, HiveState)
         tiles = [[q, r, owner, bug] for (q, r), (owner, bug) in sorted(state.board.items())]
         return {"turn": state.turn, "tiles": tiles, "text": render_text(state)}
@@ -295,8 +267,6 @@ class Hive(ProtocolGame):
 
     def own_observation(self, state: State, player: int) -> Observation:
         """Returns the board as text and as a PNG, the hands and the legal actions."""
-        from stratbench.games.gamebench.hive_render import render_png, render_text
-
         assert isinstance(state, HiveState)
         legal = tuple(state.legal_actions(player))
         lines = [f"You are {COLOURS[player]}. Surround the enemy Queen Bee; protect your own."]
@@ -339,7 +309,7 @@ class Hive(ProtocolGame):
             return found
         assert isinstance(state, HiveState)
         words = text.strip().split(maxsplit=2)
-        cells = [(int(q), int(r)) for q, r in _CELL.findall(text)]
+        cells = [(int(q), int(r)) for q, r in CELL_PATTERN.findall(text)]
         if len(words) < 2:
             return None
         verb, bug = words[0].lower(), words[1].upper()[:1]
@@ -361,7 +331,7 @@ class Hive(ProtocolGame):
 
 _WIDTH = 128
 _OFFSET = 64
-_STEPS = tuple(dq * _WIDTH + dr for dq, dr in _DIRECTIONS)
+_STEPS = tuple(dq * _WIDTH + dr for dq, dr in DIRECTIONS)
 
 
 def _slide_steps(mask: int) -> tuple[int, ...]:

@@ -15,10 +15,10 @@ import io
 import math
 from functools import lru_cache
 
-from stratbench.games.gamebench.hive import (
+from stratbench.games.gamebench.hive_board import (
     BUGS,
     COLOURS,
-    HiveState,
+    Position,
     cell_name,
     neighbours,
 )
@@ -48,7 +48,7 @@ _EMPTY_LINE, _EMPTY_INK = 9, 10
 _PALETTE = [channel for colour in _PALETTE_COLOURS for channel in colour]
 
 
-def render_text(state: HiveState) -> str:
+def render_text(state: Position) -> str:
     """Renders the board as a staggered hex map plus a list of pieces by cell.
 
     Each row of the map is one ``r``; a row sits half a cell to the right of the
@@ -82,7 +82,7 @@ def render_text(state: HiveState) -> str:
     return "\n".join(lines)
 
 
-def render_png(state: HiveState) -> bytes:
+def render_png(state: Position) -> bytes:
     """Returns the PNG bytes of ``state``'s board.
 
     Raises:

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from stratbench.games.sc2.engine.abilities import ABILITIES, INSTANT, apply_effects, cast, cast_in_range, ready
+from stratbench.games.sc2.engine.battle_types import ATTACK_MOVE, ATTACK_UNIT, CAST, HOLD, MOVE, STOP, Effect, Order
 from stratbench.games.sc2.engine.interceptors import CARRIER, HANGAR, launch, update_interceptors
 from stratbench.games.sc2.engine.unit_data import LOOPS_PER_SECOND, UnitStats, stats_for, with_overrides
 
@@ -32,33 +34,6 @@ IN_RANGE_SLACK = 1.0
 """Enemies this much beyond weapon range at a loop's start are still checked for range (they may have stepped in)."""
 ARRIVAL_DISTANCE = 0.5
 """A move ends within this distance of its point (collision may keep a unit from the exact point)."""
-
-STOP, HOLD, MOVE, ATTACK_UNIT, ATTACK_MOVE, CAST = "stop", "hold", "move", "attack_unit", "attack_move", "cast"
-
-
-@dataclass
-class Order:
-    """What a unit is doing: ``kind`` with a point or a target tag."""
-
-    kind: str = STOP
-    point: tuple[float, float] | None = None
-    target: int | None = None
-    ability: str | None = None
-
-
-@dataclass
-class Effect:
-    """A timed area effect (storm, nova, bile, force field) or an aura (guardian shield, on ``source``)."""
-
-    kind: str
-    owner: int
-    x: float
-    y: float
-    radius: float
-    start: int
-    end: int
-    source: int | None = None
-
 
 @dataclass
 class Unit:
@@ -264,8 +239,6 @@ class Battle:
         return radii, (enemies, hittable), both, hits_any, hits_air, hits_ground
 
     def _step_once(self) -> None:
-        from stratbench.games.sc2.engine.abilities import apply_effects
-
         update_interceptors(self)
         while self.pending and self.pending[0][0] <= self.loop:
             _, spec = self.pending.pop(0)
@@ -439,8 +412,6 @@ class Battle:
         return target
 
     def _cast_order(self, unit: Unit, order: Order) -> None:
-        from stratbench.games.sc2.engine.abilities import ABILITIES, INSTANT, cast, cast_in_range, ready
-
         data = ABILITIES[order.ability]
         other = self.units.get(order.target) if order.target is not None else None
         if not ready(self, unit, data.name) or (data.target == "unit" and (other is None or not other.alive)):

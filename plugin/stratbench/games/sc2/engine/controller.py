@@ -25,7 +25,8 @@ from __future__ import annotations
 import json
 import math
 
-from stratbench.games.sc2.engine.abilities import ABILITIES, ABILITY_IDS, order_cast
+from stratbench.games.sc2.engine.abilities import ABILITIES, order_cast
+from stratbench.games.sc2.engine.ability_data import ABILITY_IDS
 from stratbench.games.sc2.engine.battle import ATTACK_MOVE, ATTACK_UNIT, HOLD, MOVE, STOP, Battle, Order
 from stratbench.games.sc2.engine.conditions import result as game_result
 from stratbench.games.sc2.engine.opponent import scripted_opponent_orders

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 
+from stratbench.games.sc2.engine.battle_types import ATTACK_UNIT, MOVE, Order
+
 HANGAR = 8
 """Interceptors a Carrier carries (Liquipedia "Carrier", LotV 5.0)."""
 LEASH = 14.0
@@ -26,8 +28,6 @@ INTERCEPTOR = "Protoss.Interceptor"
 
 def launch(battle, carrier, target) -> None:
     """The Carrier's launch bay fired at ``target``: one docked Interceptor joins the fight."""
-    from stratbench.games.sc2.engine.battle import ATTACK_UNIT, Order
-
     if carrier.hangar <= 0:
         return
     carrier.hangar -= 1
@@ -47,8 +47,6 @@ def carrier_target(battle, carrier):
 
 def update_interceptors(battle) -> None:
     """Leash, recall and dock every Interceptor (called at the start of each loop)."""
-    from stratbench.games.sc2.engine.battle import ATTACK_UNIT, MOVE, Order
-
     for unit in list(battle.units.values()):
         if unit.name != INTERCEPTOR or not unit.alive:
             continue

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from stratbench.games.sc2.engine.abilities import ready
+from stratbench.games.sc2.engine.ability_data import ABILITY_IDS
 from stratbench.games.sc2.engine.warp_in import ready_warp_abilities
 
 SCREEN_LAYERS = ("height_map", "visibility_map", "creep", "power", "player_id", "player_relative", "unit_type",
@@ -21,15 +23,11 @@ NO_POINT = frozenset({3793, 3665, 76, 42, 2704, 1528, 1530})
 
 def _ready_abilities(battle, unit) -> tuple[int, ...]:
     """The pysc2 ability ids of ``unit``'s abilities it can cast now (energy, cooldown)."""
-    from stratbench.games.sc2.engine.abilities import ABILITY_IDS, ready
-
     return tuple(i for i, name in ABILITY_IDS.items() if ready(battle, unit, name) and i not in (1442,))
 
 
 def _order_ability(order) -> int:
     """The game's ability id of an order (attack for attack-move and attack-unit; the ability's own for a cast)."""
-    from stratbench.games.sc2.engine.abilities import ABILITY_IDS
-
     if order.kind == "cast":
         return next(i for i, name in ABILITY_IDS.items() if name == order.ability)
     return {"move": 16, "hold": 18}.get(order.kind, 23)

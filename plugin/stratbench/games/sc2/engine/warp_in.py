@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 
+from stratbench.games.sc2.engine.battle_types import HOLD, Order
 from stratbench.games.sc2.engine.unit_data import LOOPS_PER_SECOND, stats_for
 
 POWER_RADIUS = 3.75
@@ -88,8 +89,6 @@ def morph_prisms(battle, prisms, phasing: bool) -> int:
     for prism in prisms:
         prism.phasing = phasing
         if phasing:
-            from stratbench.games.sc2.engine.battle import HOLD, Order
-
             prism.order, prism.queue = Order(HOLD), []
     return SUCCESS if prisms else ERROR
 

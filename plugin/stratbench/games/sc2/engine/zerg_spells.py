@@ -1,6 +1,6 @@
 """The Infestor's, Viper's and Swarm Host's abilities: casting them and the timed effects they leave.
 
-Numbers are in :data:`.abilities.ABILITIES` (one source per row); the approximations made:
+Numbers are in :data:`.ability_data.ABILITIES` (one source per row); the approximations made:
 
 - ``fungal_growth`` (Infestor, 75 energy, range 10): every enemy unit (ground and air) within 2.25 of the
   point when cast takes 30 damage over 2.85 s (30 / 64 per loop, ignoring armour) and cannot move as long
@@ -23,6 +23,9 @@ from __future__ import annotations
 
 import math
 
+from stratbench.games.sc2.engine.ability_data import ABILITIES
+from stratbench.games.sc2.engine.battle_types import Effect
+
 SPELLS = ("fungal_growth", "abduct", "blinding_cloud", "parasitic_bomb", "spawn_locusts")
 """The abilities this module casts."""
 LOCUSTS_PER_SPAWN = 2
@@ -30,9 +33,6 @@ LOCUSTS_PER_SPAWN = 2
 
 def cast_spell(battle, unit, name: str, point, target) -> bool:
     """Cast one of :data:`SPELLS` (already checked ready and in range); False when the target is invalid."""
-    from stratbench.games.sc2.engine.abilities import ABILITIES
-    from stratbench.games.sc2.engine.battle import Effect
-
     data = ABILITIES[name]
     loop = battle.loop
     other = battle.units.get(target) if target is not None else None
@@ -66,8 +66,6 @@ def cast_spell(battle, unit, name: str, point, target) -> bool:
 
 def apply_spell_effects(battle) -> None:
     """This loop's Fungal Growth and Parasitic Bomb damage (Blinding Cloud acts through :mod:`.battle`)."""
-    from stratbench.games.sc2.engine.abilities import ABILITIES
-
     loop = battle.loop
     fungal = ABILITIES["fungal_growth"]
     bomb = ABILITIES["parasitic_bomb"]

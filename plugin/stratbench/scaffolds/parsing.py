@@ -38,7 +38,7 @@ PARSERS: dict[str, str] = {
     "spin-json": "stratbench.paper_protocols.solver_games:read_json_action",
     "sc2-reply": "stratbench.games.sc2.game:read_reply",
 }
-"""Strict readers for paper protocols (``Observation.answer_parser``): name -> ``"module:function"``.
+"""Strict readers for paper protocols (``Observation.asking.answer_parser``): name -> ``"module:function"``.
 
 Resolved when first used, so no family's module loads before its game plays.
 """
@@ -51,8 +51,8 @@ def parse_answer(reply: str, observation: Observation) -> Action:
         ActionParseError: when the reply cannot be read.
         KeyError: naming an ``answer_parser`` no reader is registered for (a harness fault).
     """
-    if observation.answer_parser:
-        return strict_parser(observation.answer_parser)(reply, observation)
+    if observation.asking.answer_parser:
+        return strict_parser(observation.asking.answer_parser)(reply, observation)
     return parse_action(reply, observation.legal_actions, observation.open_ended)
 
 

@@ -452,7 +452,7 @@ class ArcticScavengers(ProtocolGame):
             text=render(state, player),
             legal_actions=tuple(state.legal_actions(player)),
             rules=RULES,
-            instructions=_INSTRUCTIONS,
+            asking=Asking(instructions=_INSTRUCTIONS),
             role=self.role(player),
             turn=state.turn,
             data=view(state, player),

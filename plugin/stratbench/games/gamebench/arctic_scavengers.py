@@ -50,6 +50,7 @@ from stratbench.core.game import GameInfo, State
 from stratbench.core.types import (
     Action,
     ActionParseError,
+    Asking,
     IllegalActionError,
     Observation,
     Rules,

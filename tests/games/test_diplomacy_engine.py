@@ -197,21 +197,21 @@ def test_negotiation_before_movement_phases_only_with_press():
                                {p: POWERS[p] for p in range(7) if p != FRANCE})
 
     first = game.observe_negotiation(state, FRANCE, turn(1))
-    assert first.prompt.startswith("It is now round 1 of the negotiation phase.") and first.open_ended == {}
+    assert first.asking.prompt.startswith("It is now round 1 of the negotiation phase.") and first.open_ended == {}
     state.messages.post(0, Outgoing("Austria to France only", (FRANCE,)), "S1901M", 1)
     state.messages.post(1, Outgoing("England to Germany only", (3,)), "S1901M", 1)
     state.messages.post(3, Outgoing("Germany to everyone", ()), "S1901M", 1)
     second = game.observe_negotiation(state, FRANCE, turn(2))
-    assert second.prompt.startswith("It is now round 2 of the negotiation phase.")
-    assert "AUSTRIA to FRANCE: Austria to France only" in second.prompt
-    assert "GERMANY to all players: Germany to everyone" in second.prompt
-    assert "England to Germany only" not in second.prompt
-    assert game.observe_negotiation(state, FRANCE, turn(2)).prompt == second.prompt  # observing is pure
+    assert second.asking.prompt.startswith("It is now round 2 of the negotiation phase.")
+    assert "AUSTRIA to FRANCE: Austria to France only" in second.asking.prompt
+    assert "GERMANY to all players: Germany to everyone" in second.asking.prompt
+    assert "England to Germany only" not in second.asking.prompt
+    assert game.observe_negotiation(state, FRANCE, turn(2)).asking.prompt == second.asking.prompt  # observing is pure
     orders = game.observe(state, FRANCE)
-    assert orders.prompt.startswith("Now it's your turn to issue orders, and you are playing as ['FRANCE'].")
-    assert "AUSTRIA to FRANCE: Austria to France only" in orders.prompt
-    assert "England to Germany only" not in orders.prompt
-    assert "<possible_orders>" in orders.prompt and "'A PAR - BUR'" in orders.prompt
+    assert orders.asking.prompt.startswith("Now it's your turn to issue orders, and you are playing as ['FRANCE'].")
+    assert "AUSTRIA to FRANCE: Austria to France only" in orders.asking.prompt
+    assert "England to Germany only" not in orders.asking.prompt
+    assert "<possible_orders>" in orders.asking.prompt and "'A PAR - BUR'" in orders.asking.prompt
     assert orders.open_ended == {"orders": diplomacy.ORDERS_PROMPT.replace("<YOUR POWER>", "FRANCE")}
 
 
@@ -224,15 +224,15 @@ def test_retreat_and_winter_prompts():
     assert state.phase == "F1901R" and state.current_players() == [germany]
     assert state.phase_log[-1]["results"]["A BUR"] == ["dislodged"]
     retreat = game.observe(state, germany)
-    assert retreat.prompt.startswith("Now it's the retreat phase, and you are playing ['GERMANY'].")
-    assert "'A BUR R MUN'" in retreat.prompt and "'A BUR D'" in retreat.prompt
+    assert retreat.asking.prompt.startswith("Now it's the retreat phase, and you are playing ['GERMANY'].")
+    assert "'A BUR R MUN'" in retreat.asking.prompt and "'A BUR D'" in retreat.asking.prompt
     assert retreat.data["possible_orders"]["BUR"] == sorted(retreat.data["possible_orders"]["BUR"])
     _apply(state, {"GERMANY": ["A BUR R MUN"]})
     assert state.phase == "W1901A" and "A MUN" in state.engine.get_units("GERMANY")
     winter = game.observe(state, FRANCE)
-    assert winter.prompt.startswith("Now it's winter adjustment phase, and you are playing ['FRANCE'].")
-    assert "FRANCE: 1 builds allowed. Homes available for builds: BRE" in winter.prompt
-    assert winter.prompt.rstrip().endswith("(build more and more supply centers) to win.")
+    assert winter.asking.prompt.startswith("Now it's winter adjustment phase, and you are playing ['FRANCE'].")
+    assert "FRANCE: 1 builds allowed. Homes available for builds: BRE" in winter.asking.prompt
+    assert winter.asking.prompt.rstrip().endswith("(build more and more supply centers) to win.")
 
 
 def test_clone_is_independent():

@@ -78,21 +78,21 @@ def test_negotiation_prompts_are_pinned(seen):
     talks = _france(seen, "negotiate")
     assert [o.negotiation.round for o in talks] == [1, 2, 3]
     for round_, observation in enumerate(talks, 1):
-        assert observation.open_ended == {} and observation.system_prompt == SYSTEM_PROMPT
-        _check(f"diplomacy_s1901m_france_round{round_}.txt", observation.prompt)
-    assert "Austria to France only" in talks[1].prompt and "England to Germany only" not in talks[2].prompt
-    assert "The messages of the earlier rounds of this phase are:" in talks[2].prompt
+        assert observation.open_ended == {} and observation.asking.system_prompt == SYSTEM_PROMPT
+        _check(f"diplomacy_s1901m_france_round{round_}.txt", observation.asking.prompt)
+    assert "Austria to France only" in talks[1].asking.prompt and "England to Germany only" not in talks[2].asking.prompt
+    assert "The messages of the earlier rounds of this phase are:" in talks[2].asking.prompt
 
 
 def test_order_prompt_after_negotiation_is_pinned(seen):
     (orders,) = _france(seen, "act")
     assert orders.negotiation is None and set(orders.open_ended) == {"orders"}
-    _check("diplomacy_s1901m_france_orders.txt", orders.prompt)
-    assert "GERMANY to all players: Germany to everyone: peace in our time" in orders.prompt
+    _check("diplomacy_s1901m_france_orders.txt", orders.asking.prompt)
+    assert "GERMANY to all players: Germany to everyone: peace in our time" in orders.asking.prompt
 
 
 def test_fall_negotiation_starts_again_at_round_one(seen):
     fall = _france(seen, "negotiate", "F1901M")
     assert [o.negotiation.round for o in fall] == [1, 2, 3]
-    assert fall[0].prompt.startswith("It is now round 1 of the negotiation phase.")
-    assert "Germany to everyone" not in fall[0].prompt  # spring messages stay in spring
+    assert fall[0].asking.prompt.startswith("It is now round 1 of the negotiation phase.")
+    assert "Germany to everyone" not in fall[0].asking.prompt  # spring messages stay in spring

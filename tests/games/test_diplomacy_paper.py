@@ -77,8 +77,8 @@ def test_one_agent_orders_for_all_its_powers_and_replays_from_history():
     game, state = _seated("3-agents")
     assert state.current_players() == [0, 3, 5]
     observation = game.observe(state, RUSSIA)
-    assert observation.data["powers"] == ["RUSSIA", "TURKEY"] and observation.conversation == "S1901M"
-    assert observation.prompt.startswith("Now it's your turn to issue orders, and you are playing as "
+    assert observation.data["powers"] == ["RUSSIA", "TURKEY"] and observation.asking.conversation == "S1901M"
+    assert observation.asking.prompt.startswith("Now it's your turn to issue orders, and you are playing as "
                                          "['RUSSIA', 'TURKEY'].\n")
     reply = json.dumps({"orders": {"RUSSIA": ["A MOS - UKR", "A PAR - BUR"], "TURKEY": ["F ANK - BLA"]}})
     action = game.check_open_ended(state, RUSSIA, read_orders(reply, observation))

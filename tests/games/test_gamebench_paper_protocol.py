@@ -184,7 +184,7 @@ def test_retries_unreadable_json_re_asks_with_no_message_and_explain_answers_wit
                      {"role": "user", "content": topic}]
     rejected = [e["error"] for e in transcript.of_kind("rejected")]
     assert rejected == [paper.NOT_JSON, topic]
-    assert observation.prompt_style == "gamebench"
+    assert observation.asking.prompt_style == "gamebench"
 
 
 def test_three_failed_attempts_then_a_random_action():
@@ -326,8 +326,8 @@ def test_the_default_protocol_observation_is_unchanged():
         default, paper_game = registry.game(name), _paper_game(name)
         state = default.new_initial_state(2)
         own, viewed = default.observe(state, 0), paper_game.observe(state, 0)
-        assert own.prompt_style == "" and own.answer_parser == ""
-        assert viewed.prompt_style == "gamebench" and viewed.answer_parser == "gamebench"
+        assert own.asking.prompt_style == "" and own.asking.answer_parser == ""
+        assert viewed.asking.prompt_style == "gamebench" and viewed.asking.answer_parser == "gamebench"
         assert (own.text, own.legal_actions, own.open_ended) == (viewed.text, viewed.legal_actions, viewed.open_ended)
 
 

@@ -173,13 +173,13 @@ def test_observations_show_only_public_knowledge_of_the_own_hand():
 def test_prompt_follows_spin_bench_e2():
     game = Hanabi("3p")
     observation = game.observe(game.new_initial_state(0), 0)
-    prompt = observation.prompt
+    prompt = observation.asking.prompt
     assert prompt.startswith("Below is the current detailed state information. There are 3 players in the game.")
     assert "The fireworks progress: R stack is at 0, Y stack is at 0" in prompt
     assert "Player +2's hand:" in prompt and "There are 35 cards remaining in the deck." in prompt
     assert "{5: '(Play 0)'," in prompt
     assert '{"reason": string, "action": int}' in prompt
-    assert observation.system_prompt.startswith("You are a master of hanabi game.")
+    assert observation.asking.system_prompt.startswith("You are a master of hanabi game.")
 
 
 def test_parse_observation_rejects_garbage():

@@ -124,8 +124,8 @@ def _data_units(value: Any) -> list[str]:
 
 def shown_units(observation: Observation) -> list[str]:
     """Returns everything the seat is shown, cut into lines and data records."""
-    texts = [observation.text, observation.instructions, observation.feedback or "", observation.prompt or "",
-             observation.system_prompt or "", observation.role, observation.rules.summary]
+    texts = [observation.text, observation.asking.instructions, observation.feedback or "", observation.asking.prompt or "",
+             observation.asking.system_prompt or "", observation.role, observation.rules.summary]
     texts += list(observation.legal_actions)
     texts += [f"{key}: {prompt}" for key, prompt in observation.open_ended.items()]
     texts += [f"{heading}: {body}" for heading, body in observation.rules.topics.items()]

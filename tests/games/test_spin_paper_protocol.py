@@ -172,8 +172,8 @@ def test_chess_answers_are_uci_mapped_to_san_and_the_released_last_four_characte
 def test_default_protocol_observations_are_unchanged():
     for game in (TicTacToe(), ConnectFour(), ChessGame()):
         observation = _first_observation(game)
-        assert observation.prompt is None and observation.preamble == ()
-        assert observation.retry_prompt == "" and observation.answer_parser == ""
+        assert observation.asking.prompt is None and observation.asking.preamble == ()
+        assert observation.asking.retry_prompt == "" and observation.asking.answer_parser == ""
         assert "answer_ids" not in observation.data
 
 

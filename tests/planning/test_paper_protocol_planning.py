@@ -135,13 +135,13 @@ def test_the_released_reader_takes_the_whole_reply_without_markers_and_keeps_the
 def test_the_paper_observation_names_the_strict_reader_and_the_default_stays_lenient(toy):
     paper, default = PddlGame("blocksworld/p01", protocol="paper"), PddlGame("blocksworld/p01")
     observation = paper.observe(paper.new_initial_state(0), 0)
-    assert observation.answer_parser == "spin_pddl_plan"
+    assert observation.asking.answer_parser == "spin_pddl_plan"
     assert parse_answer(GOOD, observation) == Action("plan", GOOD)
     one_line = "$$ " + '{"plan": "' + PLAN.replace("\n", "\\n") + '"}' + " $$"
     with pytest.raises(ActionParseError, match="Unreadable plan: the \\$\\$ ... \\$\\$ block is not JSON"):
         parse_answer(one_line, observation)
     lenient = default.observe(default.new_initial_state(0), 0)
-    assert lenient.answer_parser == "" and lenient.system_prompt is None
+    assert lenient.asking.answer_parser == "" and lenient.asking.system_prompt is None
     assert default.check(parse_answer(one_line, lenient).response).valid
     with pytest.raises(ValueError, match="unknown pddl protocol 'papr'; known: default, paper"):
         PddlGame("blocksworld/p01", protocol="papr")
@@ -205,4 +205,4 @@ def test_golden_probe_first_request_is_the_default_one(game_name, variant):
         requests.append(bodies[0])
     assert requests[0]["messages"] == requests[1]["messages"]
     assert requests[0]["messages"][-1]["content"].startswith(registry.game(game_name, variant).observe(
-        registry.game(game_name, variant).new_initial_state(0), 0).prompt[:40])
+        registry.game(game_name, variant).new_initial_state(0), 0).asking.prompt[:40])

@@ -41,11 +41,11 @@ def play(game, agent_class, seed=0, params=()):
 def test_observation_is_the_e1_prompt_with_both_texts_verbatim(game):
     state = game.new_initial_state(0)
     observation = game.observe(state, 0)
-    assert observation.prompt == planning_prompt(BLOCKS_DOMAIN, BLOCKS_P01)
-    assert BLOCKS_DOMAIN.strip() in observation.prompt and BLOCKS_P01.strip() in observation.prompt
-    assert observation.prompt.startswith("Solve this planning problem:\n\nDomain PDDL:\n```\n")
-    assert "Please solve this PDDL planning problem using the following systematic approach:" in observation.prompt
-    assert "The solution must be enclosed in $$ markers" in observation.prompt
+    assert observation.asking.prompt == planning_prompt(BLOCKS_DOMAIN, BLOCKS_P01)
+    assert BLOCKS_DOMAIN.strip() in observation.asking.prompt and BLOCKS_P01.strip() in observation.asking.prompt
+    assert observation.asking.prompt.startswith("Solve this planning problem:\n\nDomain PDDL:\n```\n")
+    assert "Please solve this PDDL planning problem using the following systematic approach:" in observation.asking.prompt
+    assert "The solution must be enclosed in $$ markers" in observation.asking.prompt
     assert observation.legal_actions == () and list(observation.open_ended) == ["plan"]
     assert observation.data["domain_pddl"] == BLOCKS_DOMAIN and observation.data["problem_pddl"] == BLOCKS_P01
 
@@ -66,7 +66,7 @@ def test_observation_never_holds_the_reference_plan(tmp_path, toy_dataset):
     dataset.list_variants({"pddl_dir": toy_dataset})
     game = PddlGame("blocksworld/p01")
     observation = game.observe(game.new_initial_state(0), 0)
-    assert "(put-down a)" not in json.dumps(observation.data) + observation.text + observation.prompt
+    assert "(put-down a)" not in json.dumps(observation.data) + observation.text + observation.asking.prompt
     dataset.list_variants({})
 
 

@@ -79,7 +79,7 @@ def test_read_position(answer, position):
 def test_observations_do_not_hold_the_answer(game):
     state = game.new_initial_state(5)
     observation = game.observe(state, 0)
-    assert observation.prompt and observation.legal_actions == () and list(observation.open_ended) == ["answer"]
+    assert observation.asking.prompt and observation.legal_actions == () and list(observation.open_ended) == ["answer"]
     allowed = {"size", "start", "moves", "directions"} if isinstance(game, SpatialTracking) else {
         "properties", "initial", "steps", "asked_step"}
     assert set(observation.data) == allowed  # the inputs, never the answer

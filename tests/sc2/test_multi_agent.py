@@ -109,8 +109,8 @@ def test_the_game_scores_and_records_the_episode(pysc2):
     assert game.info.num_players == 2 and game.info.sides == ((0, 1),) and game.info.simultaneous
     state = game.new_initial_state(0)
     observation = game.observe(state, 1)
-    assert observation.role == "CombatGroup1" and observation.answer_parser == "sc2-reply"
-    assert observation.system_prompt.startswith("1.Identity\n  You are a Protoss frontline commander")
-    assert [m["role"] for m in observation.preamble] == ["user", "assistant"]
+    assert observation.role == "CombatGroup1" and observation.asking.answer_parser == "sc2-reply"
+    assert observation.asking.system_prompt.startswith("1.Identity\n  You are a Protoss frontline commander")
+    assert [m["role"] for m in observation.asking.preamble] == ["user", "assistant"]
     with pytest.raises(TypeError, match="cannot be copied"):
         state.clone()

@@ -1,4 +1,4 @@
-"""Observation.primer: a first user turn sent once per player, its reply kept at the head of later conversations."""
+"""Observation.asking.primer: a first user turn sent once per player, its reply kept at the head of later conversations."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def _decide(scaffold, observations, api_base):
 
 def test_the_primer_is_asked_once_and_kept_before_every_decision():
     game = TicTacToe()
-    first = replace(game.observe(game.new_initial_state(0), 0), primer=PRIMER)
+    first = game.observe(game.new_initial_state(0), 0).with_asking(primer=PRIMER)
     later = replace(first, turn=2)
     with FakeLLMServer(responder=_counting()) as server:
         _decide(direct(), [first, later], server.api_base)
@@ -52,7 +52,7 @@ def test_the_primer_is_asked_once_and_kept_before_every_decision():
 def test_each_player_gets_its_own_primer_turn_and_no_primer_changes_nothing():
     game = TicTacToe()
     state = game.new_initial_state(0)
-    mine, theirs = (replace(game.observe(state, p), primer=PRIMER, player=p) for p in (0, 1))
+    mine, theirs = (replace(game.observe(state, p), player=p).with_asking(primer=PRIMER) for p in (0, 1))
     with FakeLLMServer(responder=_counting()) as server:
         _decide(direct(), [mine, theirs], server.api_base)
         primed = [r.body["messages"] for r in server.requests]

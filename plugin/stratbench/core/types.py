@@ -7,8 +7,12 @@ into JSON. Games produce :class:`Observation` objects; agents answer with an
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
-from dataclasses import dataclass, field, replace
+import sys
+import warnings
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -77,15 +81,14 @@ class Action:
 
 
 @dataclass(frozen=True)
-class Observation:
-    """What one player sees when it must act.
+class Asking:
+    """How one decision is asked: the prompt protocol's settings, apart from what the game shows.
+
+    The default, :data:`SCAFFOLD_DEFAULT`, leaves every choice to the scaffold.
+    A game fills in what its protocol prescribes (a paper's verbatim prompt,
+    answer format, retry wording, strict reader, opening exchange).
 
     Attributes:
-        game: The registered game name.
-        player: The acting player's index.
-        text: The state as this player may see it.
-        legal_actions: The predefined actions, sorted and deterministic.
-        open_ended: Open-ended action ids mapped to the prompt for their free text.
         instructions: How to answer, game-specific (may be empty).
         answer_format: The answer format as this decision's first prompt words
             it, when the game prescribes its own (Hanabi's E.2 JSON, Diplomacy's
@@ -100,14 +103,6 @@ class Observation:
         prompt_style: The name of the prompt structure a paper protocol prescribes
             (:data:`stratbench.scaffolds.prompt.PROMPT_STYLES`: GameBench's released
             agent prompt, its retries and request options); empty: the project's own.
-        rules: The rules text.
-        role: A short description of who the player is (``"X"``, ``"White"``).
-        turn: The number of decisions taken in the match so far.
-        image_png: An optional rendered image of the state.
-        feedback: Why the previous attempt at this decision was rejected, on a retry.
-        attempt: The attempt number for this decision, from 1.
-        data: The same view as structured builtins, for programmatic agents
-            (solvers, engines); never more than the player may see.
         prompt: The complete user prompt, when the benchmark prescribes one
             verbatim (SPIN-Bench's planning prompt); scaffolds then send it
             instead of building their own.
@@ -120,14 +115,53 @@ class Observation:
             ``prompt``, after the system prompt: a released code's opening
             exchange (SPIN-Bench's game intro and its canned reply). Only
             used with ``prompt``.
-        messages: The messages this player sent or received so far, as dicts
-            (``sender``, ``recipients``, ``text``, ``phase``, ``round``).
-        negotiation: Set when the player is asked to talk, not to act.
         conversation: A key naming the conversation this request belongs to:
             a request with the key of the agent's previous request continues
             that conversation with ``prompt`` as a new user turn (SPIN-Bench's
             Diplomacy keeps a phase's negotiation rounds and orders in one
             conversation); empty: each decision opens its own.
+    """
+
+    instructions: str = ""
+    answer_format: str = ""
+    retry_prompt: str = ""
+    answer_parser: str = ""
+    prompt_style: str = ""
+    prompt: str | None = None
+    system_prompt: str | None = None
+    primer: str = ""
+    preamble: tuple[dict[str, str], ...] = ()
+    conversation: str = ""
+
+
+SCAFFOLD_DEFAULT = Asking()
+"""The scaffold's own way of asking: no setting prescribed."""
+
+ASKING_FIELDS = frozenset(f.name for f in fields(Asking))
+"""The names :class:`Observation` once held itself; still accepted there, deprecated."""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one player sees when it must act, and how the decision is asked.
+
+    Attributes:
+        game: The registered game name.
+        player: The acting player's index.
+        text: The state as this player may see it.
+        legal_actions: The predefined actions, sorted and deterministic.
+        rules: The rules text.
+        open_ended: Open-ended action ids mapped to the prompt for their free text.
+        role: A short description of who the player is (``"X"``, ``"White"``).
+        turn: The number of decisions taken in the match so far.
+        image_png: An optional rendered image of the state.
+        feedback: Why the previous attempt at this decision was rejected, on a retry.
+        attempt: The attempt number for this decision, from 1.
+        data: The same view as structured builtins, for programmatic agents
+            (solvers, engines); never more than the player may see.
+        messages: The messages this player sent or received so far, as dicts
+            (``sender``, ``recipients``, ``text``, ``phase``, ``round``).
+        negotiation: Set when the player is asked to talk, not to act.
         outcome: What happened since this player's last decision, where the
             game reports it (Hanabi's play and hint results, Diplomacy's phase
             results); empty before the player's first decision and in games
@@ -135,6 +169,12 @@ class Observation:
             decision against it.
         outcome_negative: The game judges that outcome bad for the player (a
             misplay or lost life token, a failed order or a lost supply centre).
+        asking: How this decision is asked (:class:`Asking`); the default is
+            the scaffold's own way.
+
+    The protocol settings once held here directly (``answer_format``,
+    ``prompt``, ...) are still accepted as keyword arguments and attributes,
+    with a :class:`DeprecationWarning`; they live in :attr:`asking`.
     """
 
     game: str
@@ -143,36 +183,73 @@ class Observation:
     legal_actions: tuple[str, ...]
     rules: Rules
     open_ended: dict[str, str] = field(default_factory=dict)
-    instructions: str = ""
-    answer_format: str = ""
-    retry_prompt: str = ""
-    answer_parser: str = ""
-    prompt_style: str = ""
     role: str = ""
     turn: int = 0
     image_png: bytes | None = None
     feedback: str | None = None
     attempt: int = 1
     data: dict[str, Any] = field(default_factory=dict)
-    prompt: str | None = None
-    system_prompt: str | None = None
-    primer: str = ""
-    preamble: tuple[dict[str, str], ...] = ()
     messages: tuple[dict[str, Any], ...] = ()
     negotiation: NegotiationTurn | None = None
-    conversation: str = ""
     outcome: str = ""
     outcome_negative: bool = False
+    asking: Asking = SCAFFOLD_DEFAULT
 
     def with_feedback(self, feedback: str, attempt: int) -> Observation:
         """Returns a copy carrying the rejection reason for a retry."""
         return replace(self, feedback=feedback, attempt=attempt)
+
+    def with_asking(self, **changes: Any) -> Observation:
+        """Returns a copy whose :attr:`asking` has ``changes`` applied."""
+        return replace(self, asking=replace(self.asking, **changes))
 
     def is_legal(self, action: Action) -> bool:
         """Tells whether ``action`` is one of this observation's legal actions."""
         if action.id in self.legal_actions and action.response is None:
             return True
         return action.id in self.open_ended and bool(action.response)
+
+    def __getattr__(self, name: str) -> Any:
+        """Reads a protocol setting by its old name (deprecated: read ``observation.asking.<name>``)."""
+        if name in ASKING_FIELDS:
+            warnings.warn(
+                f"Observation.{name} is deprecated; read Observation.asking.{name}",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return getattr(self.asking, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+_dataclass_init = Observation.__init__
+
+
+@functools.wraps(_dataclass_init)
+def _observation_init(self: Observation, *args: Any, **kwargs: Any) -> None:
+    """Accepts the old protocol keywords (deprecated) by moving them into ``asking``."""
+    moved = {name: kwargs.pop(name) for name in sorted(ASKING_FIELDS & kwargs.keys())}
+    if moved:
+        names = ", ".join(f"{name}=..." for name in moved)
+        warnings.warn(
+            f"Observation({names}) is deprecated; pass asking=Asking({names})",
+            DeprecationWarning,
+            stacklevel=_caller_stacklevel(),
+        )
+        kwargs["asking"] = replace(kwargs.get("asking", SCAFFOLD_DEFAULT), **moved)
+    _dataclass_init(self, *args, **kwargs)
+
+
+def _caller_stacklevel() -> int:
+    """The stack level of the code that built the observation, past :func:`dataclasses.replace`."""
+    frame = sys._getframe(2)
+    level = 2
+    while frame is not None and frame.f_code.co_filename == dataclasses.__file__:
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+Observation.__init__ = _observation_init  # type: ignore[method-assign]
 
 
 def to_builtin(value: Any) -> Any:

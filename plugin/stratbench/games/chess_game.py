@@ -26,7 +26,7 @@ import chess.pgn
 import chess.svg
 
 from stratbench.core.game import Game, GameInfo, State
-from stratbench.core.types import Action, Observation, Rules
+from stratbench.core.types import Action, Asking, Observation, Rules
 from stratbench.games import spin_paper
 
 __all__ = ["ChessGame", "ChessState", "board_svg", "move_list_text", "pgn_of"]
@@ -175,7 +175,6 @@ class ChessGame(Game):
             text=text,
             legal_actions=tuple(state.legal_actions(player)),
             rules=RULES,
-            instructions="Answer with one legal move in SAN (e.g. Nf3) or UCI (e.g. g1f3).",
             role=_COLORS[player],
             turn=state.turn,
             data={
@@ -184,7 +183,7 @@ class ChessGame(Game):
                 "board": board.copy(stack=False),
                 **({"answer_ids": answer_ids} if paper else {}),
             },
-            **paper,
+            asking=Asking(instructions="Answer with one legal move in SAN (e.g. Nf3) or UCI (e.g. g1f3).", **paper),
         )
 
     def canonical_action(self, state: State, player: int, text: str) -> str | None:

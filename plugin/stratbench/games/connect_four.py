@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
-from stratbench.core.types import Action, Observation, Rules
+from stratbench.core.types import Action, Asking, Observation, Rules
 from stratbench.games import spin_paper
 
 __all__ = [
@@ -181,11 +181,10 @@ class ConnectFour(Game):
             text=text,
             legal_actions=legal,
             rules=RULES,
-            instructions="Answer with the number (0-6) of the column you drop your disc into.",
             role=mark,
             turn=state.turn,
             data={"moves": list(state.moves), "board": [list(row) for row in state.grid], "mark": mark},
-            **paper,
+            asking=Asking(instructions="Answer with the number (0-6) of the column you drop your disc into.", **paper),
         )
 
     def canonical_action(self, state: State, player: int, text: str) -> str | None:

@@ -40,7 +40,7 @@ from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.messages import Negotiation, NegotiationTurn
-from stratbench.core.types import Action, ActionParseError, IllegalActionError, Observation, Rules
+from stratbench.core.types import Action, ActionParseError, Asking, IllegalActionError, Observation, Rules
 from stratbench.games import diplomacy_text as text
 from stratbench.registry import Variant
 
@@ -471,8 +471,6 @@ class Diplomacy(Game):
             legal_actions=(),
             rules=RULES,
             open_ended=open_ended,
-            instructions=ORDERS_PROMPT.replace("<YOUR POWER>", power),
-            answer_format=ANSWER_FORMAT.replace("<YOUR POWER>", power),
             role=power,
             turn=state.turn,
             data={
@@ -484,8 +482,12 @@ class Diplomacy(Game):
                 "units": {p: sorted(engine_state["units"].get(p) or []) for p in POWERS},
                 "centers": {p: sorted(engine_state["centers"].get(p) or []) for p in POWERS},
             },
-            prompt=prompt,
-            system_prompt=text.SYSTEM_PROMPT,
+            asking=Asking(
+                instructions=ORDERS_PROMPT.replace("<YOUR POWER>", power),
+                answer_format=ANSWER_FORMAT.replace("<YOUR POWER>", power),
+                prompt=prompt,
+                system_prompt=text.SYSTEM_PROMPT,
+            ),
         )
 
     def _order_prompt(
@@ -534,8 +536,8 @@ class Diplomacy(Game):
             "build_counts": {p: state.build_count(p) for p in powers},
             "leads": {POWERS[p]: g[0] for g in state.groups for p in g},
         }
-        return replace(
-            observation, data=data, system_prompt=None, role="+".join(powers),
+        return replace(observation, data=data, role="+".join(powers)).with_asking(
+            system_prompt=None,
             answer_parser="diplomacy-paper-messages" if negotiation else "diplomacy-paper-orders",
             conversation=state.phase, answer_format=PAPER_ANSWER_FORMAT,
         )

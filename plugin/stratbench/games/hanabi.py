@@ -17,7 +17,7 @@ observations and the prompt follow SPIN-Bench's Appendix E.2.
 
 Under the ``paper`` protocol (``protocol="paper"``) the game words every
 request as SPIN-Bench's released runner did (:mod:`stratbench.games.hanabi_paper`):
-the rules primer as each player's first turn (``Observation.primer``), the
+the rules primer as each player's first turn (``Observation.asking.primer``), the
 released state description and action prompt, its system prompt, its retry
 message and its JSON reader (``spin_hanabi_json``); and the score is read as
 the released code reads it: the fireworks before the game's last action
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from stratbench.core.game import CHANCE, Game, GameInfo, State
-from stratbench.core.types import Action, Observation, Rules
+from stratbench.core.types import Action, Asking, Observation, Rules
 from stratbench.registry import Variant
 
 PROTOCOLS = ("default", "paper")
@@ -322,16 +322,18 @@ class Hanabi(Game):
             text=text,
             legal_actions=legal,
             rules=RULES,
-            instructions="Answer with the integer id of one legal action: "
-            + ", ".join(f"{a} {d}" for a, d in descriptions.items()),
-            answer_format=ANSWER_FORMAT if prompt else "",
             role=self.role(player),
             turn=state.turn,
             data={**view.to_dict(), "legal": {str(a): d for a, d in descriptions.items()}},
-            prompt=prompt,
-            system_prompt=SYSTEM_PROMPT if prompt else None,
             outcome=outcome,
             outcome_negative=negative,
+            asking=Asking(
+                instructions="Answer with the integer id of one legal action: "
+                + ", ".join(f"{a} {d}" for a, d in descriptions.items()),
+                answer_format=ANSWER_FORMAT if prompt else "",
+                prompt=prompt,
+                system_prompt=SYSTEM_PROMPT if prompt else None,
+            ),
         )
 
     def _paper_observation(
@@ -350,19 +352,21 @@ class Hanabi(Game):
             text=text,
             legal_actions=legal,
             rules=RULES,
-            instructions="Answer with the integer id of one legal action: "
-            + ", ".join(f"{a} {d}" for a, d in descriptions.items()),
-            answer_format=ANSWER_FORMAT if prompt else "",
-            retry_prompt=hanabi_paper.RETRY_PROMPT,
-            answer_parser=PAPER_READER,
             role=self.role(player),
             turn=state.turn,
             data={**view.to_dict(), "legal": {str(a): d for a, d in descriptions.items()}},
-            prompt=prompt,
-            system_prompt=RELEASED_SYSTEM_PROMPT if prompt else None,
-            primer=hanabi_paper.PRIMER,
             outcome=outcome,
             outcome_negative=negative,
+            asking=Asking(
+                instructions="Answer with the integer id of one legal action: "
+                + ", ".join(f"{a} {d}" for a, d in descriptions.items()),
+                answer_format=ANSWER_FORMAT if prompt else "",
+                retry_prompt=hanabi_paper.RETRY_PROMPT,
+                answer_parser=PAPER_READER,
+                prompt=prompt,
+                system_prompt=RELEASED_SYSTEM_PROMPT if prompt else None,
+                primer=hanabi_paper.PRIMER,
+            ),
         )
 
     def secrets(self, state: State, viewer: int) -> list[tuple[str, ...]]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
-from stratbench.core.types import Action, HarnessError, Observation, Rules
+from stratbench.core.types import Action, Asking, HarnessError, Observation, Rules
 from stratbench.planning import dataset
 from stratbench.planning.prompt import RELEASED_SYSTEM_PROMPT, planning_prompt
 
@@ -220,12 +220,14 @@ class PddlGame(Game):
             legal_actions=(),
             rules=RULES,
             open_ended=state.open_ended(player),
-            instructions=_PLAN_PROMPT,
             role="planner",
             turn=state.turn,
-            prompt=planning_prompt(domain, problem, style=self.prompt_style),
-            system_prompt=RELEASED_SYSTEM_PROMPT if paper else None,
-            answer_parser=PAPER_READER if paper else "",
+            asking=Asking(
+                instructions=_PLAN_PROMPT,
+                prompt=planning_prompt(domain, problem, style=self.prompt_style),
+                system_prompt=RELEASED_SYSTEM_PROMPT if paper else None,
+                answer_parser=PAPER_READER if paper else "",
+            ),
             data={
                 "task": self.variant,
                 "domain_pddl": domain,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
-from stratbench.core.types import Action, Observation, Rules
+from stratbench.core.types import Action, Asking, Observation, Rules
 from stratbench.planning import probes
 from stratbench.registry import Variant
 
@@ -105,7 +105,8 @@ class _ProbeGame(Game):
     def _observation(self, state: ProbeState, player: int, prompt: str, data: dict[str, Any]) -> Observation:
         return Observation(
             game=self.info.name, player=player, text=prompt, legal_actions=(), rules=self.rules,
-            open_ended=state.open_ended(player), role="solver", turn=state.turn, prompt=prompt, data=data,
+            open_ended=state.open_ended(player), role="solver", turn=state.turn, data=data,
+            asking=Asking(prompt=prompt),
         )
 
 

@@ -41,7 +41,7 @@ def answer_format(action_type: str) -> str:
 
 
 def paper_fields(intro: str, state: str, action_prompt: str) -> dict[str, Any]:
-    """Returns the Observation fields that make a scaffold send the paper's conversation."""
+    """Returns the :class:`~stratbench.core.types.Asking` fields that make a scaffold send the paper's conversation."""
     return {
         "prompt": f"{state}\n{action_prompt}",
         "answer_format": action_prompt,

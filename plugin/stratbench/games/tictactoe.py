@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
-from stratbench.core.types import Action, Observation, Rules
+from stratbench.core.types import Action, Asking, Observation, Rules
 from stratbench.games import spin_paper
 
 _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -209,11 +209,10 @@ class TicTacToe(Game):
             text=text,
             legal_actions=legal,
             rules=RULES,
-            instructions="Answer with the number of the cell you mark.",
             role=_MARKS[player],
             turn=state.turn,
             data={"board": state.board, **({"answer_ids": _PAPER_IDS} if paper else {})},
-            **paper,
+            asking=Asking(instructions="Answer with the number of the cell you mark.", **paper),
         )
 
     def canonical_action(self, state: State, player: int, text: str) -> str | None:

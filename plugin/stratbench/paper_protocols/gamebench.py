@@ -211,7 +211,7 @@ def released_actions(observation: Observation) -> ReleasedActions:
 def _own_ids(observation: Observation) -> ReleasedActions:
     """Games whose decisions differ from the released engine's keep their own ids and instructions."""
     return ReleasedActions(
-        instructions=observation.instructions,
+        instructions=observation.asking.instructions,
         predefined={a: (a, None) for a in observation.legal_actions},
         openended={k: (k, prompt) for k, prompt in observation.open_ended.items()},
     )
@@ -371,7 +371,7 @@ def _air_land_sea(observation: Observation) -> ReleasedActions:
         "in the order shown: i plays card i face up to its own theater; h+i, 2h+i and 3h+i play it facedown to "
         "Air, Land and Sea; 4h withdraws."
         if playing
-        else observation.instructions
+        else observation.asking.instructions
     )
     return ReleasedActions(instructions, predefined)
 
@@ -399,7 +399,7 @@ def _pit(observation: Observation) -> ReleasedActions:
             )
         else:
             predefined[action] = (action, action)
-    return ReleasedActions(observation.instructions, predefined)
+    return ReleasedActions(observation.asking.instructions, predefined)
 
 
 _VIEWS = {

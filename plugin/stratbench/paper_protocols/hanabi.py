@@ -1,7 +1,7 @@
 """The paper protocol of the hanabi family: SPIN-Bench's Hanabi as its released runner played it.
 
 Differences from the default (``docs/PROTOCOLS.md``): the rules primer as each
-player's first user turn, its reply kept (``Observation.primer``); the released
+player's first user turn, its reply kept (``Observation.asking.primer``); the released
 state description and action prompt, and its system prompt; answers read by
 :func:`read_action_answer` (registered as ``spin_hanabi_json``); a rejected
 answer gets "Illegal move, try again", up to 5 times (6 attempts); a player

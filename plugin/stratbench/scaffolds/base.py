@@ -68,10 +68,11 @@ class ConversationScaffold:
                 {"role": "system", "content": released.system},
                 user_message(released.body + released.summary, observation, vision=session.vision),
             ]
-        if observation.prompt is not None:
-            system = [{"role": "system", "content": observation.system_prompt}] if observation.system_prompt else []
-            text = observation.prompt
-            preamble = [dict(message) for message in observation.preamble]
+        asking = observation.asking
+        if asking.prompt is not None:
+            system = [{"role": "system", "content": asking.system_prompt}] if asking.system_prompt else []
+            text = asking.prompt
+            preamble = [dict(message) for message in asking.preamble]
         else:
             system, text = [{"role": "system", "content": SYSTEM_PROMPT}], game_prompt(observation)
             preamble = []
@@ -82,11 +83,11 @@ class ConversationScaffold:
         self, observation: Observation, session: ModelSession, system: list[dict[str, Any]]
     ) -> list[dict[str, Any]]:
         """Returns the player's primer turn and the model's reply, asking once per player; empty without a primer."""
-        if not observation.primer:
+        if not observation.asking.primer:
             return []
-        key = (observation.player, observation.primer)
+        key = (observation.player, observation.asking.primer)
         if key not in self._primers:
-            turn = {"role": "user", "content": observation.primer}
+            turn = {"role": "user", "content": observation.asking.primer}
             completion = await session.complete([*system, turn], purpose="primer", **self.settings)
             self._primers[key] = [turn, {"role": "assistant", "content": completion.text}]
         return [dict(message) for message in self._primers[key]]
@@ -96,10 +97,10 @@ class ConversationScaffold:
         if observation.feedback is None or observation.turn != self._turn:
             self._turn = observation.turn
             if self._continues(observation):
-                self._messages.append(user_message(observation.prompt or "", observation, vision=session.vision))
+                self._messages.append(user_message(observation.asking.prompt or "", observation, vision=session.vision))
             else:
                 self._messages = await self.open(observation, session)
-            self._conversation = observation.conversation
+            self._conversation = observation.asking.conversation
         else:
             retry = self.retry_message(observation)
             if retry is not None:
@@ -109,7 +110,7 @@ class ConversationScaffold:
         )
         self._messages.append({"role": "assistant", "content": completion.text})
         # A paper prompt style reads Explain requests itself, as its answers (one attempt each).
-        explains = 0 if observation.prompt_style else self.max_explains
+        explains = 0 if observation.asking.prompt_style else self.max_explains
         for _ in range(explains):
             topic = _explained_topic(completion.text, observation)
             if topic is None:
@@ -142,9 +143,8 @@ class ConversationScaffold:
 
     def _continues(self, observation: Observation) -> bool:
         """Tells whether ``observation`` continues the conversation of the previous request."""
-        return bool(observation.conversation) and observation.conversation == self._conversation and bool(
-            self._messages
-        )
+        conversation = observation.asking.conversation
+        return bool(conversation) and conversation == self._conversation and bool(self._messages)
 
     async def negotiate(self, observation: Observation, session: ModelSession) -> list[Outgoing]:
         """Asks the model for this negotiation round's messages.
@@ -154,18 +154,19 @@ class ConversationScaffold:
         (``answer_parser``) reads the messages when it names one.
         """
         if self._continues(observation):
-            messages = [*self._messages, user_message(observation.prompt or "", observation, vision=session.vision)]
+            prompt = observation.asking.prompt or ""
+            messages = [*self._messages, user_message(prompt, observation, vision=session.vision)]
         else:
             messages = await ConversationScaffold.open(self, observation, session)
         completion = await session.complete(messages, purpose="negotiate", **self.settings)
-        if observation.conversation:
+        if observation.asking.conversation:
             self._messages = [*messages, {"role": "assistant", "content": completion.text}]
-            self._conversation = observation.conversation
+            self._conversation = observation.asking.conversation
             self._turn = None
         turn = observation.negotiation
         assert turn is not None
-        if observation.answer_parser:
-            return list(strict_parser(observation.answer_parser)(completion.text, observation))
+        if observation.asking.answer_parser:
+            return list(strict_parser(observation.asking.answer_parser)(completion.text, observation))
         return parse_messages(completion.text, turn.recipients)
 
 

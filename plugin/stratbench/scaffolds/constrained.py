@@ -54,7 +54,7 @@ def is_constrainable(observation: Observation) -> bool:
     unconstrained.
     """
     return (bool(observation.legal_actions) and not observation.open_ended and observation.negotiation is None
-            and not observation.prompt_style and not observation.answer_parser)
+            and not observation.asking.prompt_style and not observation.asking.answer_parser)
 
 
 class ConstrainedScaffold(ConversationScaffold):

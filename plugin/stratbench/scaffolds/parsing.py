@@ -31,8 +31,6 @@ Parser = Callable[[str, Observation], Action]
 """A strict answer reader: ``parser(reply, observation) -> Action`` or :class:`ActionParseError`."""
 
 
-
-
 def parse_answer(reply: str, observation: Observation) -> Action:
     """Reads a reply with the observation's reader: its named strict one, else :func:`parse_action`.
 
@@ -40,8 +38,8 @@ def parse_answer(reply: str, observation: Observation) -> Action:
         ActionParseError: when the reply cannot be read.
         KeyError: naming an ``answer_parser`` no reader is registered for (a harness fault).
     """
-    if observation.answer_parser:
-        return strict_parser(observation.answer_parser)(reply, observation)
+    if observation.asking.answer_parser:
+        return strict_parser(observation.asking.answer_parser)(reply, observation)
     return parse_action(reply, observation.legal_actions, observation.open_ended)
 
 

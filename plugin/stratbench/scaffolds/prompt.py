@@ -27,14 +27,14 @@ def prompt_style(observation: Observation) -> ModuleType | None:
     Raises:
         KeyError: naming a style no module is registered for (a harness fault).
     """
-    if not observation.prompt_style:
+    if not observation.asking.prompt_style:
         return None
     registry = current_registry()
     try:
-        module_name = registry.prompt_styles[observation.prompt_style]
+        module_name = registry.prompt_styles[observation.asking.prompt_style]
     except KeyError:
         raise KeyError(
-            f"no prompt style {observation.prompt_style!r}; known: {sorted(registry.prompt_styles)}") from None
+            f"no prompt style {observation.asking.prompt_style!r}; known: {sorted(registry.prompt_styles)}") from None
     import importlib  # a style's module loads when its game first plays
 
     return importlib.import_module(module_name)
@@ -42,7 +42,7 @@ def prompt_style(observation: Observation) -> ModuleType | None:
 
 def answer_format(observation: Observation) -> str:
     """Returns how to answer this decision: the game's own format, else :data:`ANSWER_FORMAT`."""
-    return observation.answer_format or ANSWER_FORMAT
+    return observation.asking.answer_format or ANSWER_FORMAT
 
 
 def topic_keys(observation: Observation) -> dict[str, str]:
@@ -53,13 +53,13 @@ def topic_keys(observation: Observation) -> dict[str, str]:
 def action_lines(observation: Observation) -> str:
     """Lists the legal actions and how to answer."""
     lines = []
-    if observation.instructions:
-        lines.append(observation.instructions)
+    if observation.asking.instructions:
+        lines.append(observation.asking.instructions)
     if observation.legal_actions:
         lines.append("Legal actions: " + ", ".join(observation.legal_actions))
     if observation.open_ended:
         # A game with its own answer format says how to answer below; the generic form would contradict it.
-        how = "" if observation.answer_format else " (answer as 'Action: <id>: <your text>')"
+        how = "" if observation.asking.answer_format else " (answer as 'Action: <id>: <your text>')"
         lines.append(f"Open-ended actions{how}:")
         lines.extend(f"- {action_id}: {prompt}" for action_id, prompt in observation.open_ended.items())
     lines.append(answer_format(observation))
@@ -145,8 +145,8 @@ def retry_prompt(observation: Observation) -> str:
 
     A game that prescribes its own retry message (a paper protocol) gets exactly that.
     """
-    if observation.retry_prompt:
-        return observation.retry_prompt.replace("{feedback}", observation.feedback or "")
+    if observation.asking.retry_prompt:
+        return observation.asking.retry_prompt.replace("{feedback}", observation.feedback or "")
     return f"Your answer was rejected: {observation.feedback}\n{answer_format(observation)}"
 
 
@@ -156,6 +156,6 @@ def summarize_prompt(observation: Observation) -> str:
     A game that prescribes its reader (a paper protocol) is asked in its own
     answer format, which then carries its legal moves as the game numbers them.
     """
-    if observation.answer_parser and observation.answer_format:
-        return "To summarize, give the one action you choose.\n" + observation.answer_format
+    if observation.asking.answer_parser and observation.asking.answer_format:
+        return "To summarize, give the one action you choose.\n" + observation.asking.answer_format
     return "To summarize, give the one action you choose.\n" + action_lines(observation)

@@ -194,8 +194,8 @@ def state_text(observation: Observation) -> str:
     parts = [observation.text.strip()]
     if observation.messages:
         parts.append("Messages:\n" + message_lines(observation))
-    if observation.instructions:
-        parts.append(observation.instructions)
+    if observation.asking.instructions:
+        parts.append(observation.asking.instructions)
     return "\n".join(part for part in parts if part)
 
 

@@ -16,7 +16,7 @@ AdvGameBench's revision rows (the player's revision index, the trigger,
 negative feedback yes/no, changed yes/no; whether it improved is read from
 the events that follow, :mod:`stratbench.metrics.revision`), so that
 AdvGameBench's ORR, CSR and slope apply to every suite. A conversation that
-continues an earlier one (``Observation.conversation``) has its outcome
+continues an earlier one (``Observation.asking.conversation``) has its outcome
 critique skipped: it already holds the phase's exchange.
 """
 

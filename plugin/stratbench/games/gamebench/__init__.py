@@ -10,7 +10,6 @@ without being told.
 from __future__ import annotations
 
 from abc import abstractmethod
-from dataclasses import replace
 from typing import Any
 
 from stratbench.core.game import Game, State
@@ -35,7 +34,7 @@ def protocol_view(observation: Observation, protocol: str) -> Observation:
     """Returns the observation as ``protocol`` asks for it: under ``paper``, GameBench's prompt and reader."""
     if protocol != "paper":
         return observation
-    return replace(observation, prompt_style="gamebench", answer_parser="gamebench")
+    return observation.with_asking(prompt_style="gamebench", answer_parser="gamebench")
 
 
 class ProtocolGame(Game):

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from stratbench.core.game import GameInfo, State
-from stratbench.core.types import Action, Observation, Rules
+from stratbench.core.types import Action, Asking, Observation, Rules
 from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["CARDS", "Card", "INFO", "RULES", "AirLandSea", "AirLandSeaState", "withdrawal_points"]
@@ -582,7 +582,7 @@ class AirLandSea(ProtocolGame):
             text=render(state, player),
             legal_actions=legal,
             rules=RULES,
-            instructions=instructions,
+            asking=Asking(instructions=instructions),
             role=NAMES[player],
             turn=state.turn,
             data=view(state, player),

@@ -50,6 +50,7 @@ from stratbench.core.game import GameInfo, State
 from stratbench.core.types import (
     Action,
     ActionParseError,
+    Asking,
     IllegalActionError,
     Observation,
     Rules,
@@ -452,7 +453,7 @@ class ArcticScavengers(ProtocolGame):
             text=render(state, player),
             legal_actions=tuple(state.legal_actions(player)),
             rules=RULES,
-            instructions=_INSTRUCTIONS,
+            asking=Asking(instructions=_INSTRUCTIONS),
             role=self.role(player),
             turn=state.turn,
             data=view(state, player),

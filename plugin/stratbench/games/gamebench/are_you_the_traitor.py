@@ -37,7 +37,7 @@ from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.messages import Negotiation, NegotiationTurn
-from stratbench.core.types import Action, IllegalActionError, Observation, Rules
+from stratbench.core.types import Action, Asking, IllegalActionError, Observation, Rules
 from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = [
@@ -380,7 +380,7 @@ class AreYouTheTraitor(ProtocolGame):
             legal_actions=tuple(state.legal_actions(player)),
             open_ended=state.open_ended(player),
             rules=RULES,
-            instructions=_instructions(state, player),
+            asking=Asking(instructions=_instructions(state, player)),
             role=seat(player),
             turn=state.turn,
             data=view(state, player),
@@ -393,6 +393,7 @@ class AreYouTheTraitor(ProtocolGame):
             self.observe(state, player),
             legal_actions=(),
             open_ended={},
+        ).with_asking(
             instructions=(f"Exchange {state.exchange} of at most {self.max_exchanges} this round: you may say "
                           f"one public message to the table (at most {MAX_CHARS} characters), or stay silent."),
         )

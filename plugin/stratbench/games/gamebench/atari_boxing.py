@@ -41,7 +41,7 @@ from functools import cache
 from typing import Any
 
 from stratbench.core.game import GameInfo, State
-from stratbench.core.types import Action, Observation, Rules
+from stratbench.core.types import Action, Asking, Observation, Rules
 from stratbench.games.gamebench import ProtocolGame, check_protocol
 from stratbench.registry import Variant
 
@@ -293,7 +293,7 @@ class AtariBoxing(ProtocolGame):
             text=text,
             legal_actions=tuple(state.legal_actions(player)),
             rules=RULES,
-            instructions=_INSTRUCTIONS,
+            asking=Asking(instructions=_INSTRUCTIONS),
             role="White",
             turn=state.turn,
             image_png=_png(state.screen),

@@ -27,7 +27,7 @@ import re
 from typing import Any
 
 from stratbench.core.game import GameInfo, State
-from stratbench.core.types import Action, IllegalActionError, Observation, Rules
+from stratbench.core.types import Action, Asking, IllegalActionError, Observation, Rules
 from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["Codenames", "CodenamesState", "FALLBACK_CLUE", "INFO", "RULES", "WORDS", "parse_clue", "role_name"]
@@ -329,7 +329,7 @@ class Codenames(ProtocolGame):
             legal_actions=tuple(state.legal_actions(player)),
             open_ended=state.open_ended(player),
             rules=RULES,
-            instructions=_SPYMASTER_INSTRUCTIONS if spymaster else _OPERATIVE_INSTRUCTIONS,
+            asking=Asking(instructions=_SPYMASTER_INSTRUCTIONS if spymaster else _OPERATIVE_INSTRUCTIONS),
             role=self.role(player),
             turn=state.turn,
             data=view(state, player),

@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from stratbench.core.game import GameInfo, State
-from stratbench.core.types import Action, Observation, Rules
+from stratbench.core.types import Action, Asking, Observation, Rules
 from stratbench.games.gamebench import ProtocolGame, check_protocol
 from stratbench.games.gamebench.hive_board import (
     BUGS,
@@ -290,7 +290,7 @@ class Hive(ProtocolGame):
             text="\n".join(lines),
             legal_actions=legal,
             rules=RULES,
-            instructions=_INSTRUCTIONS,
+            asking=Asking(instructions=_INSTRUCTIONS),
             role=COLOURS[player],
             turn=state.turn,
             image_png=render_png(state),

@@ -35,6 +35,7 @@ from typing import Any
 from stratbench.core.game import GameInfo, State
 from stratbench.core.types import (
     Action,
+    Asking,
     ActionParseError,
     IllegalActionError,
     Observation,
@@ -362,10 +363,10 @@ class Pit(ProtocolGame):
             text=render(state, player),
             legal_actions=tuple(state.legal_actions(player)),
             rules=RULES,
-            instructions=_INSTRUCTIONS.format(
+            asking=Asking(instructions=_INSTRUCTIONS.format(
                 max=MAX_OFFER, corner=self.corner_size, corner_minus=self.corner_size - 1, bear=BEAR_PENALTY,
                 values=", ".join(f"{c} {v}" for c, v in COMMODITIES.items()), target=self.target_score,
-            ),
+            )),
             role=trader_name(player),
             turn=state.turn,
             data=view(state, player),

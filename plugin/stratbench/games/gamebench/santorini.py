@@ -15,7 +15,7 @@ loses. Every turn adds a block, so a match lasts at most 4 + 100 decisions.
 from __future__ import annotations
 
 from stratbench.core.game import GameInfo, State
-from stratbench.core.types import Action, Observation, Rules
+from stratbench.core.types import Action, Asking, Observation, Rules
 from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["INFO", "RULES", "Santorini", "SantoriniState", "square_name", "parse_square"]
@@ -266,7 +266,7 @@ class Santorini(ProtocolGame):
             text="\n".join(lines),
             legal_actions=legal,
             rules=RULES,
-            instructions=_INSTRUCTIONS,
+            asking=Asking(instructions=_INSTRUCTIONS),
             role=self.role(player),
             turn=state.turn,
             data={

@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import Any
 
 from stratbench.core.game import GameInfo, State
-from stratbench.core.types import Action, Observation, Rules
+from stratbench.core.types import Action, Asking, Observation, Rules
 from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["ACTIONS", "INFO", "RULES", "SeaBattle", "SeaBattleState", "Ship", "ship_name"]
@@ -288,7 +288,7 @@ class SeaBattle(ProtocolGame):
             text=render(state, player),
             legal_actions=tuple(state.legal_actions(player)),
             rules=RULES,
-            instructions=_INSTRUCTIONS,
+            asking=Asking(instructions=_INSTRUCTIONS),
             role=ship_name(player),
             turn=state.turn,
             data=view(state, player),

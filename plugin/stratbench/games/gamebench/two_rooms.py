@@ -35,7 +35,7 @@ from typing import Any
 
 from stratbench.core.game import GameInfo, State
 from stratbench.core.messages import Negotiation
-from stratbench.core.types import Action, Observation, Rules
+from stratbench.core.types import Action, Asking, Observation, Rules
 from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["INFO", "NAMES", "ROOMS", "RULES", "TwoRooms", "TwoRoomsState"]
@@ -259,7 +259,7 @@ class TwoRooms(ProtocolGame):
             text=render(state, player),
             legal_actions=tuple(state.legal_actions(player)),
             rules=RULES,
-            instructions=_INSTRUCTIONS,
+            asking=Asking(instructions=_INSTRUCTIONS),
             role=NAMES[player],
             turn=state.turn,
             data=view(state, player),

@@ -32,7 +32,7 @@ from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.messages import Outgoing
-from stratbench.core.types import Action, ActionParseError, Observation, Rules
+from stratbench.core.types import Action, ActionParseError, Asking, Observation, Rules
 from stratbench.games.sc2.config import (
     DEFAULTS,
     Defaults,
@@ -143,13 +143,10 @@ class SC2TextGame(Game):
             legal_actions=(),
             rules=self.rules,
             open_ended={REPLY: REPLY_PROMPT},
-            answer_parser="sc2-reply",
             role=name,
             turn=state.turn,
-            prompt=text,
             image_png=render_png(episode.timestep.observation),
-            system_prompt=system,
-            preamble=example,
+            asking=Asking(answer_parser="sc2-reply", prompt=text, system_prompt=system, preamble=example),
             data={
                 "agent": name,
                 "teams": {team.name: [hex(tag) for tag in team.tags] for team in teams},

@@ -102,7 +102,7 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_protocols(registry: Registry) -> None:
     """Registers LLM-PySC2's paper protocol, its reply reader and its strategy guides."""
-    from stratbench.paper_protocols import sc2
+    from stratbench.games.sc2 import paper_protocol as sc2
 
     sc2.register(registry)
     registry.add_answer_reader("sc2-reply", "stratbench.games.sc2.game:read_reply")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stratbench.metrics.sc2 import PAPER_TABLE2, PAPER_TABLE3, PAPER_TABLE4, format_kd, format_kd_wr, kd_wr
+from stratbench.games.sc2.metrics import PAPER_TABLE2, PAPER_TABLE3, PAPER_TABLE4, format_kd, format_kd_wr, kd_wr
 from stratbench.report.sc2 import sc2_tables
 
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 from stratbench.games.sc2.engine import games
-from stratbench.metrics.sc2 import kd_wr
+from stratbench.games.sc2.metrics import kd_wr
 from stratbench.report.sc2 import sc2_tables
 
 

@@ -85,7 +85,7 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_metrics(registry: Registry) -> None:
     """Registers the episode metrics of each StarCraft II game."""
-    from stratbench.metrics.sc2 import episode_metrics
+    from stratbench.games.sc2.metrics import episode_metrics
 
     for game in ("sc2_mock", "sc2_smac", "sc2_tasks"):
         registry.add_metric(game, "sc2", episode_metrics)

@@ -94,7 +94,7 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """Registers the StarCraft II tables."""
-    from stratbench.report.sc2 import sc2_tables
+    from stratbench.games.sc2.report import sc2_tables
 
     registry.add_report_section("sc2", sc2_tables)
 

@@ -106,4 +106,4 @@ def pytest_stratbench_add_protocols(registry: Registry) -> None:
 
     sc2.register(registry)
     registry.add_answer_reader("sc2-reply", "stratbench.games.sc2.game:read_reply")
-    registry.add_guide_folder("stratbench.games", "guides")
+    registry.add_guide_folder("stratbench.games.sc2", "guides")

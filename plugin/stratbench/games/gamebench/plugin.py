@@ -68,4 +68,4 @@ def pytest_stratbench_add_protocols(registry: Registry) -> None:
     gamebench.register(registry)
     registry.add_answer_reader("gamebench", "stratbench.games.gamebench.paper_protocol:read_answer")
     registry.add_prompt_style("gamebench", "stratbench.games.gamebench.paper_protocol")
-    registry.add_guide_folder("stratbench.games", "guides")
+    registry.add_guide_folder("stratbench.games.gamebench", "guides")

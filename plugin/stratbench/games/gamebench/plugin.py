@@ -53,7 +53,7 @@ def hive_board(board: dict[str, Any]) -> str:
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """Registers GameBench's category table and ratings, and Hive's board renderer."""
-    from stratbench.report.sections import gamebench_categories, gamebench_ratings
+    from stratbench.games.gamebench.report import gamebench_categories, gamebench_ratings
 
     registry.add_report_section("gamebench_categories", gamebench_categories)
     registry.add_report_section("gamebench_ratings", gamebench_ratings)

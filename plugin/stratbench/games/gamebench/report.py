@@ -78,13 +78,8 @@ def gamebench_ratings(records: list[dict[str, Any]], unscored: list[dict[str, An
     """
     from stratbench.games.gamebench import GAME_IDS
     from stratbench.rating.data import MatchResult
-    from stratbench.rating.gamebench import (
-        GAMEBENCH_ALPHA,
-        GAMEBENCH_RESAMPLES,
-        PUBLISHED_TABLE_1,
-        PUBLISHED_UNPLAYED,
-        TABLE_1_COLUMNS,
-    )
+    from stratbench.games.gamebench.published import PUBLISHED_TABLE_1, PUBLISHED_UNPLAYED, TABLE_1_COLUMNS
+    from stratbench.rating.gamebench import GAMEBENCH_ALPHA, GAMEBENCH_RESAMPLES
 
     played = [r for r in records if r["game"] in GAME_IDS]
     unplayed = unplayed_counts(unscored, lambda r: [s.get("agent") for s in r.get("sides", [])]
@@ -132,7 +127,8 @@ def gamebench_ratings(records: list[dict[str, Any]], unscored: list[dict[str, An
 def _rated_rows(matches: list[Any], rows: list[list[Any]]) -> str:
     """Appends a Table 1 row per agent of ``matches`` (GameBench's bootstrap) to ``rows``; returns a note, if any."""
     from stratbench.rating import bootstrap
-    from stratbench.rating.gamebench import GAMEBENCH_ALPHA, GAMEBENCH_RESAMPLES, TABLE_1_COLUMNS
+    from stratbench.games.gamebench.published import TABLE_1_COLUMNS
+    from stratbench.rating.gamebench import GAMEBENCH_ALPHA, GAMEBENCH_RESAMPLES
 
     try:
         summary = bootstrap(matches, mode="gamebench", alpha=GAMEBENCH_ALPHA, n_resamples=GAMEBENCH_RESAMPLES)

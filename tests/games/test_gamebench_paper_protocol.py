@@ -21,8 +21,8 @@ from stratbench.core.runner import MatchRules, _decide, _Stats, run_match
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action, ActionParseError
 from stratbench.games.gamebench import EXTRA_GAME_IDS, GAME_IDS
+from stratbench.games.gamebench import paper_protocol as paper
 from stratbench.llm.client import LLMClient
-from stratbench.paper_protocols import gamebench as paper
 from stratbench.protocols import agent_options
 from stratbench.registry import Registry
 from stratbench.scaffolds.cot import cot

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from report_records import record
 from stratbench.games.gamebench import EXTRA_CATEGORIES, GAME_IDS, REASONING_CATEGORIES
+from stratbench.games.gamebench.published import PUBLISHED_TABLE_1, TABLE_1_COLUMNS
+from stratbench.games.gamebench.report import gamebench_categories, gamebench_ratings
 from stratbench.rating import bootstrap
-from stratbench.rating.gamebench import PUBLISHED_TABLE_1, TABLE_1_COLUMNS
 from stratbench.report.analysis import analyse, to_match_results
 from stratbench.report.render import render_markdown
-from stratbench.report.sections import gamebench_categories, gamebench_ratings
 
 TABLE_3_TOTALS = {"Abstract Strategy": 6, "Non-Deterministic": 3, "Hidden Information": 3,
                   "Language Communication": 4, "Social Deduction": 2, "Cooperation": 4}

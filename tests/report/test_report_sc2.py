@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from stratbench.metrics.sc2 import PAPER_TABLE2, PAPER_TABLE3, PAPER_TABLE4, format_kd, format_kd_wr, kd_wr
-from stratbench.report.sc2 import sc2_tables
+from stratbench.games.sc2.metrics import PAPER_TABLE2, PAPER_TABLE3, PAPER_TABLE4, format_kd, format_kd_wr, kd_wr
+from stratbench.games.sc2.report import sc2_tables
 
 
 def record(agent: str, variant: str, killed: float, lost: float, outcome: str, backend: str = "engine",

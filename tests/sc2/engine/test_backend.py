@@ -8,8 +8,8 @@ import sys
 
 import pytest
 from stratbench.games.sc2.engine import games
-from stratbench.metrics.sc2 import kd_wr
-from stratbench.report.sc2 import sc2_tables
+from stratbench.games.sc2.metrics import kd_wr
+from stratbench.games.sc2.report import sc2_tables
 
 
 @pytest.fixture

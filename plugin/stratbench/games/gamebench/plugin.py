@@ -53,7 +53,7 @@ def hive_board(board: dict[str, Any]) -> str:
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """Registers GameBench's category table and ratings, and Hive's board renderer."""
-    from stratbench.report.sections import gamebench_categories, gamebench_ratings
+    from stratbench.games.gamebench.report import gamebench_categories, gamebench_ratings
 
     registry.add_report_section("gamebench_categories", gamebench_categories)
     registry.add_report_section("gamebench_ratings", gamebench_ratings)
@@ -63,9 +63,9 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_protocols(registry: Registry) -> None:
     """Registers GameBench's paper protocol, its answer reader and prompt structure, and its strategy guides."""
-    from stratbench.paper_protocols import gamebench
+    from stratbench.games.gamebench import paper_protocol as gamebench
 
     gamebench.register(registry)
-    registry.add_answer_reader("gamebench", "stratbench.paper_protocols.gamebench:read_answer")
-    registry.add_prompt_style("gamebench", "stratbench.paper_protocols.gamebench")
-    registry.add_guide_folder("stratbench.games", "guides")
+    registry.add_answer_reader("gamebench", "stratbench.games.gamebench.paper_protocol:read_answer")
+    registry.add_prompt_style("gamebench", "stratbench.games.gamebench.paper_protocol")
+    registry.add_guide_folder("stratbench.games.gamebench", "guides")

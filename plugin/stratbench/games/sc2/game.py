@@ -14,7 +14,7 @@ posted to the core's message log, so records and transcripts carry them.
 
 Scores: the side gets 1 for a win, 0.5 for a tie, 0 for a loss. The episode's
 summary (KD values, invalid actions, per-agent counts) is kept on the game
-for the metrics (:mod:`stratbench.metrics.sc2`).
+for the metrics (:mod:`stratbench.games.sc2.metrics`).
 
 Each request is the released layout: system prompt, example input, example
 output, text observation (:mod:`~stratbench.games.sc2.prompts`); ``protocol="paper"``

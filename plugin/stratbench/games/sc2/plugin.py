@@ -85,7 +85,7 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_metrics(registry: Registry) -> None:
     """Registers the episode metrics of each StarCraft II game."""
-    from stratbench.metrics.sc2 import episode_metrics
+    from stratbench.games.sc2.metrics import episode_metrics
 
     for game in ("sc2_mock", "sc2_smac", "sc2_tasks"):
         registry.add_metric(game, "sc2", episode_metrics)
@@ -94,7 +94,7 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """Registers the StarCraft II tables."""
-    from stratbench.report.sc2 import sc2_tables
+    from stratbench.games.sc2.report import sc2_tables
 
     registry.add_report_section("sc2", sc2_tables)
 
@@ -102,8 +102,8 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_protocols(registry: Registry) -> None:
     """Registers LLM-PySC2's paper protocol, its reply reader and its strategy guides."""
-    from stratbench.paper_protocols import sc2
+    from stratbench.games.sc2 import paper_protocol as sc2
 
     sc2.register(registry)
     registry.add_answer_reader("sc2-reply", "stratbench.games.sc2.game:read_reply")
-    registry.add_guide_folder("stratbench.games", "guides")
+    registry.add_guide_folder("stratbench.games.sc2", "guides")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from stratbench.metrics.sc2 import (
+from stratbench.games.sc2.metrics import (
     PAPER_TABLE2,
     PAPER_TABLE3,
     PAPER_TABLE4,

@@ -150,9 +150,9 @@ def pytest_stratbench_add_protocols(registry: Registry) -> None:
     Args:
         registry: Call ``registry.add_protocol(game, Protocol(...))`` (see
             :mod:`stratbench.protocols`); ``registry.add_answer_reader(name, reader)``
-            for a protocol's strict answer reader (``Observation.answer_parser``),
+            for a protocol's strict answer reader (``Observation.asking.answer_parser``),
             ``registry.add_prompt_style(name, module)`` for a paper's prompt
-            structure (``Observation.prompt_style``) and
+            structure (``Observation.asking.prompt_style``) and
             ``registry.add_guide_folder(package, folder)`` for the ``guide``
             scaffold's ``<game>.md`` strategy guides.
 

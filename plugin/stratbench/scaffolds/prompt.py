@@ -17,7 +17,7 @@ ANSWER_FORMAT = "Reply with your chosen action on its own line as: Action: <acti
 def prompt_style(observation: Observation) -> ModuleType | None:
     """Returns the module of the observation's prompt style, or None for the project's own prompt.
 
-    A paper's prompt structure (``Observation.prompt_style``) is registered by
+    A paper's prompt structure (``Observation.asking.prompt_style``) is registered by
     its family (``Registry.add_prompt_style``): a module providing
     ``released_prompt(observation) -> ReleasedPrompt`` (system prompt, body,
     chain-of-thought request, summary request), ``retry_message(observation)

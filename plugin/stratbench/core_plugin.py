@@ -11,7 +11,7 @@ from stratbench.registry import Registry
 def pytest_stratbench_add_agents(registry: Registry) -> None:
     """Registers the agents any game can seat: random, minimax (small games), human (the terminal)."""
     from stratbench.agents.human import HumanAgent
-    from stratbench.agents.minimax import MinimaxAgent
+    from stratbench.games.spin.agents.minimax import MinimaxAgent
     from stratbench.agents.random_agent import RandomAgent
 
     registry.add_agent("random", RandomAgent)

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from stratbench.planning.plan_parsing import json_objects
+from stratbench.games.spin.planning.plan_parsing import json_objects
 
 __all__ = [
     "DIRECTIONS",

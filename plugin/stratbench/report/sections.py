@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from stratbench.metrics.solver import draw_rate
+from stratbench.games.spin.metrics.solver import draw_rate
 from stratbench.report.unplayed import NONE, beside, unplayed_counts
 
 __all__ = ["SOLVERS", "diplomacy", "hanabi", "negotiation", "planning", "probes", "solver_games"]
@@ -97,7 +97,7 @@ def hanabi(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -
                                if r.get("game") == "hanabi" and r.get("sides") else [])
     if not any(r["game"] == "hanabi" for r in records) and not unplayed:
         return None
-    from stratbench.metrics.hanabi import HUMAN_REFERENCE, score_table
+    from stratbench.games.spin.metrics.hanabi import HUMAN_REFERENCE, score_table
 
     counts = ("2p", "3p", "4p", "5p")
     rows = []
@@ -144,7 +144,7 @@ def diplomacy(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()
                                if r.get("game") in games else [])
     if not any(r["game"] in games for r in records) and not unplayed:
         return None
-    from stratbench.metrics.diplomacy import summary_rows
+    from stratbench.games.spin.metrics.diplomacy import summary_rows
 
     rows = []
     for row in summary_rows(records):
@@ -183,7 +183,7 @@ def negotiation(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = 
         if unplayed else ""
     if not press and not unplayed:
         return None
-    from stratbench.metrics.negotiation import COUNTS, ratios
+    from stratbench.games.spin.metrics.negotiation import COUNTS, ratios
 
     annotated = [r for r in press if isinstance(r.get("annotator"), dict)]
     base = {"title": "Diplomacy negotiation (SPIN-Bench, LLM-annotated)", "columns": [], "rows": []}
@@ -270,10 +270,10 @@ def planning(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ())
     Table 1/2 shape: per agent over all its tasks, then per agent and domain.
     A task whose match errored produced no plan and counts as not valid, as
     SPIN-Bench counts a plan it did not get; a skipped task was never posed
-    and is counted beside (:mod:`stratbench.metrics.planning`). Plan Acc, BC,
+    and is counted beside (:mod:`stratbench.games.spin.metrics.planning`). Plan Acc, BC,
     GS, Other and errored are shares of all tasks (they sum to 100%).
     """
-    from stratbench.metrics.planning import (
+    from stratbench.games.spin.metrics.planning import (
         PAPER_RESULTS,
         PAPER_TASKS,
         action_space_by_domain,
@@ -284,7 +284,7 @@ def planning(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ())
         state_action_space_by_domain,
         summaries_by_agent,
     )
-    from stratbench.metrics.action_space import STATE_LIMIT
+    from stratbench.games.spin.metrics.action_space import STATE_LIMIT
 
     summaries = summaries_by_agent(records, unscored)
     if not summaries:

@@ -47,7 +47,7 @@ def test_play_stats_count_every_decision():
 
 
 def test_the_paper_protocols_mean_leaves_out_matches_ended_by_exhausted_retries():
-    from stratbench.report.sections import hanabi
+    from stratbench.games.spin.report import hanabi
 
     def paper(score, forfeited):
         return {**_record("m", "2p", score), "protocol": "paper", "forfeited_by_side": 0 if forfeited else None}

@@ -137,7 +137,7 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """Registers the family's report sections and its games' board renderers."""
     from stratbench.games.spin import boards
-    from stratbench.report.sections import diplomacy, hanabi, negotiation, planning, probes, solver_games
+    from stratbench.games.spin.report import diplomacy, hanabi, negotiation, planning, probes, solver_games
     from stratbench.games.spin.spin_table1 import spin_table1
 
     registry.add_report_section("solver_games", solver_games)

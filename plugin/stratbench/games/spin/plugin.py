@@ -81,17 +81,19 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
 
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:
-    """Registers the solvers and engines (c4solver, stockfish, stockfish0..20), Hanabi's and Diplomacy's
+    """Registers the solvers and engines (minimax, c4solver, stockfish, stockfish0..20), Hanabi's and Diplomacy's
     baselines, Diplomacy's paper opponents (model seats), the planners and the probe solver; and Stockfish as a
     system component."""
     from stratbench.games.spin.agents import stockfish
     from stratbench.games.spin.agents.c4_solver_agent import C4SolverAgent
     from stratbench.games.spin.agents.diplomacy_baselines import HoldAgent, OfflineOpponent, RandomOrdersAgent
     from stratbench.games.spin.agents.hanabi_rules import HanabiRulesAgent
+    from stratbench.games.spin.agents.minimax import MinimaxAgent
     from stratbench.games.spin.agents.planner import PlannerAgent, RandomPlannerAgent
     from stratbench.agents.probe_solver import ProbeSolverAgent
     from stratbench.games.spin.diplomacy import PAPER_OPPONENTS
 
+    registry.add_agent("minimax", MinimaxAgent)
     registry.add_agent("c4solver", C4SolverAgent)
     registry.add_agent("stockfish", stockfish.make_factory())
     for level in range(21):

@@ -1,4 +1,4 @@
-"""Built-in report sections: per-family metric tables computed from result records."""
+"""SPIN-Bench's report sections: solver games (with SOLVERS), Hanabi, Diplomacy, negotiation, planning, the probes."""
 
 from __future__ import annotations
 

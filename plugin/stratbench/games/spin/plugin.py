@@ -64,7 +64,7 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
     from stratbench.games.spin.chess_game import ChessGame
     from stratbench.games.spin.connect_four import ConnectFour
     from stratbench.games.spin.pddl import pddl_game
-    from stratbench.games.probes import FactualRetrieval, SpatialTracking, factual_variants, spatial_variants
+    from stratbench.games.spin.probes import FactualRetrieval, SpatialTracking, factual_variants, spatial_variants
     from stratbench.games.spin.tictactoe import TicTacToe
     from stratbench.games.spin.planning.dataset import list_variants
 
@@ -90,7 +90,7 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
     from stratbench.games.spin.agents.hanabi_rules import HanabiRulesAgent
     from stratbench.games.spin.agents.minimax import MinimaxAgent
     from stratbench.games.spin.agents.planner import PlannerAgent, RandomPlannerAgent
-    from stratbench.agents.probe_solver import ProbeSolverAgent
+    from stratbench.games.spin.agents.probe_solver import ProbeSolverAgent
     from stratbench.games.spin.diplomacy import PAPER_OPPONENTS
 
     registry.add_agent("minimax", MinimaxAgent)
@@ -119,7 +119,7 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
     from stratbench.games.spin.metrics.hanabi import play_stats
     from stratbench.games.spin.metrics.negotiation import annotate_negotiation
     from stratbench.games.spin.metrics.pddl import plan_validity
-    from stratbench.metrics.probes import probe_score
+    from stratbench.games.spin.metrics.probes import probe_score
     from stratbench.games.spin.metrics.tictactoe import move_quality
 
     registry.add_metric("tictactoe", "move_quality", move_quality)
@@ -160,8 +160,7 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_protocols(registry: Registry) -> None:
     """Registers SPIN-Bench's paper protocols, their strict answer readers and the family's strategy guides."""
-    from stratbench.games.spin.paper_protocols import diplomacy, hanabi, planning, solver_games
-    from stratbench.paper_protocols import probes
+    from stratbench.games.spin.paper_protocols import diplomacy, hanabi, planning, probes, solver_games
 
     for module in (solver_games, planning, probes, hanabi, diplomacy):
         module.register(registry)
@@ -171,4 +170,3 @@ def pytest_stratbench_add_protocols(registry: Registry) -> None:
     registry.add_answer_reader("spin_hanabi_json", "stratbench.games.spin.paper_protocols.hanabi:read_action_answer")
     registry.add_answer_reader("spin-json", "stratbench.games.spin.paper_protocols.solver_games:read_json_action")
     registry.add_guide_folder("stratbench.games.spin", "guides")
-    registry.add_guide_folder("stratbench.games", "guides")

@@ -399,7 +399,7 @@ def probes(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -
     with the items whose match errored (counted, as not correct) or was
     skipped (not counted) beside: ``33.3 (1/3; 1 errored)``.
     """
-    from stratbench.metrics.probes import accuracy_grid
+    from stratbench.games.spin.metrics.probes import accuracy_grid
 
     grids = accuracy_grid(records, unscored)
     if not grids:

@@ -2,7 +2,7 @@
 
 ``factual_retrieval`` (variants ``d<properties>-l<length>``) and
 ``spatial_tracking`` (variants ``l<length>``) each generate one task from the
-match seed (:mod:`stratbench.planning.probes`), ask once, and score the
+match seed (:mod:`stratbench.games.spin.planning.probes`), ask once, and score the
 answer 1 if right, else 0. The answer is the open-ended action ``answer``.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Asking, Observation, Rules
-from stratbench.planning import probes
+from stratbench.games.spin.planning import probes
 from stratbench.registry import Variant
 
 __all__ = [
@@ -41,7 +41,7 @@ class ProbeState(State):
     """A probe before and after its one answer.
 
     Attributes:
-        task: The generated task (:class:`~stratbench.planning.probes.FactualTask` or ``SpatialTask``).
+        task: The generated task (:class:`~stratbench.games.spin.planning.probes.FactualTask` or ``SpatialTask``).
         answer: The agent's answer once given.
         correct: Whether it was right, once given.
         detail: Per-game scoring detail (share of properties right, position read).

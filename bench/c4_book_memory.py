@@ -25,7 +25,7 @@ if {package!r}:
     from bitbully_databases import BitBullyDatabases
     book = BitBullyDatabases("12-ply-dist")
 else:
-    from stratbench.games.c4_book import MappedDatabase
+    from stratbench.games.spin.c4_book import MappedDatabase
     book = MappedDatabase("12-ply-dist")
 board = [[0] * 7 for _ in range(6)]
 for row, column, disc in [(5, 3, 1), (5, 2, 2), (4, 3, 1), (5, 4, 2), (3, 3, 1), (2, 3, 2), (5, 1, 1), (4, 2, 2),

@@ -34,7 +34,7 @@ import statistics
 import sys
 import time
 
-from stratbench.games.c4_solver import OpeningBook, Position, Solver, jit_available
+from stratbench.games.spin.c4_solver import OpeningBook, Position, Solver, jit_available
 
 SETS = [("0-6", list(range(7))), ("8", [8]), ("12", [12]), ("16", [16]), ("24", [24])]
 

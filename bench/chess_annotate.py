@@ -3,7 +3,7 @@
 Positions come from seeded random games (the position before each of
 White's moves, as the metric annotates a subject's moves). For each depth,
 one engine (one process, ``Threads=1``, fresh hash per position) analyses all
-positions with MultiPV 10, exactly as :func:`stratbench.metrics.chess.move_quality`
+positions with MultiPV 10, exactly as :func:`stratbench.games.spin.metrics.chess.move_quality`
 does. Reported: wall seconds per annotated move (mean, median, worst), the
 engine's CPU seconds per move, and the engine start-up cost.
 
@@ -23,12 +23,12 @@ import sys
 import time
 
 import chess
-from stratbench.agents.stockfish import (
+from stratbench.games.spin.agents.stockfish import (
     STOCKFISH_MISSING,
     StockfishEngine,
     find_stockfish,
 )
-from stratbench.metrics.chess import ANNOTATION_DEPTH, ANNOTATION_MULTIPV
+from stratbench.games.spin.metrics.chess import ANNOTATION_DEPTH, ANNOTATION_MULTIPV
 
 
 def positions(count: int, seed: int) -> list[chess.Board]:

@@ -30,7 +30,7 @@ from types import SimpleNamespace
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from stratbench.core.types import Action  # noqa: E402
-from stratbench.games.tictactoe import TicTacToe  # noqa: E402
+from stratbench.games.spin.tictactoe import TicTacToe  # noqa: E402
 from stratbench.llm import cassettes, local  # noqa: E402
 from stratbench.scaffolds.base import ConversationScaffold  # noqa: E402
 

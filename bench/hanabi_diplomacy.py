@@ -27,16 +27,16 @@ import statistics
 import time
 from importlib.metadata import version
 
-from stratbench.agents.diplomacy_baselines import HoldAgent, RandomOrdersAgent
-from stratbench.agents.hanabi_rules import HanabiRulesAgent
+from stratbench.games.spin.agents.diplomacy_baselines import HoldAgent, RandomOrdersAgent
+from stratbench.games.spin.agents.hanabi_rules import HanabiRulesAgent
 from stratbench.agents.random_agent import RandomAgent
 from stratbench.core.agent import AgentContext, AgentSpec
 from stratbench.core.runner import run_match
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action
-from stratbench.games.diplomacy import Diplomacy
-from stratbench.games.hanabi import Hanabi
-from stratbench.metrics.diplomacy import diplomacy_metrics, replay
+from stratbench.games.spin.diplomacy import Diplomacy
+from stratbench.games.spin.hanabi import Hanabi
+from stratbench.games.spin.metrics.diplomacy import diplomacy_metrics, replay
 
 HANABI_AGENTS = {"random": RandomAgent, "hanabi-rules": HanabiRulesAgent}
 DIPLOMACY_AGENTS = {"random-orders": RandomOrdersAgent, "hold": HoldAgent}

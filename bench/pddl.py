@@ -1,6 +1,6 @@
 """Benchmarks the planning suite: collection, validation and planner times.
 
-Measured, on the committed default dataset (``plugin/stratbench/planning/dataset``):
+Measured, on the committed default dataset (``plugin/stratbench/games/spin/planning/dataset``):
 
 * **collection** of 1,280 items (SPIN-Bench's size): a temporary directory in
   SPIN-Bench's layout is filled with 1,280 instances (the default dataset's
@@ -13,13 +13,13 @@ Measured, on the committed default dataset (``plugin/stratbench/planning/dataset
 * **parse** time per instance (unified-planning's PDDL reader, uncached).
 * **validation** time per plan: each instance's reference plan (valid) and
   the same plan without its first step (usually an inapplicable action),
-  through :func:`stratbench.planning.validation.check_answer`, answer parsing included.
-* **planner** time per instance: :func:`stratbench.planning.planners.solve`
+  through :func:`stratbench.games.spin.planning.validation.check_answer`, answer parsing included.
+* **planner** time per instance: :func:`stratbench.games.spin.planning.planners.solve`
   in this process, as the ``planner`` agent runs it; and the ``random_planner`` walk.
 
 With ``--floor K`` it measures instead how often the ``random_planner``
 floor solves each task: K goal-blind walks per instance
-(:func:`stratbench.planning.planners.blind_walk`, bound 50, seeds
+(:func:`stratbench.games.spin.planning.planners.blind_walk`, bound 50, seeds
 ``<task>:0`` .. ``<task>:K-1``), each validated with the project's
 validator, averaged per domain, tier and overall. This is the expected
 Plan Accuracy of the floor, with less noise than one suite run.
@@ -46,7 +46,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from stratbench.planning.dataset import DATASET_DIR, default_instances, domain_problem
+from stratbench.games.spin.planning.dataset import DATASET_DIR, default_instances, domain_problem
 
 ROOT = Path(__file__).resolve().parents[1]
 SPIN_ITEMS = 1280
@@ -84,9 +84,9 @@ def _summary(values: list[float]) -> str:
 
 def _floor(instances: list, walks: int) -> str:
     """Returns a markdown report of the random_planner floor's success rate over ``walks`` walks per task."""
-    from stratbench.planning.planners import blind_walk
-    from stratbench.planning.reading import read_problem
-    from stratbench.planning.validation import check_steps
+    from stratbench.games.spin.planning.planners import blind_walk
+    from stratbench.games.spin.planning.reading import read_problem
+    from stratbench.games.spin.planning.validation import check_steps
 
     tiers = {e["name"]: e["tier"] for e in json.loads((DATASET_DIR / "manifest.json").read_text())["instances"]}
     rate: dict[str, float] = {}
@@ -139,7 +139,7 @@ def main() -> int:
     args = parser.parse_args()
     instances = list(default_instances())
     if not instances:
-        print(f"no default dataset under {DATASET_DIR}; run python -m stratbench.planning.build_dataset",
+        print(f"no default dataset under {DATASET_DIR}; run python -m stratbench.games.spin.planning.build_dataset",
               file=sys.stderr)
         return 1
     if args.floor:
@@ -165,9 +165,9 @@ def main() -> int:
     seconds, tail = _collect_seconds([])
     lines.append(f"- collection, default dataset: {seconds:.2f} s ({tail})")
 
-    from stratbench.planning import reading
-    from stratbench.planning.planners import blind_walk, solve
-    from stratbench.planning.validation import check_answer
+    from stratbench.games.spin.planning import reading
+    from stratbench.games.spin.planning.planners import blind_walk, solve
+    from stratbench.games.spin.planning.validation import check_answer
 
     start = time.perf_counter()
     reading.up()

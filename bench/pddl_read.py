@@ -2,16 +2,16 @@
 
 For every task of the committed default dataset (or ``--per-domain N`` of each domain), in one process:
 
-* **normalise**: :func:`stratbench.planning.normalise.normalise` (the s-expression pass; the built-in
+* **normalise**: :func:`stratbench.games.spin.planning.normalise.normalise` (the s-expression pass; the built-in
   tasks need no change, so this is the cost every task pays);
 * **parse**: unified-planning's reader on the normalised texts (the reader's caches cleared first, so
   each domain is parsed again with each task: the uncached cost);
 * **validate**: the task's reference plan with unified-planning's validator, and again with the
-  VAL-semantics path (support check off, no quality metric; :func:`stratbench.planning.validation.check_steps`
+  VAL-semantics path (support check off, no quality metric; :func:`stratbench.games.spin.planning.validation.check_steps`
   with ``relaxed=True``), whose verdicts on every task and on the plan without its first step must equal
   the stock validator's (a mismatch is printed and fails the run);
 * **check**: the per-instance decision ``--pddl-dir`` makes at collection
-  (:func:`stratbench.planning.dataset.scan_directory` over a copy of the dataset), per task.
+  (:func:`stratbench.games.spin.planning.dataset.scan_directory` over a copy of the dataset), per task.
 
 Usage::
 
@@ -32,10 +32,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from stratbench.planning import dataset, reading
-from stratbench.planning.normalise import normalise
-from stratbench.planning.plan_parsing import parse_plan_text
-from stratbench.planning.validation import check_steps
+from stratbench.games.spin.planning import dataset, reading
+from stratbench.games.spin.planning.normalise import normalise
+from stratbench.games.spin.planning.plan_parsing import parse_plan_text
+from stratbench.games.spin.planning.validation import check_steps
 
 
 def _clear_caches() -> None:

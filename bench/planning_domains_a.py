@@ -37,7 +37,7 @@ def _cpu() -> float:
 
 def requirements(name: str) -> str:
     """Returns the ``:requirements`` of a domain, space-separated."""
-    module = importlib.import_module(f"stratbench.planning.domains.{name}.generator")
+    module = importlib.import_module(f"stratbench.games.spin.planning.domains.{name}.generator")
     text = Path(module.__file__).with_name("domain.pddl").read_text(encoding="utf-8")
     found = re.search(r"\(:requirements([^)]*)\)", text)
     return " ".join(found.group(1).split()) if found else ""
@@ -54,7 +54,7 @@ def solve(name: str, tier: str, seed: int, planner: str | None = None) -> tuple[
     )
 
     get_environment().credits_stream = None
-    module = importlib.import_module(f"stratbench.planning.domains.{name}.generator")
+    module = importlib.import_module(f"stratbench.games.spin.planning.domains.{name}.generator")
     domain_file = Path(module.__file__).with_name("domain.pddl")
     problem = PDDLReader().parse_problem_string(domain_file.read_text(encoding="utf-8"), module.generate(seed, tier))
     with warnings.catch_warnings():
@@ -85,7 +85,7 @@ def main() -> None:
     print("|---|---|---|---|---|---:|---:|---:|---:|---|")
     total = valid = 0
     for name in args.domains:
-        module = importlib.import_module(f"stratbench.planning.domains.{name}.generator")
+        module = importlib.import_module(f"stratbench.games.spin.planning.domains.{name}.generator")
         planner = args.planner or module.PLANNER
         for tier in args.tiers:
             for seed in args.seeds:

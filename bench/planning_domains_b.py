@@ -42,12 +42,12 @@ def requirements(domain_text: str) -> str:
 
 def run(name: str, tier: str, seed: int, planner: str, timeout: float) -> dict:
     """Returns the figures of one instance: plan length, seconds, CPU seconds, verdicts."""
-    from stratbench.planning.planner_process import solve_isolated
-    from stratbench.planning.plan_parsing import parse_plan_text
-    from stratbench.planning.reading import read_problem
-    from stratbench.planning.validation import check_steps
+    from stratbench.games.spin.planning.planner_process import solve_isolated
+    from stratbench.games.spin.planning.plan_parsing import parse_plan_text
+    from stratbench.games.spin.planning.reading import read_problem
+    from stratbench.games.spin.planning.validation import check_steps
 
-    module = importlib.import_module(f"stratbench.planning.domains.{name}.generator")
+    module = importlib.import_module(f"stratbench.games.spin.planning.domains.{name}.generator")
     domain_text = Path(module.__file__).with_name("domain.pddl").read_text(encoding="utf-8")
     problem_text = module.generate(seed, tier)
     problem = read_problem(domain_text, problem_text)
@@ -77,7 +77,7 @@ def main() -> None:
     print("|---|---|---|---|---:|---:|---:|---|---|")
     solved = total = 0
     for name in args.domains:
-        module = importlib.import_module(f"stratbench.planning.domains.{name}.generator")
+        module = importlib.import_module(f"stratbench.games.spin.planning.domains.{name}.generator")
         planner = args.planner or module.PLANNER
         for tier in args.tiers:
             for seed in args.seeds:

@@ -1,7 +1,7 @@
 """Benchmarks Fig. 3b's measure: enumerating each task's reachable state–action pairs.
 
 For the first ``--per-domain N`` tasks of each domain of the committed default
-dataset, in one process: the time :func:`stratbench.metrics.action_space.state_action_space`
+dataset, in one process: the time :func:`stratbench.games.spin.metrics.action_space.state_action_space`
 takes on the task already read (the cost a ``pddl`` match's metric adds once per
 task), whether the space was enumerated (at most ``--limit`` reachable states)
 and its number of pairs.
@@ -19,9 +19,9 @@ import statistics
 import time
 from collections import defaultdict
 
-from stratbench.metrics.action_space import STATE_LIMIT, state_action_space
-from stratbench.planning import dataset
-from stratbench.planning.reading import read_problem_files
+from stratbench.games.spin.metrics.action_space import STATE_LIMIT, state_action_space
+from stratbench.games.spin.planning import dataset
+from stratbench.games.spin.planning.reading import read_problem_files
 
 
 def main() -> None:

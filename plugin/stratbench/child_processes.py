@@ -1,6 +1,6 @@
 """Child processes of a match: started in a session of their own, killed with every process they started.
 
-A planner search runs in a child process (:mod:`stratbench.planning.planner_process`)
+A planner search runs in a child process (:mod:`stratbench.games.spin.planning.planner_process`)
 because only a process can be stopped whatever runs in it (tamer's C++, a
 Java ENHSP that unified-planning starts in yet another session). Killing the
 child alone would orphan those grandchildren, so :func:`kill_tree` first

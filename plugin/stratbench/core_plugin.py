@@ -9,13 +9,11 @@ from stratbench.registry import Registry
 
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:
-    """Registers the agents any game can seat: random, minimax (small games), human (the terminal)."""
+    """Registers the agents any game can seat: random, human (the terminal)."""
     from stratbench.agents.human import HumanAgent
-    from stratbench.agents.minimax import MinimaxAgent
     from stratbench.agents.random_agent import RandomAgent
 
     registry.add_agent("random", RandomAgent)
-    registry.add_agent("minimax", MinimaxAgent)
     registry.add_agent("human", HumanAgent)
 
 

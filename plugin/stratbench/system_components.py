@@ -2,7 +2,7 @@
 
 A suite skips a match whose program is missing (``suites/spin/test_chess.py``
 skips every match with a Stockfish side, with the reason
-:data:`~stratbench.agents.stockfish.STOCKFISH_MISSING`). So that a run never
+:data:`~stratbench.games.spin.agents.stockfish.STOCKFISH_MISSING`). So that a run never
 skips them silently, :class:`MissingComponentNotice` says so in one line at
 the start of the run and once more in the terminal summary:
 

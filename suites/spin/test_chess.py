@@ -25,7 +25,7 @@ see docs/PROTOCOLS.md::
 import os
 
 import pytest
-from stratbench.agents.stockfish import STOCKFISH_MISSING, find_stockfish
+from stratbench.games.spin.agents.stockfish import STOCKFISH_MISSING, find_stockfish
 
 LEVEL = int(os.environ.get("STRATBENCH_CHESS_LEVEL", "20"))
 

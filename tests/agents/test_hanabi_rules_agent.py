@@ -8,7 +8,7 @@ from statistics import mean
 
 import pytest
 
-from stratbench.agents.hanabi_rules import choose
+from stratbench.games.spin.agents.hanabi_rules import choose
 
 
 def _view(my_hand, other_hands, legal, fireworks=None, info_tokens=8):
@@ -62,12 +62,12 @@ def test_always_answers_a_legal_action():
 
 def test_scores_clearly_above_random():
     pytest.importorskip("pyspiel", reason="Hanabi needs OpenSpiel: pip install 'pytest-stratbench[hanabi]'")
-    from stratbench.agents.hanabi_rules import HanabiRulesAgent
+    from stratbench.games.spin.agents.hanabi_rules import HanabiRulesAgent
     from stratbench.agents.random_agent import RandomAgent
     from stratbench.core.agent import AgentContext, AgentSpec
     from stratbench.core.runner import run_match
     from stratbench.core.transcript import Transcript
-    from stratbench.games.hanabi import Hanabi
+    from stratbench.games.spin.hanabi import Hanabi
 
     game = Hanabi("3p")
 

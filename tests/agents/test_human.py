@@ -10,7 +10,7 @@ from stratbench.agents.human import HumanAgent
 from stratbench.core.agent import AgentContext, AgentSpec
 from stratbench.core.runner import MatchRules, run_match
 from stratbench.core.transcript import Transcript
-from stratbench.games.tictactoe import TicTacToe
+from stratbench.games.spin.tictactoe import TicTacToe
 
 
 def human(script: str, out: io.StringIO) -> HumanAgent:

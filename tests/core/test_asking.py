@@ -9,8 +9,8 @@ import warnings
 import pytest
 
 from stratbench.core.types import ASKING_FIELDS, SCAFFOLD_DEFAULT, Asking, Observation, Rules
-from stratbench.games.connect_four import ConnectFour
-from stratbench.games.tictactoe import TicTacToe
+from stratbench.games.spin.connect_four import ConnectFour
+from stratbench.games.spin.tictactoe import TicTacToe
 
 RULES = Rules("Pick", "Pick a letter.")
 MOVED = {"instructions", "answer_format", "retry_prompt", "answer_parser", "prompt_style", "prompt",

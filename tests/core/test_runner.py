@@ -11,7 +11,7 @@ from stratbench.core.game import CHANCE, Game, GameInfo, State
 from stratbench.core.runner import MatchRules, run_match
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action, ActionParseError, HarnessError, Observation, Rules
-from stratbench.games.tictactoe import TicTacToe
+from stratbench.games.spin.tictactoe import TicTacToe
 
 
 class Scripted:

@@ -9,7 +9,7 @@ from stratbench.core.revision import RevisionGame
 from stratbench.core.shapes import MOVES, REVISION, UnknownShapeError, find_shape
 from stratbench.core.types import HarnessError, Rules
 from stratbench.games.advgame.game import AdvGame
-from stratbench.games.tictactoe import TicTacToe
+from stratbench.games.spin.tictactoe import TicTacToe
 from stratbench.match.moves import MovesShape
 from stratbench.match.revision import RevisionShape
 from stratbench.match.shapes import MATCH_SHAPES, shape_of

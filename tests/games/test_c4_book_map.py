@@ -10,8 +10,8 @@ pytest.importorskip("bitbully_databases")
 
 from bitbully_databases import BitBullyDatabases  # noqa: E402
 
-from stratbench.games.c4_book import MappedDatabase  # noqa: E402
-from stratbench.games.c4_solver import Position  # noqa: E402
+from stratbench.games.spin.c4_book import MappedDatabase  # noqa: E402
+from stratbench.games.spin.c4_solver import Position  # noqa: E402
 
 
 def _positions(discs: int, count: int, seed: int) -> list[list[list[int]]]:

@@ -8,7 +8,7 @@ import random
 from functools import cache
 
 import pytest
-from stratbench.games.c4_solver import (
+from stratbench.games.spin.c4_solver import (
     OpeningBook,
     Position,
     Solver,
@@ -18,7 +18,7 @@ from stratbench.games.c4_solver import (
     move_scores,
     solve,
 )
-from stratbench.games.connect_four import from_pons, winner_of
+from stratbench.games.spin.connect_four import from_pons, winner_of
 
 # Positions and scores published with Pascal Pons' solver tutorial (his notation).
 PUBLISHED = [
@@ -126,7 +126,7 @@ def test_compiled_and_python_searches_agree_on_middle_game_positions():
 
 
 def test_forcing_the_compiled_search_without_numba_says_what_to_install(monkeypatch):
-    import stratbench.games.c4_solver as module
+    import stratbench.games.spin.c4_solver as module
 
     monkeypatch.setattr(module, "jit_available", lambda: False)
     with pytest.raises(ImportError, match="numba"):

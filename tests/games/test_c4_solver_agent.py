@@ -4,14 +4,14 @@ import asyncio
 import random
 
 import pytest
-from stratbench.agents.c4_solver_agent import C4SolverAgent, best_columns
+from stratbench.games.spin.agents.c4_solver_agent import C4SolverAgent, best_columns
 from stratbench.agents.random_agent import RandomAgent
 from stratbench.core.agent import AgentContext, AgentSpec
 from stratbench.core.runner import run_match
 from stratbench.core.transcript import Transcript
-from stratbench.games.c4_solver import OpeningBook, Position, Solver, default_solver
-from stratbench.games.connect_four import ConnectFour
-from stratbench.games.tictactoe import TicTacToe
+from stratbench.games.spin.c4_solver import OpeningBook, Position, Solver, default_solver
+from stratbench.games.spin.connect_four import ConnectFour
+from stratbench.games.spin.tictactoe import TicTacToe
 
 
 def _context(game, player, kind, seed):

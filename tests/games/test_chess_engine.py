@@ -5,7 +5,7 @@ import random
 import chess
 import pytest
 from stratbench.core.types import Action
-from stratbench.games.chess_game import ChessGame, board_svg, move_list_text, pgn_of
+from stratbench.games.spin.chess_game import ChessGame, board_svg, move_list_text, pgn_of
 
 
 def _play(game: ChessGame, answers: list[str]):

@@ -4,7 +4,7 @@ import random
 
 import pytest
 from stratbench.core.types import Action, IllegalActionError
-from stratbench.games.connect_four import (
+from stratbench.games.spin.connect_four import (
     ConnectFour,
     from_pons,
     render,

@@ -10,14 +10,14 @@ import pytest
 
 pytest.importorskip("diplomacy", reason="Diplomacy needs the engine: pip install 'pytest-stratbench[diplomacy]'")
 
-from stratbench.agents.diplomacy_baselines import HoldAgent, RandomOrdersAgent  # noqa: E402
+from stratbench.games.spin.agents.diplomacy_baselines import HoldAgent, RandomOrdersAgent  # noqa: E402
 from stratbench.core.agent import AgentContext, AgentSpec  # noqa: E402
 from stratbench.core.messages import NegotiationTurn, Outgoing  # noqa: E402
 from stratbench.core.runner import run_match  # noqa: E402
 from stratbench.core.transcript import Transcript  # noqa: E402
 from stratbench.core.types import Action, ActionParseError, IllegalActionError  # noqa: E402
-from stratbench.games import diplomacy  # noqa: E402
-from stratbench.games.diplomacy import (  # noqa: E402
+from stratbench.games.spin import diplomacy  # noqa: E402
+from stratbench.games.spin.diplomacy import (  # noqa: E402
     POWERS,
     Diplomacy,
     DiplomacyNoPress,
@@ -293,7 +293,7 @@ def test_the_drop_fallback_holds_a_mute_power_and_the_game_goes_on_to_the_end_ye
     assert outcome.scores == [float(n) for n in state.supply_centers().values()]
     assert sum(outcome.scores) <= 34 and all(0 <= s < 18 for s in outcome.scores)
     assert outcome.scores[FRANCE] <= 3
-    from stratbench.metrics.diplomacy import diplomacy_metrics
+    from stratbench.games.spin.metrics.diplomacy import diplomacy_metrics
     metrics = diplomacy_metrics(game, outcome, 0)
     assert metrics[FRANCE]["order_sets_dropped"] == outcome.fallbacks[FRANCE]
     assert metrics[FRANCE]["orders_dropped"] == 0

@@ -18,13 +18,13 @@ import pytest
 
 pytest.importorskip("diplomacy", reason="Diplomacy needs the engine: pip install 'pytest-stratbench[diplomacy]'")
 
-from stratbench.agents.diplomacy_baselines import HoldAgent  # noqa: E402
+from stratbench.games.spin.agents.diplomacy_baselines import HoldAgent  # noqa: E402
 from stratbench.core.agent import AgentContext, AgentSpec  # noqa: E402
 from stratbench.core.messages import Outgoing  # noqa: E402
 from stratbench.core.runner import run_match  # noqa: E402
 from stratbench.core.transcript import Transcript  # noqa: E402
-from stratbench.games.diplomacy import POWERS, Diplomacy  # noqa: E402
-from stratbench.games.diplomacy_text import SYSTEM_PROMPT  # noqa: E402
+from stratbench.games.spin.diplomacy import POWERS, Diplomacy  # noqa: E402
+from stratbench.games.spin.diplomacy_text import SYSTEM_PROMPT  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden"
 FRANCE, GERMANY = POWERS.index("FRANCE"), POWERS.index("GERMANY")

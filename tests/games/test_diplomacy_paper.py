@@ -11,9 +11,9 @@ pytest.importorskip("diplomacy", reason="Diplomacy needs the engine: pip install
 
 from stratbench.core.messages import Negotiation, NegotiationTurn  # noqa: E402
 from stratbench.core.types import Action, ActionParseError, IllegalActionError  # noqa: E402
-from stratbench.games.diplomacy import POWERS, Diplomacy, DiplomacyNoPress, groups_from_history  # noqa: E402
-from stratbench.metrics.diplomacy import diplomacy_metrics, replay  # noqa: E402
-from stratbench.paper_protocols.diplomacy import BASIC_SKILL, PAPER_SEATINGS, read_messages, read_orders  # noqa: E402
+from stratbench.games.spin.diplomacy import POWERS, Diplomacy, DiplomacyNoPress, groups_from_history  # noqa: E402
+from stratbench.games.spin.metrics.diplomacy import diplomacy_metrics, replay  # noqa: E402
+from stratbench.games.spin.paper_protocols.diplomacy import BASIC_SKILL, PAPER_SEATINGS, read_messages, read_orders  # noqa: E402
 
 RUSSIA, TURKEY = POWERS.index("RUSSIA"), POWERS.index("TURKEY")
 

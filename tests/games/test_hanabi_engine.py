@@ -10,8 +10,8 @@ import pytest
 pytest.importorskip("pyspiel", reason="Hanabi needs OpenSpiel: pip install 'pytest-stratbench[hanabi]'")
 
 from stratbench.core.types import Action, IllegalActionError  # noqa: E402
-from stratbench.games import hanabi  # noqa: E402
-from stratbench.games.hanabi import Hanabi, parse_observation  # noqa: E402
+from stratbench.games.spin import hanabi  # noqa: E402
+from stratbench.games.spin.hanabi import Hanabi, parse_observation  # noqa: E402
 
 
 def _act(game, state, text):

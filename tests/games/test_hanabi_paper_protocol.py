@@ -16,11 +16,11 @@ from stratbench.families import standalone_registry  # noqa: E402
 from stratbench.core.runner import MatchRules, run_match  # noqa: E402
 from stratbench.core.transcript import Transcript  # noqa: E402
 from stratbench.core.types import Action, ActionParseError  # noqa: E402
-from stratbench.games import hanabi_paper  # noqa: E402
-from stratbench.games.hanabi import Hanabi  # noqa: E402
+from stratbench.games.spin import hanabi_paper  # noqa: E402
+from stratbench.games.spin.hanabi import Hanabi  # noqa: E402
 from stratbench.llm.client import LLMClient  # noqa: E402
 from stratbench.llm.session import ModelSession  # noqa: E402
-from stratbench.paper_protocols.hanabi import read_action_answer  # noqa: E402
+from stratbench.games.spin.paper_protocols.hanabi import read_action_answer  # noqa: E402
 from stratbench.scaffolds.direct import direct  # noqa: E402
 from stratbench.testing.fake_llm import FakeLLMServer  # noqa: E402
 

@@ -18,9 +18,9 @@ import pytest
 
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action, ActionParseError
-from stratbench.games.chess_game import ChessGame
-from stratbench.games.connect_four import ConnectFour
-from stratbench.games.tictactoe import TicTacToe
+from stratbench.games.spin.chess_game import ChessGame
+from stratbench.games.spin.connect_four import ConnectFour
+from stratbench.games.spin.tictactoe import TicTacToe
 from stratbench.llm.client import LLMClient
 from stratbench.llm.session import ModelSession
 from stratbench.scaffolds.direct import direct

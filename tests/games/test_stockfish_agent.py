@@ -5,7 +5,7 @@ import random
 
 import pytest
 from stratbench.agents.random_agent import RandomAgent
-from stratbench.agents.stockfish import (
+from stratbench.games.spin.agents.stockfish import (
     STOCKFISH_MISSING,
     RankedMove,
     StockfishAgent,
@@ -18,7 +18,7 @@ from stratbench.core.agent import AgentContext, AgentSpec
 from stratbench.core.runner import run_match
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import HarnessError
-from stratbench.games.chess_game import ChessGame
+from stratbench.games.spin.chess_game import ChessGame
 
 STOCKFISH = find_stockfish()
 needs_stockfish = pytest.mark.skipif(STOCKFISH is None, reason=STOCKFISH_MISSING)

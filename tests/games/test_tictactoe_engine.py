@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stratbench.core.types import Action, IllegalActionError
-from stratbench.games.tictactoe import TicTacToe, move_values, position_value, winner
+from stratbench.games.spin.tictactoe import TicTacToe, move_values, position_value, winner
 
 
 def random_playout(seed):

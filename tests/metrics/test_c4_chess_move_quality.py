@@ -5,19 +5,19 @@ import random
 
 import chess
 import pytest
-from stratbench.agents.c4_solver_agent import C4SolverAgent
-from stratbench.agents.stockfish import STOCKFISH_MISSING, RankedMove, find_stockfish
+from stratbench.games.spin.agents.c4_solver_agent import C4SolverAgent
+from stratbench.games.spin.agents.stockfish import STOCKFISH_MISSING, RankedMove, find_stockfish
 from stratbench.core.agent import AgentContext, AgentSpec
 from stratbench.core.runner import MatchOutcome
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action
-from stratbench.games.c4_solver import OpeningBook, default_solver
-from stratbench.games.chess_game import ChessGame
-from stratbench.games.connect_four import ConnectFour
-from stratbench.games.tictactoe import TicTacToe
-from stratbench.metrics import chess as chess_metrics
-from stratbench.metrics import connect_four, tictactoe
-from stratbench.metrics.solver import engine_sides, register_engine
+from stratbench.games.spin.c4_solver import OpeningBook, default_solver
+from stratbench.games.spin.chess_game import ChessGame
+from stratbench.games.spin.connect_four import ConnectFour
+from stratbench.games.spin.tictactoe import TicTacToe
+from stratbench.games.spin.metrics import chess as chess_metrics
+from stratbench.games.spin.metrics import connect_four, tictactoe
+from stratbench.games.spin.metrics.solver import engine_sides, register_engine
 
 
 def _outcome(history):

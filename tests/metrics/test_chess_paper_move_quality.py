@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from stratbench.agents.stockfish import RankedMove
+from stratbench.games.spin.agents.stockfish import RankedMove
 from stratbench.core.runner import MatchOutcome
-from stratbench.games.chess_game import PAPER_ANNOTATION_DEPTH, ChessGame
-from stratbench.metrics import chess as chess_metrics
+from stratbench.games.spin.chess_game import PAPER_ANNOTATION_DEPTH, ChessGame
+from stratbench.games.spin.metrics import chess as chess_metrics
 
 HISTORY = [{0: "e4"}, {1: "e5"}]
 

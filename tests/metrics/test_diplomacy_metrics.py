@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from stratbench.metrics.diplomacy import (
+from stratbench.games.spin.metrics.diplomacy import (
     basic_skill,
     classify,
     order_outcomes,
@@ -87,8 +87,8 @@ def test_aggregates_sum_the_powers_an_agent_controls():
 def test_diplomacy_metrics_replay_a_played_match():
     pytest.importorskip("diplomacy", reason="Diplomacy needs the engine: pip install 'pytest-stratbench[diplomacy]'")
     from stratbench.core.runner import MatchOutcome
-    from stratbench.games.diplomacy import POWERS, Diplomacy
-    from stratbench.metrics.diplomacy import diplomacy_metrics
+    from stratbench.games.spin.diplomacy import POWERS, Diplomacy
+    from stratbench.games.spin.metrics.diplomacy import diplomacy_metrics
 
     def joint(given):
         return {p: "orders: " + json.dumps({"orders": {POWERS[p]: given.get(POWERS[p], [])}}) for p in range(7)}

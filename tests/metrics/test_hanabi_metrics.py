@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from stratbench.metrics.hanabi import HUMAN_REFERENCE, SPIN_BENCH_TABLE1, score_table
+from stratbench.games.spin.metrics.hanabi import HUMAN_REFERENCE, SPIN_BENCH_TABLE1, score_table
 
 
 def _record(agent, variant, score):
@@ -31,8 +31,8 @@ def test_play_stats_count_every_decision():
     from stratbench.core.agent import AgentContext, AgentSpec
     from stratbench.core.runner import run_match
     from stratbench.core.transcript import Transcript
-    from stratbench.games.hanabi import Hanabi
-    from stratbench.metrics.hanabi import play_stats
+    from stratbench.games.spin.hanabi import Hanabi
+    from stratbench.games.spin.metrics.hanabi import play_stats
 
     game = Hanabi("2p")
     agents = {p: RandomAgent(AgentContext(AgentSpec("random"), game, p, 0, random.Random(p), Transcript()))
@@ -47,7 +47,7 @@ def test_play_stats_count_every_decision():
 
 
 def test_the_paper_protocols_mean_leaves_out_matches_ended_by_exhausted_retries():
-    from stratbench.report.sections import hanabi
+    from stratbench.games.spin.report import hanabi
 
     def paper(score, forfeited):
         return {**_record("m", "2p", score), "protocol": "paper", "forfeited_by_side": 0 if forfeited else None}

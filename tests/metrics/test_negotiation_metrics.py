@@ -10,7 +10,7 @@ import pytest
 
 from stratbench.core.runner import MatchOutcome
 from stratbench.core.transcript import Transcript
-from stratbench.metrics.negotiation import COUNTS, acceptance_prompt, declared_strategies, ratios
+from stratbench.games.spin.metrics.negotiation import COUNTS, acceptance_prompt, declared_strategies, ratios
 
 
 def test_ratios_use_none_for_zero_denominators():
@@ -87,8 +87,8 @@ class _Judge:
 
 def test_annotate_negotiation_counts_per_sender():
     pytest.importorskip("diplomacy", reason="Diplomacy needs the engine: pip install 'pytest-stratbench[diplomacy]'")
-    from stratbench.games.diplomacy import Diplomacy
-    from stratbench.metrics.negotiation import annotate_negotiation
+    from stratbench.games.spin.diplomacy import Diplomacy
+    from stratbench.games.spin.metrics.negotiation import annotate_negotiation
 
     transcript = Transcript()
     transcript.events.append(_negotiate_event(2, "S1901M", 1, "befriend England"))

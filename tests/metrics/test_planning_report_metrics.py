@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from stratbench.metrics.action_space import legal_actions_per_step, reference_plan, task_legal_actions
-from stratbench.metrics.planning import action_space_by_domain, by_domain, pearson, spearman
-from stratbench.planning.dataset import load_manifest, resolve
-from stratbench.planning.reading import read_problem
+from stratbench.games.spin.metrics.action_space import legal_actions_per_step, reference_plan, task_legal_actions
+from stratbench.games.spin.metrics.planning import action_space_by_domain, by_domain, pearson, spearman
+from stratbench.games.spin.planning.dataset import load_manifest, resolve
+from stratbench.games.spin.planning.reading import read_problem
 
 DOMAIN = """(define (domain lights)
   (:requirements :strips :typing)
@@ -76,7 +76,7 @@ def test_action_space_by_domain_and_correlations_are_hand_computed():
 
 
 def test_state_action_space_counts_every_reachable_state_with_its_actions():
-    from stratbench.metrics.action_space import state_action_space, task_state_action_space
+    from stratbench.games.spin.metrics.action_space import state_action_space, task_state_action_space
 
     problem = read_problem(DOMAIN, PROBLEM)
     # Three lights, each on or off: 8 reachable states, each with exactly 3 applicable actions.
@@ -87,7 +87,7 @@ def test_state_action_space_counts_every_reachable_state_with_its_actions():
 
 
 def test_a_committed_tasks_state_action_space_is_enumerated_and_cached():
-    from stratbench.metrics.action_space import state_action_space, task_state_action_space
+    from stratbench.games.spin.metrics.action_space import state_action_space, task_state_action_space
 
     instance = resolve("blocksworld/p01")
     problem = read_problem(*(p.read_text() for p in (instance.domain_path, instance.problem_path)))

@@ -1,7 +1,7 @@
 """SPIN-Bench aggregates over hand-made result records: draw rate, top-k, IML, IMT."""
 
 import pytest
-from stratbench.metrics.solver import (
+from stratbench.games.spin.metrics.solver import (
     draw_rate_of,
     illegal_move_loss_rate,
     illegal_move_loss_rate_of,

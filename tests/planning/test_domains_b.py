@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from stratbench.planning.domains import DOMAIN_NAMES
+from stratbench.games.spin.planning.domains import DOMAIN_NAMES
 from unified_planning.engines import PlanGenerationResultStatus, ValidationResultStatus
 from unified_planning.engines.results import FailedValidationReason
 from unified_planning.io import PDDLReader
@@ -51,11 +51,11 @@ DOMAINS = {
 WITNESSED = ("counters", "markettrader", "freecell", "settlersnumeric", "sugar")
 TIERS = ("easy", "medium", "hard")
 SEEDS = (0, 1)
-DOMAINS_DIR = Path(importlib.import_module("stratbench.planning.domains").__file__).parent
+DOMAINS_DIR = Path(importlib.import_module("stratbench.games.spin.planning.domains").__file__).parent
 
 
 def generator(domain: str):
-    return importlib.import_module(f"stratbench.planning.domains.{domain}.generator")
+    return importlib.import_module(f"stratbench.games.spin.planning.domains.{domain}.generator")
 
 
 READER = PDDLReader()
@@ -146,7 +146,7 @@ def test_generation_does_not_depend_on_the_hash_seed():
         "import hashlib, importlib, json\n"
         "out = {}\n"
         f"for d in {list(DOMAINS)!r}:\n"
-        "    m = importlib.import_module(f'stratbench.planning.domains.{d}.generator')\n"
+        "    m = importlib.import_module(f'stratbench.games.spin.planning.domains.{d}.generator')\n"
         f"    out[d] = hashlib.sha256(''.join(m.generate(s, t) for t in {list(TIERS)!r} for s in (0, 1))"
         ".encode()).hexdigest()\n"
         "print(json.dumps(out))\n"

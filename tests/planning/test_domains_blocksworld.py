@@ -6,7 +6,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from stratbench.planning.domains.blocksworld import generator
+from stratbench.games.spin.planning.domains.blocksworld import generator
 from unified_planning.engines import ValidationResultStatus
 from unified_planning.io import PDDLReader
 from unified_planning.shortcuts import OneshotPlanner, PlanValidator, get_environment

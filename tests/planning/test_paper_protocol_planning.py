@@ -12,12 +12,12 @@ from stratbench.families import standalone_registry
 from stratbench.core.runner import MatchRules, run_match
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action, ActionParseError
-from stratbench.games.pddl import PddlGame
+from stratbench.games.spin.pddl import PddlGame
 from stratbench.llm.client import LLMClient
 from stratbench.llm.session import ModelSession
-from stratbench.metrics.pddl import plan_validity
-from stratbench.planning import dataset
-from stratbench.planning.plan_parsing import PlanParseError, released_plan
+from stratbench.games.spin.metrics.pddl import plan_validity
+from stratbench.games.spin.planning import dataset
+from stratbench.games.spin.planning.plan_parsing import PlanParseError, released_plan
 from stratbench.scaffolds.direct import direct
 from stratbench.scaffolds.parsing import parse_answer
 from stratbench.testing.fake_llm import FakeLLMServer

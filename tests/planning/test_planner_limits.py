@@ -85,7 +85,7 @@ def test_a_planner_past_the_match_timeout_dies_with_every_process_it_started(pyt
         )
         left = _tagged(tag)  # the run is over: nothing it started may remain
     assert any("enhsp.jar" in command for command in seen.values())  # the search really ran in ENHSP's Java
-    assert any("stratbench.planning.planner_process" in command for command in seen.values())
+    assert any("stratbench.games.spin.planning.planner_process" in command for command in seen.values())
     assert left == {}
     lines = (pytester.path / "reports/results.jsonl").read_text().splitlines()
     records = {r["variant"]: r for r in map(json.loads, lines)}
@@ -99,7 +99,7 @@ def test_a_planner_past_the_match_timeout_dies_with_every_process_it_started(pyt
 
 
 def test_solve_isolated_out_of_time_leaves_no_process(monkeypatch):
-    from stratbench.planning.planner_process import solve_isolated
+    from stratbench.games.spin.planning.planner_process import solve_isolated
 
     with watched_processes(monkeypatch) as (tag, seen):
         assert solve_isolated(ENDLESS_DOMAIN, ENDLESS_P01, "enhsp", timeout=8) is None

@@ -3,8 +3,8 @@
 import pytest
 from planning_toys import BLOCKS_DOMAIN, BLOCKS_P01, write_dataset
 
-from stratbench.planning import dataset
-from stratbench.planning.reading import PDDLReadError, check_readable, read_problem
+from stratbench.games.spin.planning import dataset
+from stratbench.games.spin.planning.reading import PDDLReadError, check_readable, read_problem
 
 DOMAIN_T = """(define (domain d) (:requirements :strips :typing) (:types {types})
  (:predicates (at ?x - {kind}) {predicates}) {functions}

@@ -9,11 +9,11 @@ from collections import Counter
 
 import pytest
 
-from stratbench.planning import dataset
-from stratbench.planning.build_dataset import discover_domains, tier_plan
-from stratbench.planning.planners import solve
-from stratbench.planning.reading import read_problem
-from stratbench.planning.validation import check_answer
+from stratbench.games.spin.planning import dataset
+from stratbench.games.spin.planning.build_dataset import discover_domains, tier_plan
+from stratbench.games.spin.planning.planners import solve
+from stratbench.games.spin.planning.reading import read_problem
+from stratbench.games.spin.planning.validation import check_answer
 
 MANIFEST = dataset.load_manifest()
 pytestmark = pytest.mark.skipif(MANIFEST is None, reason="no default dataset built yet")

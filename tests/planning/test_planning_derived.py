@@ -6,10 +6,10 @@ import pytest
 from planning_toys import write_dataset
 from wild_toys import DERIVED_DOMAIN, DERIVED_PLAN, DERIVED_PROBLEM, REPEATED_DOMAIN, REPEATED_PLAN, REPEATED_PROBLEM
 
-from stratbench.planning import dataset
-from stratbench.planning.planners import solve
-from stratbench.planning.reading import check_readable, read_task
-from stratbench.planning.validation import check_answer, check_steps
+from stratbench.games.spin.planning import dataset
+from stratbench.games.spin.planning.planners import solve
+from stratbench.games.spin.planning.reading import check_readable, read_task
+from stratbench.games.spin.planning.validation import check_answer, check_steps
 
 
 def dollars(plan: str) -> str:

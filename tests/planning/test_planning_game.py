@@ -6,15 +6,15 @@ import random
 import pytest
 from planning_toys import BLOCKS_DOMAIN, BLOCKS_P01, BLOCKS_P01_PLAN, ROOMS_P01_PLAN
 
-from stratbench.agents.planner import PlannerAgent, RandomPlannerAgent
+from stratbench.games.spin.agents.planner import PlannerAgent, RandomPlannerAgent
 from stratbench.core.agent import AgentContext, AgentSpec
 from stratbench.core.runner import MatchRules, run_match
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action, ActionParseError, HarnessError
-from stratbench.games.pddl import PddlGame
-from stratbench.metrics.pddl import plan_validity
-from stratbench.planning import dataset
-from stratbench.planning.prompt import planning_prompt
+from stratbench.games.spin.pddl import PddlGame
+from stratbench.games.spin.metrics.pddl import plan_validity
+from stratbench.games.spin.planning import dataset
+from stratbench.games.spin.planning.prompt import planning_prompt
 
 
 @pytest.fixture

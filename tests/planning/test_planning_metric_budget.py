@@ -12,8 +12,8 @@ from planning_toys import write_dataset
 
 from stratbench.match.score import score_match
 from stratbench.match.metric_budget import MetricTimeout, budget
-from stratbench.metrics.action_space import state_action_space
-from stratbench.planning.reading import read_task
+from stratbench.games.spin.metrics.action_space import state_action_space
+from stratbench.games.spin.planning.reading import read_task
 from stratbench.registry import Registry
 
 SUITE = (Path(__file__).resolve().parents[2] / "suites" / "spin" / "test_pddl.py").read_text()

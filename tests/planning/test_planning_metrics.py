@@ -2,7 +2,7 @@
 
 import pytest
 
-from stratbench.metrics.planning import (
+from stratbench.games.spin.metrics.planning import (
     accuracy_by,
     error_breakdown,
     n_step,
@@ -88,7 +88,7 @@ def test_a_task_whose_states_cannot_be_computed_is_left_out_of_the_state_action_
     """An effect reading a numeric fluent the task never assigns (VAL allows it until read): not enumerated."""
     from types import SimpleNamespace
 
-    from stratbench.metrics.action_space import task_state_action_space
+    from stratbench.games.spin.metrics.action_space import task_state_action_space
     from wild_toys import UNDEFINED_DOMAIN, UNDEFINED_PROBLEM
 
     (tmp_path / "domain.pddl").write_text(UNDEFINED_DOMAIN)

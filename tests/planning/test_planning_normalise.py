@@ -18,10 +18,10 @@ from wild_toys import (
     WILD_TASKS,
 )
 
-from stratbench.planning.normalise import normalise
-from stratbench.planning.reading import check_readable, read_task
-from stratbench.planning.sexpr import SExprError, parse, render
-from stratbench.planning.validation import check_answer, check_steps
+from stratbench.games.spin.planning.normalise import normalise
+from stratbench.games.spin.planning.reading import check_readable, read_task
+from stratbench.games.spin.planning.sexpr import SExprError, parse, render
+from stratbench.games.spin.planning.validation import check_answer, check_steps
 
 
 def dollars(plan: str) -> str:

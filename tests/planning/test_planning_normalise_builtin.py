@@ -21,12 +21,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stratbench.planning import dataset
-from stratbench.planning.planners import random_walk
-from stratbench.planning.plan_parsing import parse_plan_text
-from stratbench.planning.reading import read_task
-from stratbench.planning.sexpr import parse, render
-from stratbench.planning.validation import check_steps
+from stratbench.games.spin.planning import dataset
+from stratbench.games.spin.planning.planners import random_walk
+from stratbench.games.spin.planning.plan_parsing import parse_plan_text
+from stratbench.games.spin.planning.reading import read_task
+from stratbench.games.spin.planning.sexpr import parse, render
+from stratbench.games.spin.planning.validation import check_steps
 
 Steps = tuple[tuple[str, tuple[str, ...]], ...]
 

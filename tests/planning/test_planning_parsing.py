@@ -2,7 +2,7 @@
 
 import pytest
 
-from stratbench.planning.plan_parsing import PlanParseError, extract_plan, parse_plan_text, render_plan
+from stratbench.games.spin.planning.plan_parsing import PlanParseError, extract_plan, parse_plan_text, render_plan
 
 TWO = (("pick-up", ("a",)), ("stack", ("a", "b")))
 

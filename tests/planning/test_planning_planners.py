@@ -8,10 +8,10 @@ import types
 import pytest
 from planning_toys import BLOCKS_DOMAIN, BLOCKS_P02, COUNTERS_DOMAIN, COUNTERS_P01, ROOMS_DOMAIN, ROOMS_P01
 
-from stratbench.planning import build_dataset
-from stratbench.planning.planners import _Successors, blind_walk, random_walk, solve
-from stratbench.planning.reading import read_problem
-from stratbench.planning.validation import check_steps
+from stratbench.games.spin.planning import build_dataset
+from stratbench.games.spin.planning.planners import _Successors, blind_walk, random_walk, solve
+from stratbench.games.spin.planning.reading import read_problem
+from stratbench.games.spin.planning.validation import check_steps
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from stratbench.games.probes import FACTUAL_VARIANTS, SPATIAL_VARIANTS, FactualRetrieval, SpatialTracking
-from stratbench.planning import probes
+from stratbench.games.spin.probes import FACTUAL_VARIANTS, SPATIAL_VARIANTS, FactualRetrieval, SpatialTracking
+from stratbench.games.spin.planning import probes
 
 
 @pytest.mark.parametrize("variant", FACTUAL_VARIANTS)

@@ -8,7 +8,7 @@ from pathlib import Path
 from planning_toys import BLOCKS_DOMAIN, BLOCKS_P01, BLOCKS_P01_PLAN, write_dataset
 from wild_toys import WILD_TASKS
 
-from stratbench.metrics.planning import summaries_by_agent
+from stratbench.games.spin.metrics.planning import summaries_by_agent
 
 SUITE = (Path(__file__).resolve().parents[2] / "suites" / "spin" / "test_pddl.py").read_text()
 BROKEN = """(define (domain d) (:requirements :typing) (:types a b - object c - (either a b))

@@ -12,8 +12,8 @@ from planning_toys import (
     ROOMS_P01_PLAN,
 )
 
-from stratbench.planning.reading import read_problem
-from stratbench.planning.validation import ERROR_CLASSES, check_answer
+from stratbench.games.spin.planning.reading import read_problem
+from stratbench.games.spin.planning.validation import ERROR_CLASSES, check_answer
 
 
 def dollars(plan: str) -> str:

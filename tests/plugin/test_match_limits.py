@@ -10,7 +10,7 @@ import threading
 import time
 from dataclasses import replace
 
-from stratbench.games.tictactoe import TicTacToe, TicTacToeState
+from stratbench.games.spin.tictactoe import TicTacToe, TicTacToeState
 
 
 class StuckState(TicTacToeState):

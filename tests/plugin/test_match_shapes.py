@@ -13,7 +13,7 @@ from stratbench.core.revision import RevisionGame
 from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.shapes import UnknownShapeError
 from stratbench.core.types import Rules
-from stratbench.games.tictactoe import TicTacToe
+from stratbench.games.spin.tictactoe import TicTacToe
 from stratbench.run.session import RunSettings, StratbenchSession
 
 # -- a tiny revision game: each side plays one card within a budget of 10; the higher card wins

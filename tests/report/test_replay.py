@@ -13,9 +13,9 @@ import pytest
 from stratbench.core.runner import MatchRules, run_match
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action
-from stratbench.games.chess_game import ChessGame
-from stratbench.games.connect_four import ConnectFour
-from stratbench.games.tictactoe import TicTacToe, winner
+from stratbench.games.spin.chess_game import ChessGame
+from stratbench.games.spin.connect_four import ConnectFour
+from stratbench.games.spin.tictactoe import TicTacToe, winner
 from stratbench.report.render import render_transcript
 from stratbench.families import standalone_registry
 from stratbench.report.replay import replay_steps
@@ -152,12 +152,12 @@ def test_model_text_cannot_leave_the_replay_data_element():
 
 
 def test_pddl_replay_gives_each_step_its_verdict():
-    from stratbench.games.pddl import pddl_game
-    from stratbench.planning.plan_parsing import render_plan
+    from stratbench.games.spin.pddl import pddl_game
+    from stratbench.games.spin.planning.plan_parsing import render_plan
 
     game = pddl_game("blocksworld/p01")
     state = game.new_initial_state(0)
-    from stratbench.planning.planners import solve
+    from stratbench.games.spin.planning.planners import solve
 
     solution = solve(game.problem())
     assert solution is not None, "no planner found a plan for blocksworld/p01"
@@ -177,7 +177,7 @@ def test_pddl_replay_gives_each_step_its_verdict():
 
 
 def test_hanabi_snapshot_shows_each_seats_true_cards_and_what_the_holder_knows():
-    from stratbench.games.hanabi import Hanabi, pyspiel_available
+    from stratbench.games.spin.hanabi import Hanabi, pyspiel_available
 
     if not pyspiel_available():
         pytest.skip("needs open_spiel")
@@ -208,8 +208,8 @@ def test_hanabi_snapshot_shows_each_seats_true_cards_and_what_the_holder_knows()
 
 
 def test_diplomacy_snapshot_is_the_engine_position_and_the_map_names_its_phase():
-    from stratbench.agents.diplomacy_baselines import RandomOrdersAgent
-    from stratbench.games.diplomacy import Diplomacy, engine_available
+    from stratbench.games.spin.agents.diplomacy_baselines import RandomOrdersAgent
+    from stratbench.games.spin.diplomacy import Diplomacy, engine_available
 
     if not engine_available():
         pytest.skip("needs the diplomacy engine")

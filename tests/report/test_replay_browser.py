@@ -27,18 +27,18 @@ STATE = ("JSON.stringify({position: document.getElementById('replay-position').t
 
 def _match(game_name: str):
     if game_name == "chess":
-        from stratbench.games.chess_game import ChessGame
+        from stratbench.games.spin.chess_game import ChessGame
 
         game = ChessGame()
         agents = {p: RandomLegal(p) for p in range(2)}
     elif game_name == "connect4":
-        from stratbench.games.connect_four import ConnectFour
+        from stratbench.games.spin.connect_four import ConnectFour
 
         game = ConnectFour()
         agents = {p: RandomLegal(p) for p in range(2)}
     else:
-        from stratbench.agents.diplomacy_baselines import RandomOrdersAgent
-        from stratbench.games.diplomacy import Diplomacy, engine_available
+        from stratbench.games.spin.agents.diplomacy_baselines import RandomOrdersAgent
+        from stratbench.games.spin.diplomacy import Diplomacy, engine_available
 
         if not engine_available():
             pytest.skip("needs the diplomacy engine")

@@ -9,7 +9,7 @@ import pytest
 from report_records import league, record, write_jsonl
 from stratbench.report.analysis import analyse, manifest_for
 from stratbench.report.render import render_html, render_markdown
-from stratbench.report.sections import solver_games
+from stratbench.games.spin.report import solver_games
 from stratbench.run.results import read_records
 
 STRENGTH = {"strong": 2.0, "middle": 0.0, "weak": -2.0}

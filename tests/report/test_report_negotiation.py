@@ -8,7 +8,7 @@ from report_records import record
 from stratbench.families import standalone_registry
 from stratbench.report.analysis import analyse
 from stratbench.report.render import render_html, render_markdown
-from stratbench.report.sections import negotiation
+from stratbench.games.spin.report import negotiation
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 TITLE = "Diplomacy negotiation (SPIN-Bench, LLM-annotated)"

@@ -10,7 +10,7 @@ from report_records import EVIL, EVIL_IMG, EVIL_SCRIPT, record
 from stratbench.report.analysis import analyse, manifest_for
 from stratbench.families import standalone_registry
 from stratbench.report.render import render_markdown, write_reports
-from stratbench.report.sections import solver_games
+from stratbench.games.spin.report import solver_games
 from stratbench.run.results import ResultStore
 
 MODEL = "openai/" + EVIL

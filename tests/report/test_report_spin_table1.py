@@ -6,7 +6,7 @@ import pytest
 from report_records import record
 from stratbench.report.analysis import analyse
 from stratbench.report.render import render_markdown
-from stratbench.report.spin_table1 import PAPER_TABLE1, spin_table1
+from stratbench.games.spin.spin_table1 import PAPER_TABLE1, spin_table1
 
 LLM = "openai/m+direct"
 
@@ -84,7 +84,7 @@ def test_the_report_shows_the_section_per_protocol_with_dashes_where_no_data():
 
 
 def test_every_column_and_the_avg_score_as_the_paper_computes_it():
-    from stratbench.report.spin_table1 import avg_score
+    from stratbench.games.spin.spin_table1 import avg_score
 
     hanabi = [{**record(f"h{n}", (LLM,), (float(n * 2),), game="hanabi"), "variant": f"{n}p"} for n in (2, 3, 4, 5)]
     section = spin_table1(_records() + hanabi)

@@ -9,7 +9,7 @@ from report_records import record
 from stratbench.cli import _registry_sections
 from stratbench.report.analysis import analyse
 from stratbench.report.render import render_html, render_markdown
-from stratbench.report.sections import planning, probes
+from stratbench.games.spin.report import planning, probes
 
 A, B, C = "m/a+direct", "m/b+direct", "m/c+cot"
 MODELS = {A: "m/a", B: "m/b", C: "m/c", "random": None, "stockfish": None, "minimax": None}

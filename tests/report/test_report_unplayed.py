@@ -174,7 +174,7 @@ def test_the_scaffold_tables_count_each_scaffolds_errored_and_skipped_matches():
 
 def test_starcraft_and_negotiation_notes_count_the_episodes_and_the_matches_not_scored():
     from stratbench.games.sc2.report import sc2_tables
-    from stratbench.report.sections import negotiation
+    from stratbench.games.spin.report import negotiation
 
     episode = {**record("e1", ("m",), (1.0,), game="sc2_smac", metrics={"0": {
         "killed_value": 300.0, "lost_value": 150.0, "outcome": "win", "backend": "mock"}}), "variant": "3s_vs_3z"}

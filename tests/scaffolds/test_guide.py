@@ -12,7 +12,7 @@ import pytest
 from stratbench.families import standalone_registry
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import HarnessError
-from stratbench.games.tictactoe import TicTacToe
+from stratbench.games.spin.tictactoe import TicTacToe
 from stratbench.llm.client import LLMClient
 from stratbench.llm.session import ModelSession
 from stratbench.scaffolds.guide import guide, strategy_guide, with_guide

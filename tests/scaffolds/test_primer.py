@@ -7,7 +7,7 @@ import itertools
 from dataclasses import replace
 
 from stratbench.core.transcript import Transcript
-from stratbench.games.tictactoe import TicTacToe
+from stratbench.games.spin.tictactoe import TicTacToe
 from stratbench.llm.client import LLMClient
 from stratbench.llm.session import ModelSession
 from stratbench.scaffolds.cot import cot

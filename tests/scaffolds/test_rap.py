@@ -275,7 +275,7 @@ def test_rap_settings_enter_the_settings_hash_only_for_a_rap_side_and_reach_the_
     from stratbench.match.build import build_agents
     from stratbench.match.settings import match_settings, settings_hash
     from stratbench.families import standalone_registry
-    from stratbench.games.tictactoe import TicTacToe
+    from stratbench.games.spin.tictactoe import TicTacToe
 
     def settings(scaffold, depth, iterations):
         spec = MatchSpec("tictactoe", (AgentSpec("llm", "openai/m", scaffold), AgentSpec("random")), 0, 0, "x")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from stratbench.core.transcript import Transcript
-from stratbench.games.tictactoe import TicTacToe
+from stratbench.games.spin.tictactoe import TicTacToe
 from stratbench.llm.client import LLMClient
 from stratbench.llm.session import ModelSession
 from stratbench.scaffolds.rap import Rap, call_bound, gamebench_cost_estimate

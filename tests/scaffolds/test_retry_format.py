@@ -31,16 +31,16 @@ HANABI_FORMAT = (
 def _first_observation(game_name):
     if game_name == "hanabi":
         pytest.importorskip("pyspiel", reason="Hanabi needs OpenSpiel")
-        from stratbench.games.hanabi import Hanabi
+        from stratbench.games.spin.hanabi import Hanabi
 
         game, player = Hanabi("2p"), 0
     elif game_name == "diplomacy":
         pytest.importorskip("diplomacy", reason="Diplomacy needs the engine")
-        from stratbench.games.diplomacy import POWERS, DiplomacyNoPress
+        from stratbench.games.spin.diplomacy import POWERS, DiplomacyNoPress
 
         game, player = DiplomacyNoPress("to1901"), POWERS.index("FRANCE")
     else:
-        from stratbench.games.tictactoe import TicTacToe
+        from stratbench.games.spin.tictactoe import TicTacToe
 
         game, player = TicTacToe(), 0
     state = game.new_initial_state(0)

@@ -15,7 +15,7 @@ from stratbench.core.runner import MatchRules, run_match
 from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action
-from stratbench.games.tictactoe import TicTacToe
+from stratbench.games.spin.tictactoe import TicTacToe
 from stratbench.llm.client import LLMClient
 from stratbench.llm.session import ModelSession
 from stratbench.match.cost import decision_cost
@@ -202,7 +202,7 @@ def _hanabi_responder(body):
 
 def test_hanabi_outcomes_open_a_critique_before_every_decision_but_each_seats_first():
     pytest.importorskip("pyspiel")
-    from stratbench.games.hanabi import Hanabi
+    from stratbench.games.spin.hanabi import Hanabi
 
     transcript = Transcript()
     with FakeLLMServer(responder=_hanabi_responder) as server:
@@ -223,7 +223,7 @@ def test_hanabi_outcomes_open_a_critique_before_every_decision_but_each_seats_fi
 
 def test_diplomacy_reports_each_powers_phase_results_as_its_outcome():
     pytest.importorskip("diplomacy")
-    from stratbench.games.diplomacy import POWERS, DiplomacyNoPress
+    from stratbench.games.spin.diplomacy import POWERS, DiplomacyNoPress
 
     game = DiplomacyNoPress()
     state = game.new_initial_state(0)

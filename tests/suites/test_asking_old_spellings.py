@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from stratbench.games.hanabi_paper import PRIMER
+from stratbench.games.spin.hanabi_paper import PRIMER
 from stratbench.testing.fake_llm import FakeLLMServer
 
 ROOT = Path(__file__).resolve().parents[2]

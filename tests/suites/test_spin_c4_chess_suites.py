@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from stratbench.agents.stockfish import STOCKFISH_MISSING, find_stockfish
-from stratbench.games.c4_solver import OpeningBook
+from stratbench.games.spin.agents.stockfish import STOCKFISH_MISSING, find_stockfish
+from stratbench.games.spin.c4_solver import OpeningBook
 from stratbench.testing.fake_llm import FakeLLMServer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="Hanabi needs OpenSpiel: pip install 'pytest-stratbench[hanabi]'")
 
-from stratbench.games.hanabi_paper import PRIMER  # noqa: E402
+from stratbench.games.spin.hanabi_paper import PRIMER  # noqa: E402
 from stratbench.testing.fake_llm import FakeLLMServer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -2,8 +2,8 @@
 
 :func:`solver_responder` reads the position from the prompt the ``direct``
 scaffold renders and answers with a perfect move: minimax for Tic-Tac-Toe
-(:func:`stratbench.games.tictactoe.move_values`) and the exact solver for
-Connect Four (:func:`stratbench.games.c4_solver.move_scores`). Among equally
+(:func:`stratbench.games.spin.tictactoe.move_values`) and the exact solver for
+Connect Four (:func:`stratbench.games.spin.c4_solver.move_scores`). Among equally
 good moves it takes the first (lowest cell or column), so the same prompt
 always gets the same answer. Other prompts get a legal action from
 :func:`~stratbench.testing.fake_llm.first_legal_responder`.
@@ -79,7 +79,7 @@ def connect_four_moves(prompt: str) -> list[int] | None:
 
 def solver_responder(body: dict[str, Any]) -> str:
     """Answers a perfect Tic-Tac-Toe or Connect Four move, as ``Action: N``."""
-    from stratbench.games import c4_solver, tictactoe
+    from stratbench.games.spin import c4_solver, tictactoe
 
     prompt = _prompt(body)
     board = tictactoe_board(prompt)

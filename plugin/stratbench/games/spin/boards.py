@@ -11,19 +11,19 @@ from functools import lru_cache
 from typing import Any
 
 def chess_board(board: dict[str, Any]) -> str:
-    from stratbench.games.chess_game import board_svg
+    from stratbench.games.spin.chess_game import board_svg
 
     return board_svg(board["fen"], lastmove=board.get("lastmove"), size=320)
 
 
 def tictactoe_board(board: dict[str, Any]) -> str:
-    from stratbench.games.tictactoe import render_svg
+    from stratbench.games.spin.tictactoe import render_svg
 
     return render_svg(board["board"], last=board.get("last"))
 
 
 def connect4_board(board: dict[str, Any]) -> str:
-    from stratbench.games.connect_four import render_svg
+    from stratbench.games.spin.connect_four import render_svg
 
     moves = board.get("moves") or []
     return render_svg([list(row) for row in board["grid"]], last=moves[-1] if moves else None)
@@ -65,6 +65,6 @@ def diplomacy_board(board: dict[str, Any]) -> str:
 
 
 def hanabi_board(board: dict[str, Any]) -> str:
-    from stratbench.report.board_svg import hanabi_svg
+    from stratbench.games.spin.hanabi_svg import hanabi_svg
 
     return hanabi_svg(board)

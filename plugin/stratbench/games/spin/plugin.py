@@ -60,13 +60,13 @@ def pytest_stratbench_family_settings(config: pytest.Config) -> SpinSettings:
 @pytest.hookimpl
 def pytest_stratbench_add_games(registry: Registry) -> None:
     """Registers Tic-Tac-Toe, Connect Four, chess, Hanabi, Diplomacy (with and without press), PDDL and the probes."""
-    from stratbench.games import diplomacy, hanabi
-    from stratbench.games.chess_game import ChessGame
-    from stratbench.games.connect_four import ConnectFour
-    from stratbench.games.pddl import pddl_game
-    from stratbench.games.probes import FactualRetrieval, SpatialTracking, factual_variants, spatial_variants
-    from stratbench.games.tictactoe import TicTacToe
-    from stratbench.planning.dataset import list_variants
+    from stratbench.games.spin import diplomacy, hanabi
+    from stratbench.games.spin.chess_game import ChessGame
+    from stratbench.games.spin.connect_four import ConnectFour
+    from stratbench.games.spin.pddl import pddl_game
+    from stratbench.games.spin.probes import FactualRetrieval, SpatialTracking, factual_variants, spatial_variants
+    from stratbench.games.spin.tictactoe import TicTacToe
+    from stratbench.games.spin.planning.dataset import list_variants
 
     registry.add_game("tictactoe", TicTacToe)
     registry.add_game("connect4", ConnectFour)
@@ -81,17 +81,19 @@ def pytest_stratbench_add_games(registry: Registry) -> None:
 
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:
-    """Registers the solvers and engines (c4solver, stockfish, stockfish0..20), Hanabi's and Diplomacy's
+    """Registers the solvers and engines (minimax, c4solver, stockfish, stockfish0..20), Hanabi's and Diplomacy's
     baselines, Diplomacy's paper opponents (model seats), the planners and the probe solver; and Stockfish as a
     system component."""
-    from stratbench.agents import stockfish
-    from stratbench.agents.c4_solver_agent import C4SolverAgent
-    from stratbench.agents.diplomacy_baselines import HoldAgent, OfflineOpponent, RandomOrdersAgent
-    from stratbench.agents.hanabi_rules import HanabiRulesAgent
-    from stratbench.agents.planner import PlannerAgent, RandomPlannerAgent
-    from stratbench.agents.probe_solver import ProbeSolverAgent
-    from stratbench.games.diplomacy import PAPER_OPPONENTS
+    from stratbench.games.spin.agents import stockfish
+    from stratbench.games.spin.agents.c4_solver_agent import C4SolverAgent
+    from stratbench.games.spin.agents.diplomacy_baselines import HoldAgent, OfflineOpponent, RandomOrdersAgent
+    from stratbench.games.spin.agents.hanabi_rules import HanabiRulesAgent
+    from stratbench.games.spin.agents.minimax import MinimaxAgent
+    from stratbench.games.spin.agents.planner import PlannerAgent, RandomPlannerAgent
+    from stratbench.games.spin.agents.probe_solver import ProbeSolverAgent
+    from stratbench.games.spin.diplomacy import PAPER_OPPONENTS
 
+    registry.add_agent("minimax", MinimaxAgent)
     registry.add_agent("c4solver", C4SolverAgent)
     registry.add_agent("stockfish", stockfish.make_factory())
     for level in range(21):
@@ -111,14 +113,14 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
 def pytest_stratbench_add_metrics(registry: Registry) -> None:
     """Registers move quality (solver games), chess's game record, Hanabi's and Diplomacy's statistics,
     the negotiation annotator, plan validity and the probes' score."""
-    from stratbench.metrics import chess as chess_metrics
-    from stratbench.metrics import connect_four
-    from stratbench.metrics.diplomacy import diplomacy_metrics
-    from stratbench.metrics.hanabi import play_stats
-    from stratbench.metrics.negotiation import annotate_negotiation
-    from stratbench.metrics.pddl import plan_validity
-    from stratbench.metrics.probes import probe_score
-    from stratbench.metrics.tictactoe import move_quality
+    from stratbench.games.spin.metrics import chess as chess_metrics
+    from stratbench.games.spin.metrics import connect_four
+    from stratbench.games.spin.metrics.diplomacy import diplomacy_metrics
+    from stratbench.games.spin.metrics.hanabi import play_stats
+    from stratbench.games.spin.metrics.negotiation import annotate_negotiation
+    from stratbench.games.spin.metrics.pddl import plan_validity
+    from stratbench.games.spin.metrics.probes import probe_score
+    from stratbench.games.spin.metrics.tictactoe import move_quality
 
     registry.add_metric("tictactoe", "move_quality", move_quality)
     registry.add_metric("connect4", "move_quality", connect_four.move_quality)
@@ -137,8 +139,8 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """Registers the family's report sections and its games' board renderers."""
     from stratbench.games.spin import boards
-    from stratbench.report.sections import diplomacy, hanabi, negotiation, planning, probes, solver_games
-    from stratbench.report.spin_table1 import spin_table1
+    from stratbench.games.spin.report import diplomacy, hanabi, negotiation, planning, probes, solver_games
+    from stratbench.games.spin.spin_table1 import spin_table1
 
     registry.add_report_section("solver_games", solver_games)
     registry.add_report_section("spin_table1", spin_table1)
@@ -158,13 +160,13 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_protocols(registry: Registry) -> None:
     """Registers SPIN-Bench's paper protocols, their strict answer readers and the family's strategy guides."""
-    from stratbench.paper_protocols import diplomacy, hanabi, planning, probes, solver_games
+    from stratbench.games.spin.paper_protocols import diplomacy, hanabi, planning, probes, solver_games
 
     for module in (solver_games, planning, probes, hanabi, diplomacy):
         module.register(registry)
-    registry.add_answer_reader("diplomacy-paper-orders", "stratbench.paper_protocols.diplomacy:read_orders")
-    registry.add_answer_reader("diplomacy-paper-messages", "stratbench.paper_protocols.diplomacy:read_messages")
-    registry.add_answer_reader("spin_pddl_plan", "stratbench.paper_protocols.planning:read_plan_answer")
-    registry.add_answer_reader("spin_hanabi_json", "stratbench.paper_protocols.hanabi:read_action_answer")
-    registry.add_answer_reader("spin-json", "stratbench.paper_protocols.solver_games:read_json_action")
-    registry.add_guide_folder("stratbench.games", "guides")
+    registry.add_answer_reader("diplomacy-paper-orders", "stratbench.games.spin.paper_protocols.diplomacy:read_orders")
+    registry.add_answer_reader("diplomacy-paper-messages", "stratbench.games.spin.paper_protocols.diplomacy:read_messages")
+    registry.add_answer_reader("spin_pddl_plan", "stratbench.games.spin.paper_protocols.planning:read_plan_answer")
+    registry.add_answer_reader("spin_hanabi_json", "stratbench.games.spin.paper_protocols.hanabi:read_action_answer")
+    registry.add_answer_reader("spin-json", "stratbench.games.spin.paper_protocols.solver_games:read_json_action")
+    registry.add_guide_folder("stratbench.games.spin", "guides")

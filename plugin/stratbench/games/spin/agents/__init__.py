@@ -1,0 +1,1 @@
+"""SPIN-Bench's agents: the solvers and engines, Hanabi's and Diplomacy's baselines, the planners."""

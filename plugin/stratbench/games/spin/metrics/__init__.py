@@ -1,0 +1,1 @@
+"""SPIN-Bench's metrics: move quality against solvers, Hanabi, Diplomacy, negotiation, planning."""

@@ -1,0 +1,1 @@
+"""stratbench.games.spin.planning."""

@@ -64,11 +64,31 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     from stratbench import hookspecs
     from stratbench.families import FamilyLoadError, register_families
 
+    _skip_assert_rewriting(pluginmanager)
     pluginmanager.add_hookspecs(hookspecs)
     try:
         register_families(pluginmanager)
     except FamilyLoadError as error:
         raise pytest.UsageError(f"stratbench: {error}") from None
+
+
+def _skip_assert_rewriting(pluginmanager: pytest.PytestPluginManager) -> None:
+    """Asks pytest not to rewrite the asserts of stratbench's modules imported from now on.
+
+    pytest rewrites an installed plugin's whole package, parsing each module
+    as it is imported, in whichever thread imports it. A match imports its
+    game's heavier modules late, in its own worker thread, and CPython 3.11's
+    AST constructor is not thread-safe: two such imports at once can fail with
+    ``SystemError: AST constructor recursion depth mismatch`` (pytest #10763),
+    erroring a match for nothing. stratbench's modules hold no test asserts.
+    """
+    hook = getattr(pluginmanager, "rewrite_hook", None)
+    marked = getattr(hook, "_must_rewrite", None)  # pytest's set of packages to rewrite (no public way to unmark)
+    if isinstance(marked, set) and "stratbench" in marked:
+        marked.discard("stratbench")
+        cache = getattr(hook, "_marked_for_rewrite_cache", None)
+        if isinstance(cache, dict):
+            cache.clear()
 
 
 def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:

@@ -27,15 +27,28 @@ import json
 import math
 import os
 import shutil
+import signal
 import sys
 import warnings
 from pathlib import Path
 from typing import Any
 
-from stratbench.run.gating import error_rate, finite_float, score_margin
+from stratbench.run.gating import error_rate, finite_float, score_margin, validate
 from stratbench.match.record import version_problem
 from stratbench.options import positive_int
 from stratbench.run.results import RESULTS_FILE, read_records
+from stratbench.report.scales import builtin_scales
+from stratbench.report.render import write_reports
+from stratbench.report.gate import (
+    CLI_EXIT,
+    INCONCLUSIVE,
+    BaselineError,
+    GateSettings,
+    NothingCompared,
+    check,
+    head_to_head,
+    validate_report,
+)
 
 
 class InputError(Exception):
@@ -81,7 +94,9 @@ def _records_from(path: Path) -> list[dict[str, Any]]:
 
 
 def _malformed(record: dict[str, Any]) -> str | None:
-    from stratbench.report.analysis import malformed
+    from stratbench.report.analysis import (  # cli: report.analysis loads the rating stack; a typo is answered first
+        malformed,
+    )
 
     return malformed(record)
 
@@ -89,7 +104,7 @@ def _malformed(record: dict[str, Any]) -> str | None:
 @functools.cache
 def _reporters() -> Any:
     """The installed families' registry: their report sections, board renderers and games' scales."""
-    from stratbench.families import FamilyLoadError, standalone_registry
+    from stratbench.families import FamilyLoadError, standalone_registry  # cli: loads pytest and every family
 
     try:
         return standalone_registry()
@@ -102,7 +117,7 @@ def _registry_sections() -> dict[str, Any]:
 
 
 def _analyse(records: list[dict[str, Any]], resamples: int) -> dict[str, Any]:
-    from stratbench.report.analysis import analyse, manifest_for
+    from stratbench.report.analysis import analyse, manifest_for  # cli: report.analysis loads the rating stack
 
     return analyse(records, sections=_registry_sections(), resamples=resamples,
                    manifest=manifest_for(records, command=["stratbench", *sys.argv[1:]]))
@@ -114,7 +129,7 @@ def cmd_rate(args: argparse.Namespace) -> int:
     for path in paths:  # before the (slow) rating import, so a typo is answered at once
         if not path.is_file():
             raise InputError(f"{path}: no such file")
-    from stratbench.rating import (
+    from stratbench.rating import (  # cli: the rating stack costs seconds; a typo is answered first
         ResultsFormatError,
         average_scores,
         bootstrap,
@@ -158,9 +173,8 @@ def _comparable_overall(matches: list[Any], scores: Any) -> tuple[Any, str]:
     Quantities on different scales (supply centres, Hanabi points, plan validity)
     are never averaged with win shares: those games keep their own columns.
     """
-    from stratbench.rating import average_scores
-    from stratbench.rating.bradley_terry import AverageScores
-    from stratbench.report.scales import builtin_scales
+    from stratbench.rating import average_scores  # cli: the rating stack costs seconds
+    from stratbench.rating.bradley_terry import AverageScores  # cli: the rating stack costs seconds
 
     scales = builtin_scales({m.game: None for m in matches})
     comparable = sorted({m.game for m in matches if len(m.agents) > 1 and scales.get(m.game) == ((0.0, 1.0), 1.0)})
@@ -175,8 +189,6 @@ def _comparable_overall(matches: list[Any], scores: Any) -> tuple[Any, str]:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Renders reports from one or more result directories."""
-    from stratbench.report.render import write_reports
-
     records: list[dict[str, Any]] = []
     for directory in args.dirs:
         records.extend(_records_from(directory))
@@ -292,8 +304,6 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 def _write_merged_reports(records: list[dict[str, Any]], out: Path, resamples: int) -> None:
     """Writes results.json, report.md and report.html of the merged records, as one run of them writes them."""
-    from stratbench.report.render import write_reports
-
     data = _analyse(records, resamples)
     try:
         written = write_reports(data, out, transcripts_from=[out], renderers=_reporters().board_renderers)
@@ -321,10 +331,6 @@ def _report_data(path: Path, resamples: int) -> dict[str, Any]:
 
 def cmd_gate(args: argparse.Namespace) -> int:
     """Gates a run against a baseline (or head to head); exit 0 pass, 1 fail, 6 inconclusive, 4 nothing compared."""
-    from stratbench.run.gating import validate
-    from stratbench.report.gate import CLI_EXIT, INCONCLUSIVE, BaselineError, GateSettings, NothingCompared, \
-        check, head_to_head, validate_report
-
     problem = validate(args.elo0, args.elo1)
     if problem:
         raise InputError(problem)
@@ -363,7 +369,12 @@ def _agent_map(items: list[str]) -> dict[str, str]:
 
 def cmd_sprt(args: argparse.Namespace) -> int:
     """Prints the LLR of a sequential test, its bounds, the decision and the Elo estimate."""
-    from stratbench.rating.sprt import ELO_MODELS, expected_units_left, sprt_pentanomial, sprt_wdl
+    from stratbench.rating.sprt import (  # cli: loads numpy and scipy; a typo is answered first
+        ELO_MODELS,
+        expected_units_left,
+        sprt_pentanomial,
+        sprt_wdl,
+    )
 
     if (args.wdl is None) == (args.pentanomial is None):
         raise InputError("give one of --wdl W,D,L and --pentanomial LL,LD,D,WD,WW")
@@ -516,8 +527,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
-    import signal
-
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `stratbench rate ... | head` ends quietly
     args = build_parser().parse_args(argv)

@@ -5,14 +5,20 @@ from __future__ import annotations
 import pytest
 
 from stratbench.registry import Registry
+from stratbench.agents.human import HumanAgent
+from stratbench.agents.random_agent import RandomAgent
+from stratbench.scaffolds.constrained import constrained
+from stratbench.scaffolds.cot import cot
+from stratbench.scaffolds.direct import direct
+from stratbench.scaffolds.guide import guide
+from stratbench.scaffolds.rap import rap
+from stratbench.scaffolds.revise import revise
+from stratbench.report.scaffolds import scaffolds
 
 
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:
     """Registers the agents any game can seat: random, human (the terminal)."""
-    from stratbench.agents.human import HumanAgent
-    from stratbench.agents.random_agent import RandomAgent
-
     registry.add_agent("random", RandomAgent)
     registry.add_agent("human", HumanAgent)
 
@@ -21,13 +27,6 @@ def pytest_stratbench_add_agents(registry: Registry) -> None:
 def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
     """Registers the scaffolds: direct, cot, constrained, revise (reflect and revise), guide (a strategy
     guide in the prompt), rap (GameBench's RAP)."""
-    from stratbench.scaffolds.constrained import constrained
-    from stratbench.scaffolds.cot import cot
-    from stratbench.scaffolds.direct import direct
-    from stratbench.scaffolds.guide import guide
-    from stratbench.scaffolds.rap import rap
-    from stratbench.scaffolds.revise import revise
-
     registry.add_scaffold("direct", direct)
     registry.add_scaffold("cot", cot)
     registry.add_scaffold("constrained", constrained)
@@ -39,6 +38,4 @@ def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """Registers the scaffolds section: cost per decision, scaffolds side by side, the revise metrics."""
-    from stratbench.report.scaffolds import scaffolds
-
     registry.add_report_section("scaffolds", scaffolds)

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import argparse
 from typing import Any
+import os
+from urllib.parse import urlsplit
 
 from stratbench.llm.cassettes import RECORD_MODES
-from stratbench.llm.limits import DEFAULT_CONCURRENCY as DEFAULT_MODEL_CONCURRENCY
+from stratbench.llm.limits import DEFAULT_CONCURRENCY as DEFAULT_MODEL_CONCURRENCY, parse_limit
 from stratbench.match.metric_budget import DEFAULT_METRIC_TIMEOUT_S
+from stratbench.redact import redact_text
+from stratbench.run.shards import parse_shard
+from stratbench.run.gating import add_pytest_options
 
 
 def positive_int(text: str) -> int:
@@ -82,8 +87,6 @@ def positive_float(text: str) -> float:
 
 def existing_folder(text: str) -> str:
     """Parses the path of a folder that exists."""
-    import os
-
     if not os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"no such folder: {text!r}")
     return text
@@ -114,8 +117,6 @@ def model_limit(option: str) -> Any:
     """Returns the parser of a per-model limit flag: ``MODEL=N``, or ``N`` for every model."""
 
     def parse(text: str) -> tuple[str, float]:
-        from stratbench.llm.limits import parse_limit
-
         try:
             return parse_limit(option, text)
         except ValueError:
@@ -130,10 +131,6 @@ def base_url(text: str) -> str:
 
     The message shows the URL with its credentials masked (:mod:`stratbench.redact`).
     """
-    from urllib.parse import urlsplit
-
-    from stratbench.redact import redact_text
-
     shown = redact_text(text)
     if not text.startswith(("http://", "https://")):
         raise argparse.ArgumentTypeError(f"expected an http:// or https:// URL, got {shown!r}")
@@ -161,8 +158,6 @@ def agent_pair(text: str) -> str:
 
 
 def _shard(text: str) -> Any:
-    from stratbench.run.shards import parse_shard
-
     return parse_shard(text)
 
 
@@ -255,7 +250,6 @@ def add_options(parser: Any) -> None:
     group.addoption("--stratbench-gate-map", action="append", default=[], metavar="NEW=OLD",
                     type=agent_pair, help="Compare agent NEW with baseline agent OLD (repeatable); without "
                                           "--baseline, NEW against OLD head to head in this run")
-    from stratbench.run.gating import add_pytest_options
 
     add_pytest_options(group)
     group.addoption("--stratbench-shard", type=_shard, default=None, metavar="I/N",

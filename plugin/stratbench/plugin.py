@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from stratbench import options as _options
+from stratbench import hookspecs, options as _options
 from stratbench.core.schedule import MatchSpec, SuiteSpec, build_schedule
 from stratbench.match.fixture import Match, match
 from stratbench.redact import redact_value
@@ -28,7 +28,7 @@ from stratbench.run.config import (
 from stratbench.run.controller import ControllerPlugin, peak_rss_mb
 from stratbench.run.pool import MatchPool, upcoming_items, worker_queue
 from stratbench.run.remote_results import CASSETTE_PROPERTY, cassette_property, controller_input, is_remote
-from stratbench.run.results import ERRORED, SKIPPED, is_scored
+from stratbench.run.results import ERRORED, SKIPPED, WorkerJournal, is_scored
 from stratbench.run.session import StratbenchSession
 from stratbench.stash import (
     KEYS_CHECKED_KEY,
@@ -43,6 +43,14 @@ from stratbench.stash import (
     TRANSCRIPT_PROPERTY,
     UNSCORED_KEY,
 )
+from stratbench.families import FamilyLoadError, fill_registry, register_families
+from stratbench.run.scheduling import AdaptiveSchedule
+from stratbench.run.gate_schedule import GateSchedule
+from stratbench.run.gating import settings_from_pytest
+from stratbench.system_components import register_notice
+from stratbench.run.xdist_orphan import watch_controller
+from stratbench.run.xdist_schedule import make_scheduler
+from stratbench.llm.cassettes import cassette_path
 
 __all__ = ["ControllerPlugin", "Match", "build_registry", "match"]  # ``match``: the fixture pytest finds here
 
@@ -61,9 +69,6 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     The earliest hook of the plugin: a family's own ``pytest_addhooks`` runs as
     it is registered, before any conftest or test module loads.
     """
-    from stratbench import hookspecs
-    from stratbench.families import FamilyLoadError, register_families
-
     _skip_assert_rewriting(pluginmanager)
     pluginmanager.add_hookspecs(hookspecs)
     try:
@@ -99,8 +104,6 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
 
 def build_registry(config: pytest.Config) -> Registry:
     """Collects every game, agent, scaffold and metric registered through the hooks."""
-    from stratbench.families import fill_registry
-
     return fill_registry(config.hook)
 
 
@@ -117,14 +120,9 @@ def pytest_configure(config: pytest.Config) -> None:
     session = StratbenchSession(settings, registry, is_controller=is_controller(config))
     config.stash[SESSION_KEY] = session
     if config.getoption("stratbench_schedule") == "adaptive":
-        from stratbench.run.scheduling import AdaptiveSchedule
-
         # Adaptive scheduling picks each match from the results before it: no matches are started ahead.
         config.pluginmanager.register(AdaptiveSchedule(config.getoption("stratbench_budget")), ADAPTIVE_PLUGIN)
     elif config.getoption("stratbench_gate_until_decided"):
-        from stratbench.run.gate_schedule import GateSchedule
-        from stratbench.run.gating import settings_from_pytest
-
         config.pluginmanager.register(GateSchedule(config, settings_from_pytest(config)),
                                       ADAPTIVE_PLUGIN)  # taken and run like adaptive
     elif settings.concurrency > 1:
@@ -134,17 +132,13 @@ def pytest_configure(config: pytest.Config) -> None:
         controller = ControllerPlugin(config, session, baseline)
         controller.start()
         config.pluginmanager.register(controller, "stratbench-controller")
-        from stratbench.system_components import register_notice
 
         register_notice(config, registry.system_components, settings.as_options())
     else:
-        from stratbench.run.results import WorkerJournal
-
         workerinput = config.workerinput  # type: ignore[attr-defined]
         session.journal = WorkerJournal(settings.report_dir, settings.run_id, str(workerinput.get("workerid", "gw")))
         session.finished = json.loads(workerinput.get("stratbench_finished", "{}"))
         config.stash[REMOTE_KEY] = is_remote(workerinput, settings.cassette_dir)
-        from stratbench.run.xdist_orphan import watch_controller
 
         watch_controller(config)
 
@@ -155,7 +149,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any | None:
     session = config.stash.get(SESSION_KEY, None)
     if session is None or config.getoption("stratbench_schedule") == "adaptive":
         return None
-    from stratbench.run.xdist_schedule import make_scheduler
 
     return make_scheduler(config, log, session.settings.concurrency)
 
@@ -377,8 +370,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         record, transcript = (journaled, transcript) if remote or not written else (journaled, None)
     properties = [(RECORD_PROPERTY, json.dumps(record))]
     if remote:
-        from stratbench.llm.cassettes import cassette_path
-
         cassette_dir = session.settings.cassette_dir
         returned = cassette_property(record, cassette_dir, cassette_path(cassette_dir, item.nodeid))
         if returned is not None:

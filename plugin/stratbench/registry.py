@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+import importlib
+
+from stratbench.protocols import DEFAULT, DEFAULT_PROTOCOL
 
 if TYPE_CHECKING:
     from stratbench.core.agent import Agent, AgentContext
@@ -123,8 +126,6 @@ class Registry:
         """Returns the answer reader registered as ``name`` (importing it if registered by path)."""
         reader = _get(self.answer_readers, "answer reader", name)
         if isinstance(reader, str):
-            import importlib
-
             module_name, _, function = reader.partition(":")
             reader = self.answer_readers[name] = getattr(importlib.import_module(module_name), function)
         return reader
@@ -173,8 +174,6 @@ class Registry:
 
     def add_protocol(self, game: str, protocol: Protocol) -> None:
         """Registers a way of playing ``game`` other than its default (see :mod:`stratbench.protocols`)."""
-        from stratbench.protocols import DEFAULT
-
         if protocol.name == DEFAULT:
             raise ValueError(f"protocol {DEFAULT!r} of {game} is the game's own: it cannot be registered")
         _add(self.protocols.setdefault(game, {}), f"protocol for {game}", protocol.name, protocol)
@@ -185,8 +184,6 @@ class Registry:
         Raises:
             ValueError: naming the game and the protocols it has.
         """
-        from stratbench.protocols import DEFAULT, DEFAULT_PROTOCOL
-
         if name == DEFAULT:
             return DEFAULT_PROTOCOL
         known = self.protocols.get(game, {})

@@ -82,7 +82,7 @@ def usd(amount: float) -> str:
 def unpriced_models(models: list[str], prices: dict[str, tuple[float, float]]) -> list[str]:
     """Returns the models neither litellm's price map nor ``--price`` can price (``local/`` models are free)."""
     configure_litellm_environment()
-    import litellm
+    import litellm  # lean: litellm costs seconds; imported after configure_litellm_environment()
 
     unpriced = []
     for model in dict.fromkeys(models):

@@ -84,7 +84,7 @@ class CassetteRouter:
         """Counts one more open cassette; the first puts vcrpy's patches in place."""
         with self._lock:
             if self._open == 0:
-                from vcr.patch import CassettePatcherBuilder
+                from vcr.patch import CassettePatcherBuilder  # lean: vcrpy is slow; loaded at first cassette use
 
                 stack = contextlib.ExitStack()
                 try:

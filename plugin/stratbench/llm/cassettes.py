@@ -32,9 +32,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
+import copy
 
 from stratbench.core.types import HarnessError
 from stratbench.redact import SECRET_QUERY_NAMES, redact_text
+from stratbench.llm.cassette_router import ROUTER, current_cassette
 
 RECORD_MODES = ("none", "once", "new_episodes", "all")
 _KEEP_HEADERS = {"content-type"}
@@ -169,7 +171,7 @@ class _ChecksumSerializer:
 
     @classmethod
     def serialize(cls, data: dict[str, Any]) -> str:
-        from vcr.serializers import yamlserializer
+        from vcr.serializers import yamlserializer  # lean: vcrpy is slow; loaded at first cassette use
 
         stamp = {"interactions_sha256": cls._digest(data["interactions"])}
         match = _recording_match.get()
@@ -180,7 +182,7 @@ class _ChecksumSerializer:
 
     @classmethod
     def deserialize(cls, text: str) -> dict[str, Any]:
-        from vcr.serializers import yamlserializer
+        from vcr.serializers import yamlserializer  # lean: vcrpy is slow; loaded at first cassette use
 
         try:
             data = yamlserializer.deserialize(text)
@@ -204,8 +206,8 @@ class _Persister:
 
     @staticmethod
     def load_cassette(path: str | Path, serializer: Any) -> Any:
-        from vcr.persisters.filesystem import CassetteNotFoundError
-        from vcr.serialize import deserialize
+        from vcr.persisters.filesystem import CassetteNotFoundError  # lean: vcrpy is slow; loaded at first cassette use
+        from vcr.serialize import deserialize  # lean: vcrpy is slow; loaded at first cassette use
 
         path = Path(path)
         if not path.is_file():
@@ -226,7 +228,7 @@ class _Persister:
 
     @staticmethod
     def save_cassette(path: str | Path, cassette_dict: dict[str, Any], serializer: Any) -> None:
-        from vcr.serialize import serialize
+        from vcr.serialize import serialize  # lean: vcrpy is slow; loaded at first cassette use
 
         path = Path(path)
         tmp = path.with_suffix(path.suffix + ".tmp")
@@ -241,7 +243,7 @@ class _Persister:
 
 
 def _make_vcr(record_mode: str) -> Any:
-    import vcr
+    import vcr  # lean: vcrpy is slow; loaded at first cassette use
 
     recorder = vcr.VCR(
         record_mode=record_mode,
@@ -296,7 +298,6 @@ def use_cassette(path: Path, record_mode: str, match: str | None = None) -> Iter
             f"no cassette {path} for this match (--record-mode=none); record it with "
             f"--record-mode=once and a model API key or --api-base"
         )
-    from stratbench.llm.cassette_router import ROUTER, current_cassette
 
     _loaded_match.set(None)
     cassette = _load(path, record_mode)
@@ -336,7 +337,7 @@ def describe_match(sides: list[str], subject: int, seed: int) -> str:
 
 def _load(path: Path, record_mode: str) -> Any:
     """Loads the cassette at ``path`` (empty when the file does not exist) with stratbench's settings."""
-    from vcr.cassette import Cassette, CassetteContextDecorator
+    from vcr.cassette import Cassette, CassetteContextDecorator  # lean: vcrpy is slow; loaded at first cassette use
 
     config = _make_vcr(record_mode).get_merged_config(path=str(path))
     kwargs = {k: v for k, v in config.items() if k not in CassetteContextDecorator._non_cassette_arguments}
@@ -403,9 +404,7 @@ def _filter_request(request: Any) -> Any:
     enough: the same credential query parameters are dropped and the same
     headers kept (tests/llm compare the recorded cassettes).
     """
-    import copy
-
-    from vcr.filters import replace_query_parameters
+    from vcr.filters import replace_query_parameters  # lean: vcrpy is slow; loaded at first cassette use
 
     clone = copy.copy(request)
     clone.headers = dict(request.headers)

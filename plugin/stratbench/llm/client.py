@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+import json
 
 from stratbench.core.types import HarnessError
 from stratbench.llm.budget import Budget
@@ -253,7 +254,7 @@ class LLMClient:
             LLMError: when provider faults persist or the request is rejected.
         """
         configure_litellm_environment()
-        import litellm
+        import litellm  # lean: litellm costs seconds; a worker imports it at its first model call
 
         litellm.suppress_debug_info = True
         calls = self.calls()
@@ -309,7 +310,7 @@ class LLMClient:
         self, model: str, kwargs: dict[str, Any], on_failed_attempt: AttemptListener | None,
         cassette: str | None = None,
     ) -> Completion:
-        import litellm
+        import litellm  # lean: litellm costs seconds; a worker imports it at its first model call
 
         start = time.perf_counter()
         attempt = 0
@@ -491,7 +492,7 @@ def _status_of(error: BaseException, failure: str) -> int | None:
 def provider_of(model: str) -> str | None:
     """Returns litellm's provider name for a model string, or None when litellm cannot tell."""
     configure_litellm_environment()
-    import litellm
+    import litellm  # lean: litellm costs seconds; a worker imports it at its first model call
 
     try:
         return str(litellm.get_llm_provider(model)[1])
@@ -503,7 +504,7 @@ def provider_of(model: str) -> str | None:
 def accepted_params(model: str) -> frozenset[str] | None:
     """Returns the OpenAI-style parameters litellm sends for this model's provider, or None if unknown."""
     configure_litellm_environment()
-    import litellm
+    import litellm  # lean: litellm costs seconds; a worker imports it at its first model call
 
     try:
         name, provider, _, _ = litellm.get_llm_provider(model)
@@ -521,7 +522,7 @@ def missing_environment(model: str, api_base: str | None) -> tuple[list[str], li
     variables missing even when they are set).
     """
     configure_litellm_environment()
-    import litellm
+    import litellm  # lean: litellm costs seconds; a worker imports it at its first model call
 
     try:
         report = litellm.validate_environment(model=model, api_base=api_base)
@@ -545,14 +546,12 @@ def _is_credential(name: str) -> bool:
 
 async def _acompletion(kwargs: dict[str, Any]) -> Any:
     """Calls litellm; the one call site in stratbench."""
-    import litellm
+    import litellm  # lean: litellm costs seconds; a worker imports it at its first model call
 
     return await litellm.acompletion(**kwargs, num_retries=0, max_retries=0)
 
 
 def _request_body(kwargs: dict[str, Any]) -> str:
-    import json
-
     model = kwargs["model"].split("/", 1)[-1]
     return json.dumps({"model": model, "messages": kwargs["messages"]})
 

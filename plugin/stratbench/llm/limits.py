@@ -79,7 +79,7 @@ def parse_limit(option: str, text: str) -> tuple[str, float]:
 
 def known_limits(model: str) -> dict[str, float]:
     """Returns the rpm and tpm litellm's model map lists for a model (empty when it lists none)."""
-    import litellm
+    import litellm  # lean: litellm costs seconds; a worker imports it at its first model call
 
     entry = litellm.model_cost.get(model) or litellm.model_cost.get(model.split("/", 1)[-1]) or {}
     return {name: float(entry[name]) for name in ("rpm", "tpm") if isinstance(entry.get(name), (int, float))}

@@ -26,6 +26,7 @@ import argparse
 import json
 from pathlib import Path
 from typing import Any
+import numpy as np
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -105,8 +106,6 @@ def first_token_logprobs(llama: Any, text: str, top_n: int) -> list[dict[str, An
     empty); its alternatives are the ``top_n`` most likely tokens, highest
     first, ties in token-id order.
     """
-    import numpy as np
-
     logits = np.ctypeslib.as_array(llama._ctx.get_logits(), shape=(llama.n_vocab(),)).astype(np.float64)
     highest = logits.max()
     logprobs = logits - (highest + np.log(np.exp(logits - highest).sum()))
@@ -176,10 +175,10 @@ class OpenAIResponseFormat:
 def main(argv: list[str] | None = None) -> None:
     """Starts the server and blocks until it is stopped."""
     args = build_parser().parse_args(argv)
-    import llama_cpp
-    import uvicorn
-    from llama_cpp.server.app import create_app
-    from llama_cpp.server.settings import ModelSettings, ServerSettings
+    import llama_cpp  # optional: the [local] extra
+    import uvicorn  # optional: the [local] extra
+    from llama_cpp.server.app import create_app  # optional: the [local] extra
+    from llama_cpp.server.settings import ModelSettings, ServerSettings  # optional: the [local] extra
 
     disable_prompt_reuse(llama_cpp.Llama)
     serve_first_token_logprobs(llama_cpp.Llama)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stratbench.core.transcript import Transcript
-from stratbench.llm.client import Completion, LLMCapabilityError, LLMClient, Usage
+from stratbench.llm.client import Completion, LLMCapabilityError, LLMClient, Usage, configure_litellm_environment
 
 
 @dataclass
@@ -89,10 +89,9 @@ def supports_vision(model: str, mode: str = "auto") -> bool:
     """Decides whether a model gets images: ``on``, ``off``, or ``auto`` (litellm's model map)."""
     if mode in ("on", "off"):
         return mode == "on"
-    from stratbench.llm.client import configure_litellm_environment
 
     configure_litellm_environment()
-    import litellm
+    import litellm  # lean: litellm costs seconds; imported after configure_litellm_environment()
 
     try:
         return bool(litellm.supports_vision(model=model))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from types import ModuleType
+import base64
 
 from stratbench.core.types import Observation
 from stratbench.scaffolds.family_parts import current_registry
@@ -128,7 +129,6 @@ def user_message(text: str, observation: Observation, *, vision: bool = False) -
     """
     if observation.image_png is None or not vision:
         return {"role": "user", "content": text}
-    import base64
 
     data = base64.b64encode(observation.image_png).decode("ascii")
     return {

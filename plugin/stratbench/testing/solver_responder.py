@@ -25,6 +25,7 @@ import re
 from typing import Any
 
 from stratbench.testing.fake_llm import Responder, first_legal_responder
+from stratbench.games.spin import c4_solver, tictactoe
 
 __all__ = ["connect_four_moves", "random_legal_responder", "solver_responder", "tictactoe_board"]
 
@@ -79,8 +80,6 @@ def connect_four_moves(prompt: str) -> list[int] | None:
 
 def solver_responder(body: dict[str, Any]) -> str:
     """Answers a perfect Tic-Tac-Toe or Connect Four move, as ``Action: N``."""
-    from stratbench.games.spin import c4_solver, tictactoe
-
     prompt = _prompt(body)
     board = tictactoe_board(prompt)
     if board is not None and tictactoe.move_values(board):

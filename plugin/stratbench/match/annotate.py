@@ -6,6 +6,7 @@ from typing import Any
 
 from stratbench.core.runner import MatchOutcome
 from stratbench.core.transcript import Transcript
+from stratbench.llm.session import ModelSession
 
 
 def annotator_settings(seed: int) -> dict[str, Any]:
@@ -27,8 +28,6 @@ async def annotate(
     The annotators' model is sampled at temperature 0 with the match's seed
     (as the agents' models are), so replays and cassette keys are stable.
     """
-    from stratbench.llm.session import ModelSession
-
     judge = ModelSession(client=client, model=model, player=-1, transcript=transcript,
                          settings=annotator_settings(seed))
     merged: dict[int, dict[str, Any]] = {}

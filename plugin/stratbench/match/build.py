@@ -9,8 +9,10 @@ from stratbench.core.agent import Agent, AgentContext
 from stratbench.core.game import Game
 from stratbench.core.schedule import MatchSpec
 from stratbench.core.transcript import Transcript
-from stratbench.reference import ReferenceProfile
+from stratbench.reference import ReferenceError, ReferenceProfile
 from stratbench.registry import Registry
+from stratbench.core.types import HarnessError
+from stratbench.agents.llm import LLMAgent
 
 
 def build_game(
@@ -35,10 +37,7 @@ def build_game(
         return registry.game(name, variant, **merged), merged
     except (TypeError, ValueError) as error:
         if from_protocol:
-            from stratbench.core.types import HarnessError
-
             raise HarnessError(f"game {name!r} cannot take its protocol's options {from_protocol}: {error}") from None
-        from stratbench.reference import ReferenceError
 
         assert profile is not None
         raise ReferenceError(f"{profile.path}: games.{name}.options: {error}") from None
@@ -52,8 +51,6 @@ def build_agents(
     Args:
         client: The run's LLM client (given only to the agents that call a model).
     """
-    from stratbench.agents.llm import LLMAgent
-
     agents: dict[int, Agent] = {}
     sessions: dict[int, Any] = {}
     for side, players in enumerate(game.info.sides):

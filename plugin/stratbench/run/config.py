@@ -16,6 +16,15 @@ from stratbench.llm.limits import LimitSettings
 from stratbench.redact import redact_text
 from stratbench.registry import Registry
 from stratbench.run.session import RunSettings, StratbenchSession
+from stratbench.llm.local import LocalModelError, is_local, parse_model_files
+from stratbench.reference import ReferenceError, choose_profile
+from stratbench.family_settings import merged_options
+from stratbench.run.scheduling import schedule_problem
+from stratbench.run.startup import directory_problem, missing_key_problem, results_file_problem
+from stratbench.run.results import RESULTS_FILE
+from stratbench.llm.budget import unpriced_models, unpriced_note
+from stratbench.run.gating import load_baseline
+from stratbench.llm.client import configure_litellm_environment
 
 
 def is_controller(config: pytest.Config) -> bool:
@@ -34,8 +43,6 @@ def settings_from_config(config: pytest.Config) -> RunSettings:
     cassette_path = (root / cassette_dir) if not Path(cassette_dir).is_absolute() else Path(cassette_dir)
     models = list(config.getoption("model"))
     reference_mode = config.getoption("stratbench_reference")
-    from stratbench.llm.local import LocalModelError, parse_model_files
-    from stratbench.reference import ReferenceError, choose_profile
 
     try:
         reference = choose_profile(
@@ -90,8 +97,6 @@ def settings_from_config(config: pytest.Config) -> RunSettings:
 
 def family_settings(config: pytest.Config) -> dict[str, Any]:
     """Each family's settings (``pytest_stratbench_family_settings``), by family; two with one name is an error."""
-    from stratbench.family_settings import merged_options
-
     families: dict[str, Any] = {}
     for settings in config.hook.pytest_stratbench_family_settings(config=config):
         if settings is None:
@@ -150,7 +155,6 @@ def validate_run(config: pytest.Config, settings: RunSettings, registry: Registr
                 registry.check_scaffold(name)
         except ValueError as error:
             raise pytest.UsageError(f"stratbench: {settings.reference.path}: {error}") from None
-    from stratbench.run.scheduling import schedule_problem
 
     problem = schedule_problem(config)
     if problem is not None:
@@ -162,8 +166,6 @@ def validate_run(config: pytest.Config, settings: RunSettings, registry: Registr
 
 def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
     """Refuses, before any match, a report or cassette directory (or results file) the run cannot use."""
-    from stratbench.run.startup import directory_problem
-
     records = settings.record_mode != "none" and bool(
         settings.models or settings.annotator_model or settings.family_models()
         or settings.reference_mode == "record"
@@ -176,9 +178,6 @@ def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
         if problem is not None:
             raise pytest.UsageError(f"stratbench: {problem}")
     if is_controller(config):
-        from stratbench.run.results import RESULTS_FILE
-        from stratbench.run.startup import results_file_problem
-
         problem = results_file_problem("--report-dir", settings.report_dir / RESULTS_FILE)
         if problem is not None:
             raise pytest.UsageError(f"stratbench: {problem}")
@@ -188,7 +187,6 @@ def cost_notes(settings: RunSettings) -> list[str]:
     """Returns the warning that --max-cost cannot bound the models litellm cannot price (empty if none)."""
     if settings.max_cost is None:
         return []
-    from stratbench.llm.budget import unpriced_models, unpriced_note
 
     models = [*settings.models, *([settings.annotator_model] if settings.annotator_model else []),
               *settings.family_models().values()]
@@ -198,8 +196,6 @@ def cost_notes(settings: RunSettings) -> list[str]:
 
 def load_baseline_option(path: str | None) -> dict[str, Any] | None:
     """Loads and checks a --baseline results.json before any test runs."""
-    from stratbench.run.gating import load_baseline
-
     try:
         return load_baseline(path)
     except ValueError as error:
@@ -207,12 +203,9 @@ def load_baseline_option(path: str | None) -> dict[str, Any] | None:
 
 
 def _validate_models(models: list[str], option: str = "--model") -> None:
-    from stratbench.llm.client import configure_litellm_environment
-
     configure_litellm_environment()
-    import litellm
+    import litellm  # lean: litellm costs seconds; imported after configure_litellm_environment()
 
-    from stratbench.llm.local import is_local
 
     for model in models:
         if is_local(model):
@@ -243,7 +236,6 @@ def check_model_keys(config: pytest.Config, session: StratbenchSession, nodeids:
     """Raises a usage error (exit 4, nothing played) when a collected match must call a model whose key is unset."""
     if config.option.collectonly:
         return
-    from stratbench.run.startup import missing_key_problem
 
     settings = session.settings
     problem = missing_key_problem(nodeids, settings.models, cassette_dir=settings.cassette_dir,

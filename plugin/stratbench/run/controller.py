@@ -8,17 +8,33 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sys
 
 from stratbench.run.config import cost_notes
 from stratbench.run.remote_results import CASSETTE_PROPERTY, store_cassette
 from stratbench.run.session import StratbenchSession
 from stratbench.stash import RECORD_PROPERTY, TRANSCRIPT_PROPERTY
+from stratbench.run.gating import check_pytest_options, run_gate
+from stratbench.run.results import (
+    carried_records,
+    fold_run,
+    fold_worker_journals,
+    interrupted_record,
+    journal_entries,
+    latest_per_match,
+    status_of,
+    summarize_by_agent,
+    unscored_by_agent,
+)
+from stratbench.report.render import write_reports
+from stratbench.match.record import unstarted_record
+from stratbench.core.match_work import still_running
 
 
 def peak_rss_mb() -> float:
     """Returns this process's peak resident memory in MB (0 where the platform does not say)."""
     try:
-        import resource
+        import resource  # optional: resource is POSIX-only
     except ImportError:  # not on POSIX
         return 0.0
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)  # Linux reports KiB
@@ -46,8 +62,6 @@ class ControllerPlugin:
         self.folded: list[dict[str, Any]] = []
         self.peak_rss: dict[str, float] = {}
         """Each xdist worker's peak RSS in MB, by worker id."""
-        from stratbench.run.gating import check_pytest_options
-
         self.gate_error: str | None = None
         problem = check_pytest_options(config, baseline)
         if problem:
@@ -78,8 +92,6 @@ class ControllerPlugin:
             ) from None
 
     def _carry_over(self) -> None:
-        from stratbench.run.results import carried_records, fold_worker_journals
-
         settings = self.session.settings
         self.folded = fold_worker_journals(settings.report_dir, skip_run=settings.run_id)
         if not settings.resume or self.session.store is None:
@@ -131,8 +143,6 @@ class ControllerPlugin:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Folds in what workers finished but never reported, writes the reports and runs the gate."""
-        from stratbench.run.results import fold_run, latest_per_match
-
         settings = self.session.settings
         if self.store_error is None:  # else the worker journals keep what could not be stored, for --resume
             known = self.recorded | {r["match_id"] for r in self.session.records}
@@ -149,10 +159,8 @@ class ControllerPlugin:
             self.carried -= self.recorded
         if not records:
             return
-        import sys
 
-        from stratbench.report.analysis import analyse, manifest_for
-        from stratbench.report.render import write_reports
+        from stratbench.report.analysis import analyse, manifest_for  # lean: rating stack; only the controller reports
 
         manifest = manifest_for(records, command=["pytest", *sys.argv[1:]], versions=self.session.versions)
         self.report = analyse(
@@ -163,8 +171,6 @@ class ControllerPlugin:
         )
         self.report["notes"].extend(self.cost_notes)
         if self.baseline is not None or self.config.getoption("stratbench_gate_map"):
-            from stratbench.run.gating import run_gate
-
             self.gate, self.gate_error, status = run_gate(self.config, self.report, self.baseline)
             self.report["gate"] = None if self.gate is None else self.gate.to_dict()
             if status and session.exitstatus == pytest.ExitCode.OK:
@@ -200,9 +206,6 @@ class ControllerPlugin:
                 self._store(crashed, None)
 
     def _crashed(self, report: pytest.TestReport) -> dict[str, Any] | None:
-        from stratbench.match.record import unstarted_record
-        from stratbench.run.results import interrupted_record, journal_entries
-
         started, finished = journal_entries(self.session.settings.report_dir, self.session.settings.run_id)
         if report.nodeid in finished:
             return finished[report.nodeid]
@@ -221,7 +224,6 @@ class ControllerPlugin:
         session = self.session
         if not session.records or session.store is None:
             return
-        from stratbench.run.results import latest_per_match, summarize_by_agent
 
         records = latest_per_match(session.records)
         rows = summarize_by_agent(records)
@@ -242,7 +244,6 @@ class ControllerPlugin:
             terminalreporter.write_line(
                 f"recovered {len(self.folded)} record(s) an earlier, interrupted run had finished", yellow=True)
         terminalreporter.write_line(f"results: {session.store.path}")
-        from stratbench.core.match_work import still_running
 
         for stuck in still_running():  # native code a stopped step could not interrupt: it ends when it returns
             terminalreporter.write_line(f"stratbench: warning: a step stopped by --match-timeout is still running "
@@ -263,8 +264,6 @@ class ControllerPlugin:
 
     def _write_unscored(self, terminalreporter: Any, records: list[dict[str, Any]]) -> None:
         """Lists the skipped and errored matches: counts per agent, then one line per match with its reason."""
-        from stratbench.run.results import status_of, unscored_by_agent
-
         rows = unscored_by_agent(records)
         if not rows:
             return

@@ -28,6 +28,7 @@ import pytest
 
 from stratbench.core.schedule import MatchSpec
 from stratbench.run.scheduling import run_in_order
+from stratbench.report.gate import NothingCompared, _match_key, check, head_to_head, rows_from_records
 
 __all__ = ["GateSchedule", "until_decided_problem"]
 
@@ -74,8 +75,6 @@ class GateSchedule:
         return getattr(controller, "baseline", None)
 
     def _test_of(self, spec: MatchSpec, item: pytest.Item, baseline_keys: dict[TestKey, set[Any]]) -> TestKey | None:
-        from stratbench.report.gate import _match_key
-
         labels = [side.label for side in spec.sides]
         mapping = self.settings.agent_map
         if self._baseline() is None:
@@ -98,8 +97,6 @@ class GateSchedule:
 
     def take(self, items: list[tuple[pytest.Item, MatchSpec | None]], records: list[dict[str, Any]]) -> None:
         """Sorts the collected items into per-test queues (by seed) and the rest; earlier records count."""
-        from stratbench.report.gate import _match_key
-
         baseline = self._baseline()
         mapping = self.settings.agent_map
         baseline_keys: dict[TestKey, set[Any]] = {}
@@ -126,8 +123,6 @@ class GateSchedule:
     # ------------------------------------------------------------ the gate so far
 
     def _update(self) -> None:
-        from stratbench.report.gate import NothingCompared, check, head_to_head, rows_from_records
-
         report = rows_from_records(self.records)
         baseline = self._baseline()
         try:

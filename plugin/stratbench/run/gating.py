@@ -19,6 +19,18 @@ from __future__ import annotations
 import argparse
 import math
 from typing import Any
+import json
+from pathlib import Path
+
+from stratbench.report.gate import (
+    INCONCLUSIVE,
+    PYTEST_EXIT,
+    GateSettings,
+    NothingCompared,
+    check,
+    head_to_head,
+    validate_report,
+)
 
 __all__ = ["add_pytest_options", "check_pytest_options", "error_rate", "finite_float", "load_baseline", "run_gate",
            "score_margin", "settings_from_pytest", "validate"]
@@ -103,8 +115,6 @@ UNGATED = (
 
 def settings_from_pytest(config: Any) -> Any:
     """Returns the :class:`~stratbench.report.gate.GateSettings` of a pytest run's options."""
-    from stratbench.report.gate import GateSettings
-
     return GateSettings(
         elo0=config.getoption("stratbench_gate_elo0"), elo1=config.getoption("stratbench_gate_elo1"),
         alpha=config.getoption("stratbench_gate_alpha"), beta=config.getoption("stratbench_gate_beta"),
@@ -121,7 +131,9 @@ def check_pytest_options(config: Any, baseline: Any) -> str | None:
         for flag, dest, default in UNGATED:
             if config.getoption(dest) != default:
                 return f"{flag} needs --baseline PATH (a results.json to compare with) or --stratbench-gate-map NEW=OLD"
-    from stratbench.run.gate_schedule import until_decided_problem
+    from stratbench.run.gate_schedule import (  # cli: gate_schedule loads pytest; run.gating stays pytest-free
+        until_decided_problem,
+    )
 
     return (until_decided_problem(config, baseline)
             or validate(config.getoption("stratbench_gate_elo0"), config.getoption("stratbench_gate_elo1")))
@@ -133,11 +145,6 @@ def load_baseline(path: str | None) -> dict[str, Any] | None:
     Raises:
         ValueError: One line naming the file and the problem.
     """
-    import json
-    from pathlib import Path
-
-    from stratbench.report.gate import validate_report
-
     if path is None:
         return None
     file = Path(path)
@@ -157,10 +164,10 @@ def run_gate(config: Any, report: dict[str, Any], baseline: dict[str, Any] | Non
     Returns:
         ``(GateResult or None, a one-line error or None, the pytest exit status it asks for)``.
     """
-    from stratbench.report.gate import INCONCLUSIVE, PYTEST_EXIT, NothingCompared, check, head_to_head
-
     settings = settings_from_pytest(config)
-    from stratbench.run.gate_schedule import GateSchedule
+    from stratbench.run.gate_schedule import (  # cli: gate_schedule loads pytest; run.gating stays pytest-free
+        GateSchedule,
+    )
 
     schedule = next((p for p in config.pluginmanager.get_plugins() if isinstance(p, GateSchedule)), None)
     planned = schedule.planned_tests if schedule is not None else None  # the split the run was decided with

@@ -106,7 +106,9 @@ class AdaptiveSchedule:
             else:
                 self.candidates.append((item, spec))
         agents = [label for _, spec in self.candidates for label in _seating(spec)]
-        from stratbench.rating.adaptive import AdaptivePlanner
+        from stratbench.rating.adaptive import (  # lean: the rating stack, for --stratbench-schedule adaptive
+            AdaptivePlanner,
+        )
 
         self.planner = AdaptivePlanner(agents)
         for record in records:
@@ -154,6 +156,6 @@ class AdaptiveSchedule:
         agents = (str(sides[0].get("agent")), str(sides[1].get("agent")))
         if seating is not None and seating != agents:
             self.planner.drop_pending(seating)
-        from stratbench.rating.data import MatchResult
+        from stratbench.rating.data import MatchResult  # lean: the rating stack, for --stratbench-schedule adaptive
 
         self.planner.add_result(MatchResult(str(record.get("game")), agents, tuple(scores), record.get("match_id")))

@@ -46,6 +46,7 @@ from stratbench.reference import ReferenceProfile
 from stratbench.registry import Registry
 from stratbench.scaffolds.family_parts import use_registry
 from stratbench.run.results import ResultStore, WorkerJournal
+from stratbench.llm.local import LocalModels
 
 __all__ = ["PlayedMatch", "RunSettings", "StratbenchSession", "annotator_settings", "result_for"]
 
@@ -243,8 +244,6 @@ class StratbenchSession:
     def client(self) -> LLMClient:
         """Returns the run's LLM client, built on first use."""
         if self._client is None:
-            from stratbench.llm.local import LocalModels
-
             self._client = LLMClient(
                 api_base=self.settings.api_base,
                 budget=self.budget,

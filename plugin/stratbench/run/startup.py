@@ -12,6 +12,11 @@ import errno
 import os
 import tempfile
 from pathlib import Path
+import re
+
+from stratbench.llm.cassettes import cassette_path, will_record
+from stratbench.llm.client import missing_environment
+from stratbench.llm.local import is_local
 
 
 def directory_problem(option: str, path: Path, *, write: bool) -> str | None:
@@ -64,11 +69,7 @@ def missing_key_problem(
     """
     if api_base or record_mode == "none" or not models:
         return None
-    import re
 
-    from stratbench.llm.cassettes import cassette_path, will_record
-    from stratbench.llm.client import missing_environment
-    from stratbench.llm.local import is_local
 
     problems = []
     for model in models:

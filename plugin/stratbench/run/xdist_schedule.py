@@ -35,7 +35,7 @@ def make_scheduler(config: pytest.Config, log: Any, width: int) -> Any | None:
     """
     if width <= 1 or config.getoption("dist", "load") != "load":
         return None
-    from xdist.scheduler import LoadScheduling
+    from xdist.scheduler import LoadScheduling  # lean: only an -n controller loads xdist's schedulers
 
     class MatchLoadScheduling(LoadScheduling):
         """``load`` that keeps ``width`` items queued on each worker (see the module docstring)."""

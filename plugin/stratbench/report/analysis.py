@@ -24,6 +24,8 @@ from stratbench.rating import (
 )
 from stratbench.rating.elo import pair_records
 from stratbench.redact import redact_argv
+from stratbench.report.scales import builtin_scales
+from stratbench.report.unplayed import unplayed_counts
 
 __all__ = [
     "ELO_RULE", "OVERALL_RULE", "REPORT_VERSION", "SectionBuilder", "analyse", "elo_by_game", "finite", "malformed",
@@ -102,8 +104,6 @@ def analyse(
     known = record_scales(records, notes)
     missing = sorted({r["game"] for r in records} - set(known))
     if scales is None and missing:
-        from stratbench.report.scales import builtin_scales
-
         scales = builtin_scales({g: next(r.get("variant") for r in records if r["game"] == g) for g in missing})
     known.update({g: v for g, v in (scales or {}).items() if g not in known})
     data: dict[str, Any] = {
@@ -203,8 +203,6 @@ def _add_sections(
 
 def _unscored_by_agent_game(unscored: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, int]]]:
     """Returns ``{agent: {game: {"errored", "skipped"}}}``: the counts the score table shows beside its means."""
-    from stratbench.report.unplayed import unplayed_counts
-
     counts = unplayed_counts(unscored, lambda r: [(s.get("agent", "?"), str(r.get("game"))) for s in r.get("sides", [])])
     out: dict[str, dict[str, dict[str, int]]] = {}
     for (agent, game), tally in sorted(counts.items()):

@@ -60,6 +60,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from stratbench.report.scales import builtin_scales
+
 __all__ = [
     "CLI_EXIT", "FAIL", "GATE_MODES", "INCONCLUSIVE", "PASS", "PYTEST_EXIT", "BaselineError", "GameTest",
     "GateResult", "GateSettings", "NothingCompared", "check", "decide", "head_to_head", "rating_drop",
@@ -311,7 +313,7 @@ def decide(units: Sequence[float], wdl: bool, settings: GateSettings, tests: int
     crosses a bound (at ``alpha / tests`` and ``beta / tests``); its result there is returned, with
     the LLR after every pair up to it (``decided_at`` None: no bound crossed yet).
     """
-    from stratbench.rating.sprt import llr_bounds
+    from stratbench.rating.sprt import llr_bounds  # lean: rating.sprt loads numpy and scipy
 
     alpha, beta = settings.alpha / tests, settings.beta / tests
     lower, upper = llr_bounds(alpha, beta)
@@ -323,7 +325,7 @@ def decide(units: Sequence[float], wdl: bool, settings: GateSettings, tests: int
 
 
 def _sprt_at(units: Sequence[float], wdl: bool, settings: GateSettings, alpha: float, beta: float) -> Any:
-    from stratbench.rating.sprt import sprt_pentanomial, sprt_points
+    from stratbench.rating.sprt import sprt_pentanomial, sprt_points  # lean: rating.sprt loads numpy and scipy
 
     if wdl:
         return sprt_pentanomial(_pentanomial(units)[-1] if units else [0] * 5, settings.elo0, settings.elo1,
@@ -333,7 +335,7 @@ def _sprt_at(units: Sequence[float], wdl: bool, settings: GateSettings, alpha: f
 
 def _pentanomial(units: Sequence[float]) -> Any:
     """Cumulative pentanomial counts (LL, LD, D, WD, WW) after each pair."""
-    import numpy as np
+    import numpy as np  # lean: numpy, only once a gate is computed
 
     steps = np.zeros((len(units), 5))
     steps[np.arange(len(units)), [int(round(2 * u)) for u in units]] = 1
@@ -345,9 +347,13 @@ def _llr_path(units: Sequence[float], wdl: bool, settings: GateSettings) -> list
 
     Computed in one batch per outcome grid (the grid of a points test grows with each new value).
     """
-    import numpy as np
+    import numpy as np  # lean: numpy, only once a gate is computed
 
-    from stratbench.rating.sprt import PAIR_POINTS, elo_to_score, llr_expected_score
+    from stratbench.rating.sprt import (  # lean: rating.sprt loads numpy and scipy
+        PAIR_POINTS,
+        elo_to_score,
+        llr_expected_score,
+    )
 
     if not units:
         return []
@@ -406,8 +412,6 @@ def _scales(*reports: dict[str, Any]) -> dict[str, tuple[float, float]]:
     missing = {row["game"]: row.get("variant") for r in reports for row in r.get("matches", [])
                if row["game"] not in found}
     if missing:
-        from stratbench.report.scales import builtin_scales
-
         found.update({g: scale[0] for g, scale in builtin_scales(missing).items()})
     return found
 
@@ -498,7 +502,7 @@ def _subjects(report: dict[str, Any]) -> set[str]:
 
 def _test(agent: str, base_agent: str, game: str, pairing: str, pairs: _Pairs, settings: GateSettings,
           k: int) -> GameTest:
-    from stratbench.rating.sprt import expected_units_left, llr_bounds
+    from stratbench.rating.sprt import expected_units_left, llr_bounds  # lean: rating.sprt loads numpy and scipy
 
     if not pairs.units:
         lower, upper = llr_bounds(settings.alpha / k, settings.beta / k)

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from stratbench.report.unplayed import unplayed_counts
+
 NONE_UNPLAYED = {"errored": 0, "skipped": 0}
 UNREADABLE_PLAN = "parse_error"
 """The planning validator's verdict on a plan it could not read."""
@@ -33,8 +35,6 @@ def model_overview(
     score None without a scored match), and ``errored`` and ``skipped``, the model's matches in
     ``unscored`` (skipped and errored records), which have no answers or score to count.
     """
-    from stratbench.report.unplayed import unplayed_counts
-
     totals: dict[tuple[str, str], dict[str, Any]] = defaultdict(
         lambda: {"matches": 0, "answers": 0, "legal": 0, "format_errors": 0, "score": 0.0}
     )

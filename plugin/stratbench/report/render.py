@@ -13,6 +13,8 @@ import math
 import os
 from pathlib import Path
 from typing import Any
+import base64
+from importlib.resources import files
 
 from stratbench.report.gate_section import GATE_COLUMNS, gate_rows, llr_chart
 from stratbench.report.replay import renderer_for, replay_steps
@@ -41,7 +43,7 @@ def _fmt(value: Any) -> str:
 
 
 def _environment() -> Any:
-    import jinja2
+    import jinja2  # lean: jinja2 loads only when a report is written
 
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("stratbench.report", "templates"),
@@ -108,7 +110,7 @@ def _elo_rows(data: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
 def _paper_elo_rows(data: dict[str, Any] | None = None) -> tuple[list[str], list[list[Any]]]:
     """Returns SPIN-Bench's published Table 4 as games and rows, to show beside the run's Elo: only its games
     this run played (none: no rows)."""
-    from stratbench.rating.elo import PAPER_TABLE_4
+    from stratbench.rating.elo import PAPER_TABLE_4  # lean: the rating stack (numpy, scipy, choix)
 
     info = (data or {}).get("elo_by_game") or {}
     played = set(info.get("ratings") or {}) | set(info.get("matches") or {}) | set(info.get("without_llm_pairs") or [])
@@ -374,10 +376,6 @@ def render_markdown(data: dict[str, Any]) -> str:
 
 def _replay_script() -> tuple[str, str]:
     """The viewer's script and its CSP hash (only that script may run on a transcript page)."""
-    import base64
-    import hashlib
-    from importlib.resources import files
-
     script = files("stratbench.report").joinpath("templates/replay.js").read_text(encoding="utf-8")
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     return script, f"sha256-{digest}"

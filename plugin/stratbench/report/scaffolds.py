@@ -23,6 +23,7 @@ from collections import defaultdict
 from typing import Any
 
 from stratbench.metrics.revision import RevisionRow, pooled_revision_metrics
+from stratbench.report.unplayed import NONE, unplayed_counts
 
 __all__ = ["RESAMPLES", "paired_difference", "paired_scores", "scaffolds"]
 
@@ -69,8 +70,6 @@ def paired_scores(records: list[dict[str, Any]]) -> dict[tuple[str, str], dict[t
 
 def _unplayed(unscored: list[dict[str, Any]]) -> dict[Any, dict[str, int]]:
     """Counts the errored and skipped matches per ``(agent, game)`` and per ``(game, model, scaffold)``."""
-    from stratbench.report.unplayed import unplayed_counts
-
     def keys(record: dict[str, Any]) -> list[tuple[str, ...]]:
         sides = [side for side in record.get("sides", []) if side.get("model")]
         return [*((side.get("agent", "?"), record.get("game", "?")) for side in sides),
@@ -90,7 +89,6 @@ def _cost_rows(records: list[dict[str, Any]], unplayed: dict[Any, dict[str, int]
             cell["matches"] += 1
             for key in ("decisions", "calls", "prompt_tokens", "completion_tokens"):
                 cell[key] += int(cost[key])
-    from stratbench.report.unplayed import NONE
 
     for key in unplayed:
         if len(key) == 2:
@@ -118,8 +116,6 @@ def _calls_per_decision(records: list[dict[str, Any]], game: str, model: str, sc
 
 
 def _side_by_side(records: list[dict[str, Any]], unplayed: dict[Any, dict[str, int]]) -> list[dict[str, Any]]:
-    from stratbench.report.unplayed import NONE
-
     tables = []
     by_game: dict[str, list[list[Any]]] = defaultdict(list)
     for (game, model), keyed in sorted(paired_scores(records).items()):

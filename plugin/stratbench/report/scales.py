@@ -24,7 +24,7 @@ def builtin_scales(games: dict[str, Any]) -> dict[str, Scale]:
         The scales of the games that could be built; games no installed family registers, or that fail
         to build, are left out, which keeps them out of the overall average.
     """
-    from stratbench.families import FamilyLoadError, standalone_registry
+    from stratbench.families import FamilyLoadError, standalone_registry  # cli: loads pytest and every family
 
     try:
         registry = standalone_registry()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 import os
+from typing import Any
 from urllib.parse import urlsplit
 
 from stratbench.llm.cassettes import RECORD_MODES

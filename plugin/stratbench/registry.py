@@ -9,10 +9,10 @@ the core. Names of third-party components should be namespaced by package
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-import importlib
 
 from stratbench.protocols import DEFAULT, DEFAULT_PROTOCOL
 

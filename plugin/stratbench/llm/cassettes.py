@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import copy
 import functools
 import hashlib
 import json
@@ -32,7 +33,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
-import copy
 
 from stratbench.core.types import HarnessError
 from stratbench.redact import SECRET_QUERY_NAMES, redact_text

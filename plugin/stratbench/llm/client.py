@@ -16,13 +16,13 @@ import asyncio
 import contextvars
 import dataclasses
 import functools
+import json
 import os
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-import json
 
 from stratbench.core.types import HarnessError
 from stratbench.llm.budget import Budget

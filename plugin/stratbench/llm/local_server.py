@@ -26,6 +26,7 @@ import argparse
 import json
 from pathlib import Path
 from typing import Any
+
 import numpy as np
 
 

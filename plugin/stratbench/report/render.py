@@ -7,14 +7,14 @@ markup; the pages also carry a Content-Security-Policy that forbids scripts.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import math
 import os
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
-import base64
-from importlib.resources import files
 
 from stratbench.report.gate_section import GATE_COLUMNS, gate_rows, llr_chart
 from stratbench.report.replay import renderer_for, replay_steps

@@ -4,11 +4,11 @@ the summary."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-import sys
 
 from stratbench.run.config import cost_notes
 from stratbench.run.remote_results import CASSETTE_PROPERTY, store_cassette

@@ -17,10 +17,10 @@ pairs left).
 from __future__ import annotations
 
 import argparse
-import math
-from typing import Any
 import json
+import math
 from pathlib import Path
+from typing import Any
 
 from stratbench.report.gate import (
     INCONCLUSIVE,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import tempfile
 from pathlib import Path
-import re
 
 from stratbench.llm.cassettes import cassette_path, will_record
 from stratbench.llm.client import missing_environment

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from types import ModuleType
-import base64
 
 from stratbench.core.types import Observation
 from stratbench.scaffolds.family_parts import current_registry

@@ -10,6 +10,7 @@ disagree, the released code's catalogues are the default; each module's
 docstring and ``docs/ADVGAME.md`` list the differences.
 """
 
+from stratbench.games.advgame import battle_card, tower_defense, turn_based
 from stratbench.games.advgame.common import (
     Outcome,
     StrategyProblem,
@@ -32,12 +33,7 @@ def simulator(game_id: str):
     Raises:
         ValueError: for an unknown id, naming the known ones.
     """
-    if game_id == "tower_defense":
-        from stratbench.games.advgame import tower_defense as module
-    elif game_id == "battle_card":
-        from stratbench.games.advgame import battle_card as module
-    elif game_id == "turn_based":
-        from stratbench.games.advgame import turn_based as module
-    else:
+    modules = {"tower_defense": tower_defense, "battle_card": battle_card, "turn_based": turn_based}
+    if game_id not in modules:
         raise ValueError(f"unknown AdvGameBench game {game_id!r}; known: {', '.join(GAME_IDS)}")
-    return module
+    return modules[game_id]

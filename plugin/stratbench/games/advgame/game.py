@@ -30,6 +30,7 @@ from stratbench.core.types import Rules
 from stratbench.games.advgame import GAME_IDS, simulator
 from stratbench.games.advgame.baselines import BASELINE_KINDS, BaselineWriter
 from stratbench.registry import Variant
+from stratbench.games.advgame.writers import ModelStrategyWriter
 
 MOVE_ORDERS = ("first", "second")
 """The variants: the subject's move order (which side revises after round 1)."""
@@ -120,8 +121,6 @@ class AdvGame(RevisionGame):
 
     def model_writer(self, session: Any, side: str) -> Any:
         """Returns a model's writer for ``side``, worded by this game's prompt protocol."""
-        from stratbench.games.advgame.writers import ModelStrategyWriter
-
         return ModelStrategyWriter(session, self.game_id, side, catalogue=self.catalogue, protocol=self.protocol)
 
     def baseline_writer(self, kind: str, side: str, rng: random.Random) -> BaselineWriter:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from stratbench.protocols import PAPER, Protocol
 from stratbench.registry import Registry
+from stratbench.games.advgame import GAME_IDS
 
 SOURCE = ("Yuan et al. 2025, 'Tracing LLM Reasoning Processes with Strategic Games' (AdvGameBench), and its "
           "released code "
@@ -26,8 +27,6 @@ SOURCE = ("Yuan et al. 2025, 'Tracing LLM Reasoning Processes with Strategic Gam
 
 def register(registry: Registry) -> None:
     """Registers the paper protocol of each game of the family."""
-    from stratbench.games.advgame import GAME_IDS
-
     for game in GAME_IDS:
         registry.add_protocol(game, Protocol(
             PAPER,

@@ -1,5 +1,9 @@
 """The AdvGameBench family as a plugin: its three strategy games, writers, metrics, report section, protocol and
-``--advgame-rounds``."""
+``--advgame-rounds``.
+
+:mod:`stratbench.families` imports this module at pytest start, so it stays cheap to import: each hook
+imports its family's modules only when called (the lean rule for function-local imports).
+"""
 
 from __future__ import annotations
 

@@ -25,6 +25,8 @@ from stratbench.metrics.advgame import (
     first_mover_advantage,
     radar_axes,
 )
+from stratbench.core.revision import RevisionMatch
+from stratbench.report.unplayed import NONE, unplayed_counts
 
 GAMES = ("tower_defense", "battle_card", "turn_based")
 LABELS = {"tower_defense": "TDG", "battle_card": "BCG", "turn_based": "TAG"}
@@ -51,8 +53,6 @@ TABLE_1_COLUMNS = ["agent", *(f"{LABELS.get(g, g)} {m}" for g in (*GAMES, "avg")
 
 def traces_by_agent(records: list[dict[str, Any]]) -> dict[str, dict[str, list[tuple[MatchTrace, dict]]]]:
     """Returns agent -> game -> [(the agent's side of a match as a trace, that side's per-match metrics)]."""
-    from stratbench.core.revision import RevisionMatch
-
     found: dict[str, dict[str, list[tuple[MatchTrace, dict]]]] = {}
     for record in sorted(records, key=lambda r: str(r.get("match_id", ""))):
         if record.get("game") not in GAMES or "advgame" not in record or record.get("status", "scored") != "scored":
@@ -84,8 +84,6 @@ def _fma(items: list[tuple[MatchTrace, dict]], key: str) -> float:
 
 def advgame(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """The AdvGameBench section (None when no match of the three games was scored, errored or skipped)."""
-    from stratbench.report.unplayed import NONE, unplayed_counts
-
     by_agent = traces_by_agent(records)
     unplayed = unplayed_counts(unscored, lambda r: [(s.get("agent"), r.get("game")) for s in r.get("sides", [])]
                                if r.get("game") in GAMES else [])

@@ -18,6 +18,7 @@ from stratbench.games.advgame.prompts import (
     revision_prompt,
 )
 from stratbench.llm.session import ModelSession
+from stratbench.core.types import HarnessError
 
 
 class ModelStrategyWriter:
@@ -57,8 +58,6 @@ def baseline_agent(kind: str):
     """
 
     def build(context):
-        from stratbench.core.types import HarnessError
-
         raise HarnessError(f"the {kind} agent writes AdvGameBench strategies; it plays only tower_defense, "
                            f"battle_card and turn_based")
 

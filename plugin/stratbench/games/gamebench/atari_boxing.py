@@ -126,7 +126,7 @@ def _emulator() -> tuple[Any, Any]:
     ROM (about half a second) happens once per process.
     """
     try:
-        from ale_py import ALEInterface, LoggerMode, roms
+        from ale_py import ALEInterface, LoggerMode, roms  # optional: the [atari] extra
     except ImportError as error:
         raise ImportError(INSTALL_HINT) from error
     ALEInterface.setLoggerMode(LoggerMode.Error)
@@ -307,7 +307,7 @@ class AtariBoxing(ProtocolGame):
 
 
 def _png(screen: Any) -> bytes:
-    from PIL import Image
+    from PIL import Image  # lean: PIL only when a frame is drawn
 
     buffer = io.BytesIO()
     Image.fromarray(screen).save(buffer, format="PNG")

@@ -26,6 +26,7 @@ from stratbench.core.types import Action, ActionParseError, Observation
 from stratbench.protocols import Protocol
 from stratbench.registry import Registry
 from stratbench.scaffolds.prompt import COT_INSTRUCTION, SYSTEM_PROMPT
+from stratbench.games.gamebench import EXTRA_GAME_IDS, GAME_IDS
 
 SOURCE = (
     "GameBench (Costarelli et al. 2024), released code Joshuaclymer/GameBench@2968355: agents/gpt.py "
@@ -429,7 +430,5 @@ def paper_protocol() -> Protocol:
 
 def register(registry: Registry) -> None:
     """Registers the paper protocol of each game of the family (Atari Boxing included)."""
-    from stratbench.games.gamebench import EXTRA_GAME_IDS, GAME_IDS
-
     for game in (*GAME_IDS, *EXTRA_GAME_IDS):
         registry.add_protocol(game, paper_protocol())

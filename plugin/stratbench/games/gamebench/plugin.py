@@ -1,4 +1,8 @@
-"""The GameBench family as a plugin: its nine games and Atari Boxing, metrics, report sections, board and protocol."""
+"""The GameBench family as a plugin: its nine games and Atari Boxing, metrics, report sections, board and protocol.
+
+:mod:`stratbench.families` imports this module at pytest start, so it stays cheap to import: each hook
+imports its family's modules only when called (the lean rule for function-local imports).
+"""
 
 from __future__ import annotations
 

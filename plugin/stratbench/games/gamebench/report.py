@@ -6,6 +6,8 @@ from collections import defaultdict
 from typing import Any
 
 from stratbench.report.unplayed import NONE, beside, unplayed_counts
+from stratbench.games.gamebench import EXTRA_CATEGORIES, GAME_IDS, REASONING_CATEGORIES
+from stratbench.games.gamebench.published import PUBLISHED_TABLE_1, PUBLISHED_UNPLAYED, TABLE_1_COLUMNS
 
 __all__ = ["gamebench_categories", "gamebench_ratings"]
 
@@ -20,8 +22,6 @@ def gamebench_categories(records: list[dict[str, Any]], unscored: list[dict[str,
     shown only when such a game was played. The note gives each agent's
     matches: scored, with the errored and skipped ones beside (in no mean).
     """
-    from stratbench.games.gamebench import EXTRA_CATEGORIES, REASONING_CATEGORIES
-
     categories = {**REASONING_CATEGORIES, **EXTRA_CATEGORIES}
     known = {g for games in categories.values() for g in games}
     played = [r for r in records if r.get("family") == "gamebench" or r["game"] in known]
@@ -76,10 +76,8 @@ def gamebench_ratings(records: list[dict[str, Any]], unscored: list[dict[str, An
     shows a prior-only rating there). The paper's rows follow, labelled as the
     paper's, each value under the game it belongs to (Table 1's header is permuted).
     """
-    from stratbench.games.gamebench import GAME_IDS
-    from stratbench.rating.data import MatchResult
-    from stratbench.games.gamebench.published import PUBLISHED_TABLE_1, PUBLISHED_UNPLAYED, TABLE_1_COLUMNS
-    from stratbench.rating.gamebench import GAMEBENCH_ALPHA, GAMEBENCH_RESAMPLES
+    from stratbench.rating.data import MatchResult  # lean: the rating stack (numpy, scipy, choix)
+    from stratbench.rating.gamebench import GAMEBENCH_ALPHA, GAMEBENCH_RESAMPLES  # lean: the rating stack
 
     played = [r for r in records if r["game"] in GAME_IDS]
     unplayed = unplayed_counts(unscored, lambda r: [s.get("agent") for s in r.get("sides", [])]
@@ -126,9 +124,8 @@ def gamebench_ratings(records: list[dict[str, Any]], unscored: list[dict[str, An
 
 def _rated_rows(matches: list[Any], rows: list[list[Any]]) -> str:
     """Appends a Table 1 row per agent of ``matches`` (GameBench's bootstrap) to ``rows``; returns a note, if any."""
-    from stratbench.rating import bootstrap
-    from stratbench.games.gamebench.published import TABLE_1_COLUMNS
-    from stratbench.rating.gamebench import GAMEBENCH_ALPHA, GAMEBENCH_RESAMPLES
+    from stratbench.rating import bootstrap  # lean: the rating stack (numpy, scipy, choix)
+    from stratbench.rating.gamebench import GAMEBENCH_ALPHA, GAMEBENCH_RESAMPLES  # lean: the rating stack
 
     try:
         summary = bootstrap(matches, mode="gamebench", alpha=GAMEBENCH_ALPHA, n_resamples=GAMEBENCH_RESAMPLES)

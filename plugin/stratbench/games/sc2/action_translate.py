@@ -44,8 +44,9 @@ from stratbench.games.sc2.action_grammar import (
     Word,
 )
 from stratbench.games.sc2.action_space import ACTIONS
-from stratbench.games.sc2.config import DEFAULTS, TeamView
+from stratbench.games.sc2.config import DEFAULTS, TeamConfig, TeamView
 from stratbench.games.sc2.unit_table import ALLY, SELF, UnitTable
+from stratbench.games.sc2.pysc2_compat import import_pysc2
 
 RAW_PREFIX = "Raw_"
 
@@ -167,8 +168,6 @@ def resolve(step: Step, table: UnitTable, available: Any, *, screen_size: int = 
         ``(call, None)`` to execute; ``(None, None)`` for a step with nothing to
         do (a camera already in place); ``(no_op call, reason)`` when refused.
     """
-    from stratbench.games.sc2.pysc2_compat import import_pysc2
-
     actions = import_pysc2().actions
     functions = actions.RAW_FUNCTIONS if step.raw else actions.FUNCTIONS
     function = functions[step.function]
@@ -229,8 +228,6 @@ def translate(reply: ParsedReply, observation: Any, *, teams: tuple[TeamView, ..
 
 def default_teams(table: UnitTable) -> tuple[TeamView, ...]:
     """Returns one team per own unit type, named ``<Type>-1`` (LLM-SMAC's names), with the default action space."""
-    from stratbench.games.sc2.config import TeamConfig
-
     kinds: dict[str, list[Any]] = {}
     for unit in table.of(SELF):
         kinds.setdefault(unit.type_name, []).append(unit)
@@ -280,8 +277,6 @@ def _expand(action: ParsedAction, team: TeamView, raw_space: bool) -> tuple[list
 
 
 def _function_steps(action: ParsedAction, team: TeamView, raw_space: bool) -> tuple[list[Step], str | None]:
-    from stratbench.games.sc2.pysc2_compat import import_pysc2
-
     actions = import_pysc2().actions
     raw = action.name.startswith(RAW_PREFIX)
     name = action.name[len(RAW_PREFIX):] if raw else action.name

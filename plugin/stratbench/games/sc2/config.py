@@ -21,6 +21,7 @@ from typing import Any
 
 from stratbench.games.sc2.action_space import actions_for
 from stratbench.games.sc2.unit_table import SELF, UnitInfo, UnitTable
+from stratbench.games.sc2.pysc2_compat import import_pysc2
 
 
 @dataclass(frozen=True)
@@ -172,8 +173,6 @@ def interface_format(*, screen: int = DEFAULTS.screen_size, minimap: int = DEFAU
     positions at minimap resolution. ``raw_actions`` switches the action space
     to pysc2's raw functions (only the ``Raw_`` text forms then act).
     """
-    from stratbench.games.sc2.pysc2_compat import import_pysc2
-
     pysc2 = import_pysc2()
     features = pysc2.features
     return features.AgentInterfaceFormat(

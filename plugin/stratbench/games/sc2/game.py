@@ -49,6 +49,9 @@ from stratbench.games.sc2.prompts import (
     system_prompt,
 )
 from stratbench.registry import Variant
+from stratbench.games.sc2.config import AgentConfig
+from stratbench.games.sc2.mock_battle import make_env_factory, skirmish
+from stratbench.games.sc2.pysc2_compat import unavailable_reason
 
 REPLY = "reply"
 """The one open-ended action of every decision: the agent's whole answer."""
@@ -247,8 +250,6 @@ def mock_layout(variant: str) -> Layout:
 
 def mock_multi_layout(variant: str) -> Layout:
     """Returns a two-agent layout with communication: a CombatGroup per own unit type."""
-    from stratbench.games.sc2.config import AgentConfig
-
     own, _ = MOCK_VARIANTS[variant]
     agents = tuple(
         AgentConfig(f"CombatGroup{i}", f"Protoss frontline commander, controls several {kind.split('.')[1]}s.",
@@ -279,8 +280,6 @@ def mock_game(variant: str | None = None, *, protocol: str = "default", max_step
         protocol: ``"default"`` or ``"paper"``.
         max_steps: Environment steps before the skirmish is a tie.
     """
-    from stratbench.games.sc2.mock_battle import make_env_factory, skirmish
-
     variant = variant or next(iter(MOCK_VARIANTS))
     if variant not in mock_variant_names():
         raise ValueError(f"unknown sc2_mock variant {variant!r}; known: {mock_variant_names()}")
@@ -293,7 +292,5 @@ def mock_game(variant: str | None = None, *, protocol: str = "default", max_step
 
 def mock_variants(options: dict[str, Any]) -> list[Variant]:
     """Lists the mock skirmishes; each is skipped, with the install hint, when pysc2 is missing."""
-    from stratbench.games.sc2.pysc2_compat import unavailable_reason
-
     skip = unavailable_reason()
     return [Variant(name, skip) for name in mock_variant_names()]

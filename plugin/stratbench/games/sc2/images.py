@@ -13,6 +13,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import numpy as np
+
 from stratbench.games.sc2.unit_table import ALLY, ENEMY, NEUTRAL, SELF, UnitTable
 
 SCALE = {"screen": 4, "minimap": 4}
@@ -22,7 +24,7 @@ GRID = (255, 255, 255)
 
 def render_png(observation: Any) -> bytes:
     """Returns the observation's screen and minimap side by side, as PNG bytes."""
-    from PIL import Image
+    from PIL import Image  # lean: PIL only when a frame is drawn
 
     table = UnitTable.from_observation(observation)
     screen = _panel(observation, "feature_screen", table, lambda u: u.screen, SCALE["screen"])
@@ -36,8 +38,7 @@ def render_png(observation: Any) -> bytes:
 
 
 def _panel(observation: Any, key: str, table: UnitTable, position: Any, scale: int) -> Any:
-    import numpy as np
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw  # lean: PIL only when a frame is drawn
 
     layer = observation[key].player_relative if key in observation else np.zeros((64, 64), dtype=np.int32)
     size = int(layer.shape[-1])

@@ -71,7 +71,7 @@ def live_env_factory(map_name: str, maps_dir: Path, *, difficulty: str = "very_h
 
     def factory() -> Any:
         pysc2 = import_pysc2()
-        from pysc2.maps import lib
+        from pysc2.maps import lib  # optional: the [sc2] extra, after import_pysc2()
 
         definition = type(f"stratbench_{path.stem}", (lib.Map,), {
             "directory": str(path.parent), "filename": path.stem, "players": 2,

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stratbench.games.sc2.action_space import ACTIONS
-from stratbench.games.sc2.config import DEFAULTS, AgentConfig, Layout, TeamView
+from stratbench.games.sc2.config import DEFAULTS, AgentConfig, Layout, TeamView, assign_teams
 from stratbench.games.sc2.unit_table import ALLY, ENEMY, SELF, UnitInfo, UnitTable
 
 SCREEN_WORLD_GRID = 24
@@ -123,8 +123,6 @@ def agent_text(observation: Any, layout: Layout, agent: str, **context: Any) -> 
         agent: The agent's name.
         **context: Further :class:`TextContext` fields (``last_actions``, ``errors``, ``received``...).
     """
-    from stratbench.games.sc2.config import assign_teams
-
     teams = assign_teams(layout, UnitTable.from_observation(observation))
     return observation_text(observation, layout.agent(agent), TextContext(layout, teams, **context))
 

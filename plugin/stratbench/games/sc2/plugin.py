@@ -1,5 +1,9 @@
 """The LLM-PySC2 family as a plugin: StarCraft II's games, baselines, metrics, report section, protocol and
-``--sc2-backend`` / ``--sc2-maps``."""
+``--sc2-backend`` / ``--sc2-maps``.
+
+:mod:`stratbench.families` imports this module at pytest start, so it stays cheap to import: each hook
+imports its family's modules only when called (the lean rule for function-local imports).
+"""
 
 from __future__ import annotations
 

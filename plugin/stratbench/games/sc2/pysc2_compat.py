@@ -51,7 +51,7 @@ def protobuf_problem() -> str | None:
     """Returns why pysc2's protobuf modules cannot load in this process, or None."""
     if "google.protobuf" not in sys.modules:
         return None
-    from google.protobuf.internal import api_implementation
+    from google.protobuf.internal import api_implementation  # setup: read only once protobuf is loaded
 
     backend = api_implementation.Type()
     if backend == "python":
@@ -115,15 +115,20 @@ def import_pysc2() -> SimpleNamespace:
         if "pysc2.lib.colors" not in sys.modules:
             random.shuffle = legacy_shuffle  # type: ignore[assignment]
             try:
-                from pysc2.lib import colors
+                from pysc2.lib import colors  # optional: the [sc2] extra; after the shuffle shim
             finally:
                 random.shuffle = _STANDARD_SHUFFLE  # type: ignore[assignment]
             colors.random = _RandomWithLegacyShuffle()  # type: ignore[attr-defined]
-        from pysc2.env import environment, mock_sc2_env, sc2_env
-        from pysc2.lib import actions, features, point, units
-        from pysc2.tests import dummy_observation
-        from s2clientprotocol import common_pb2, raw_pb2, score_pb2, ui_pb2
-        from s2clientprotocol import sc2api_pb2 as sc_pb
+        from pysc2.env import environment, mock_sc2_env, sc2_env  # optional: [sc2] extra; after protobuf setup
+        from pysc2.lib import actions, features, point, units  # optional: [sc2] extra; after protobuf setup
+        from pysc2.tests import dummy_observation  # optional: [sc2] extra; after protobuf setup
+        from s2clientprotocol import (  # optional: [sc2] extra; after protobuf setup
+            common_pb2,
+            raw_pb2,
+            score_pb2,
+            ui_pb2,
+        )
+        from s2clientprotocol import sc2api_pb2 as sc_pb  # optional: [sc2] extra; after protobuf setup
 
     _loaded = SimpleNamespace(
         actions=actions,

@@ -23,6 +23,7 @@ from stratbench.games.sc2.metrics import (
     format_kd_wr,
     kd_wr,
 )
+from stratbench.report.unplayed import beside, unplayed_counts
 
 _TASK = re.compile(r"^(?:pvz_)?(task\d)[-_]level(\d)$")
 
@@ -33,8 +34,6 @@ def sc2_tables(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = (
     The note says how many episodes each run cell pools, with the agent's
     errored and skipped episodes of that map or task beside (in no cell).
     """
-    from stratbench.report.unplayed import beside, unplayed_counts
-
     cells = kd_wr(records)
     unplayed = unplayed_counts(unscored, lambda r: [(r["sides"][0].get("agent", "?"), str(r.get("variant") or ""))]
                                if str(r.get("game", "")).startswith("sc2") and r.get("sides") else [])

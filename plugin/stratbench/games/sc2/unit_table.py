@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from stratbench.games.sc2.pysc2_compat import import_pysc2
+
 SELF, ALLY, NEUTRAL, ENEMY = 1, 2, 3, 4
 """pysc2's ``PlayerRelative`` values (``alliance`` column)."""
 
@@ -99,8 +101,6 @@ class UnitTable:
     @classmethod
     def from_observation(cls, observation: Any) -> UnitTable:
         """Builds the table from a pysc2 observation (needs ``raw_units``; ``feature_units`` for screen positions)."""
-        from stratbench.games.sc2.pysc2_compat import import_pysc2
-
         pysc2 = import_pysc2()
         column = pysc2.features.FeatureUnit
         raw = observation["raw_units"]

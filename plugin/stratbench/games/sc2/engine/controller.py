@@ -33,6 +33,8 @@ from stratbench.games.sc2.engine.opponent import scripted_opponent_orders
 from stratbench.games.sc2.engine.scenarios import build_battle
 from stratbench.games.sc2.engine.warp_in import PHASE, TRAIN_WARP, TRANSPORT, morph_prisms, warp_in
 from stratbench.games.sc2.pysc2_compat import import_pysc2
+from stratbench.games.sc2.engine.unit_data import unit_stats
+from stratbench.games.sc2.engine.observation import fill_observation
 
 ABILITY_ORDERS = {3674: ATTACK_MOVE, 23: ATTACK_MOVE, 3794: MOVE, 16: MOVE, 3793: HOLD, 18: HOLD, 3665: STOP, 4: STOP}
 """General ability ids (pysc2 ``actions``) -> engine order kinds: ATTACK, MOVE, HOLDPOSITION, STOP."""
@@ -43,7 +45,13 @@ STATUS_LAUNCHED, STATUS_INIT, STATUS_IN_GAME, STATUS_ENDED, STATUS_QUIT = 1, 2, 
 
 def _protos():
     import_pysc2()
-    from s2clientprotocol import common_pb2, raw_pb2, sc2api_pb2, score_pb2, spatial_pb2
+    from s2clientprotocol import (  # optional: the [sc2] extra, after import_pysc2()
+        common_pb2,
+        raw_pb2,
+        sc2api_pb2,
+        score_pb2,
+        spatial_pb2,
+    )
 
     return sc2api_pb2, common_pb2, raw_pb2, spatial_pb2, score_pb2
 
@@ -125,7 +133,6 @@ class EngineServer:
 
     def _on_data(self, _req, res) -> None:
         units = import_pysc2().units
-        from stratbench.games.sc2.engine.unit_data import unit_stats
 
         for name, stats in unit_stats().items():
             race, unit = name.split(".")
@@ -271,8 +278,6 @@ class EngineServer:
         return min(hits, key=lambda u: math.hypot(u.x - point[0], u.y - point[1])).tag if hits else None
 
     def _on_observation(self, _req, res) -> None:
-        from stratbench.games.sc2.engine.observation import fill_observation
-
         self.selected = {t for t in self.selected if t in self.battle.units and self.battle.units[t].alive}
         fill_observation(self, res.observation.observation)
         result = self._result()

@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from stratbench.games.sc2.config import TeamConfig, smac_layout
+from stratbench.games.sc2.config import AgentConfig, Layout, TeamConfig, interface_format, smac_layout
 from stratbench.games.sc2.engine.scenarios import load_scenario, scenario_names
+from stratbench.games.sc2.engine.run_config import engine_backend
+from stratbench.games.sc2.pysc2_compat import import_pysc2, unavailable_reason
+from stratbench.games.sc2.game import SC2TextGame
+from stratbench.games.sc2.live import live_env_factory
+from stratbench.registry import Variant
 
 SMAC_TASK_TEXT = "Kill as much as enemy units as possible and avoid losing unit."
 """The released SMAC task text once the enemy is on screen (LLM-PySC2 2025 ``lib/obs/task.py``)."""
@@ -37,13 +42,9 @@ def family_variants(family: str) -> list[str]:
 
 def engine_env_factory(map_name: str, *, step_mul: int = 8, seed: int | None = None):
     """A factory of pysc2 ``SC2Env`` s playing ``map_name`` on the engine (``factory(seed=n)``: a seeded episode)."""
-    from stratbench.games.sc2.config import interface_format
-    from stratbench.games.sc2.engine.run_config import engine_backend
-    from stratbench.games.sc2.pysc2_compat import import_pysc2
-
     def factory(seed: int | None = seed) -> Any:
         import_pysc2()
-        from pysc2.env import sc2_env
+        from pysc2.env import sc2_env  # optional: the [sc2] extra, after import_pysc2()
 
         with engine_backend():
             return sc2_env.SC2Env(map_name=map_name, players=[sc2_env.Agent(sc2_env.Race.protoss)],
@@ -55,8 +56,6 @@ def engine_env_factory(map_name: str, *, step_mul: int = 8, seed: int | None = N
 
 def _layout(scenario: dict):
     """The scenario's agents (``agents``: the released task configurations) or one team per own unit type (SMAC)."""
-    from stratbench.games.sc2.config import AgentConfig, Layout
-
     text = scenario.get("task_text", SMAC_TASK_TEXT)
     if scenario.get("agents"):
         agents = tuple(AgentConfig(a["name"], a["describe"],
@@ -75,16 +74,12 @@ def _layout(scenario: dict):
 
 
 def _engine_game(name: str, family: str, variant: str | None, protocol: str, max_decisions: int):
-    from stratbench.games.sc2.game import SC2TextGame
-
     names = family_variants(family)
     variant = variant or names[0]
     if variant not in names:
         raise ValueError(f"unknown {name} variant {variant!r}; known: {', '.join(names)}")
     scenario = load_scenario(variant)
     if _BACKEND["name"] == "live":
-        from stratbench.games.sc2.live import live_env_factory
-
         factory = live_env_factory(variant, _BACKEND["maps"])
     else:
         factory = engine_env_factory(variant)
@@ -103,14 +98,8 @@ def tasks_game(variant: str | None = None, *, protocol: str = "default", max_dec
 
 
 def smac_variants(options: dict[str, Any]):
-    from stratbench.registry import Variant
-    from stratbench.games.sc2.pysc2_compat import unavailable_reason
-
     return [Variant(n, unavailable_reason()) for n in family_variants("llm-smac")]
 
 
 def tasks_variants(options: dict[str, Any]):
-    from stratbench.registry import Variant
-    from stratbench.games.sc2.pysc2_compat import unavailable_reason
-
     return [Variant(n, unavailable_reason()) for n in family_variants("llm-pysc2")]

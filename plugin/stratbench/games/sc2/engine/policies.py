@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from stratbench.games.sc2.engine.battle import ATTACK_MOVE, ATTACK_UNIT, MOVE, Battle, Order, Unit
+from stratbench.games.sc2.engine.opponent import scripted_opponent_orders
 
 KITE_DISTANCE = 2.0
 """A Stalker reloading steps back when a melee enemy is closer than this (edge to edge)."""
@@ -73,8 +74,6 @@ def attack_move_orders(battle: Battle, owner: int = 1) -> None:
 
 def play(battle: Battle, policy, limit_loops: int, decide_every: int = 8) -> dict:
     """Play ``policy`` for player 1 against the scripted opponent; the outcome with kills, deaths."""
-    from stratbench.games.sc2.engine.opponent import scripted_opponent_orders
-
     start = {owner: len(battle.alive(owner)) for owner in (1, 2)}
     while battle.winner() is None and battle.loop < limit_loops:
         if battle.loop % decide_every == 0:

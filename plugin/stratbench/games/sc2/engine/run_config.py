@@ -11,6 +11,7 @@ registered as pysc2 ``Map`` classes by :func:`register_scenario_maps`.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 from pathlib import Path
 
@@ -26,8 +27,8 @@ def _engine_classes():
     if _classes:
         return _classes
     import_pysc2()
-    from pysc2.lib import protocol, remote_controller
-    from pysc2.run_configs import lib as run_lib
+    from pysc2.lib import protocol, remote_controller  # optional: the [sc2] extra, after import_pysc2()
+    from pysc2.run_configs import lib as run_lib  # optional: the [sc2] extra, after import_pysc2()
 
     class EngineProtocol(protocol.StarcraftProtocol):
         """pysc2's protocol with the websocket replaced by a serialised call into the engine."""
@@ -36,7 +37,6 @@ def _engine_classes():
             self._status = protocol.Status.launched
             self._sock = None
             self._port = 0
-            import itertools
 
             self._count = itertools.count(1)
             self._server = server
@@ -49,7 +49,7 @@ def _engine_classes():
             self._pending = self._server.answer(request.SerializeToString())
 
         def _read(self):
-            from s2clientprotocol import sc2api_pb2
+            from s2clientprotocol import sc2api_pb2  # optional: the [sc2] extra, after import_pysc2()
 
             return sc2api_pb2.Response.FromString(self._pending)
 
@@ -97,7 +97,7 @@ def _engine_classes():
 def register_scenario_maps() -> list[str]:
     """Make every scenario a pysc2 ``Map`` (so ``SC2Env(map_name=...)`` finds it); returns the names."""
     import_pysc2()
-    from pysc2.maps import lib as maps_lib
+    from pysc2.maps import lib as maps_lib  # optional: the [sc2] extra, after import_pysc2()
 
     known = {m.__name__ for m in maps_lib.get_maps().values()} if hasattr(maps_lib, "get_maps") else set()
     names = []
@@ -116,7 +116,7 @@ def engine_backend():
     """While open, pysc2's ``run_configs.get()`` picks the engine and scenario maps are known."""
     _engine_classes()
     register_scenario_maps()
-    from absl import flags
+    from absl import flags  # optional: absl comes with the [sc2] extra
 
     if not flags.FLAGS.is_parsed():  # pysc2 reads its flags' defaults; no command line is parsed
         flags.FLAGS.mark_as_parsed()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from stratbench.games.sc2.engine.battle import MOVE, Battle, Order
 from stratbench.games.sc2.engine.unit_data import LOOPS_PER_SECOND
+from stratbench.games.sc2.engine.conditions import validate
 
 SCENARIO_DIR = Path(__file__).with_name("scenarios")
 
@@ -29,8 +30,6 @@ def scenario_names() -> list[str]:
 
 def load_scenario(name: str) -> dict:
     """The scenario ``name`` as a dict, or a one-line error naming the missing file or bad condition."""
-    from stratbench.games.sc2.engine.conditions import validate
-
     path = SCENARIO_DIR / f"{name}.json"
     if not path.exists():
         raise ValueError(f"unknown SC2 engine scenario {name!r} (no {path.name}); known: {', '.join(scenario_names())}")

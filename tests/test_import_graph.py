@@ -22,11 +22,21 @@ it holds every import statement a module has, wherever it sits:
   imports on its own before a module are no edges.
 
 Imports by string (``importlib.import_module``, entry points) are not read.
+
+And every import inside a function says why it is there: a comment on its line
+(``# lean: ...`` a heavy import a lean xdist worker must not pay before its first
+match, ``# optional: ...`` an extra that may be absent, ``# setup: ...`` one that
+must follow an environment setup, ``# cli: ...`` one the ``stratbench`` command
+puts off). A family's ``games/<family>/plugin.py`` may say it once, in its
+docstring or top comment (its hooks import their modules only when called).
 """
 
 from __future__ import annotations
 
 import ast
+import fnmatch
+import io
+import tokenize
 from itertools import pairwise
 from pathlib import Path
 
@@ -167,6 +177,104 @@ def _shortest_path_back(graph: Graph, start: str, members: set[str]) -> list[str
     raise AssertionError(f"{start} is in a component but no walk leads back to it")
 
 
+EXCLUDED = (  # moved by the family refactor; swept next
+    "games/*.py",
+    "games/spin/",
+    "agents/c4_solver_agent.py",
+    "agents/diplomacy_baselines.py",
+    "agents/hanabi_rules.py",
+    "agents/planner.py",
+    "agents/probe_solver.py",
+    "agents/stockfish.py",
+    "metrics/",
+    "paper_protocols/",
+    "planning/",
+    "report/board_svg.py",
+    "report/sections.py",
+    "report/spin_table1.py",
+)
+"""Paths under the package (``/``-separated) whose function-local imports are not checked yet: a folder ends
+with ``/``; ``*`` stays within one folder."""
+
+FAMILY_PLUGIN_RULE = "only when called"
+"""What a family's plugin module says once, in its docstring or top comment, instead of a comment per import."""
+
+_PRAGMAS = ("noqa", "type:", "pragma:", "fmt:")
+
+
+def unexplained_local_imports(package_dir: Path, excluded: tuple[str, ...] = ()) -> list[str]:
+    """Returns ``module:line name`` for each import inside a function with no reason on its line(s).
+
+    A reason is a comment on one of the import statement's lines that is more
+    than a pragma (``# noqa``, ``# type: ignore``). Modules under ``excluded``
+    are skipped, and so is a family plugin module (``games/<family>/plugin.py``)
+    whose docstring or top comment states :data:`FAMILY_PLUGIN_RULE`.
+    """
+    modules = module_files(package_dir)
+    found = []
+    for name, path in modules.items():
+        relative = path.relative_to(package_dir).as_posix()
+        if _is_excluded(relative, excluded):
+            continue
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text, filename=str(path))
+        if _states_the_family_rule(relative, tree, text):
+            continue
+        reasons = _reason_lines(text)
+        for node in _function_local_imports(tree):
+            if not reasons & set(range(node.lineno, node.end_lineno + 1)):
+                found.append(f"{name}:{node.lineno} {_imported_module(node, name, path.name == '__init__.py')}")
+    return found
+
+
+def _is_excluded(relative: str, excluded: tuple[str, ...]) -> bool:
+    return any(relative.startswith(entry) if entry.endswith("/")
+               else fnmatch.fnmatch(relative, entry) and relative.count("/") == entry.count("/")
+               for entry in excluded)
+
+
+def _function_local_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """Returns the import statements inside a function or method, at any depth."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.extend(child for child in ast.walk(node) if isinstance(child, (ast.Import, ast.ImportFrom)))
+    return sorted(set(found), key=lambda node: node.lineno)
+
+
+def _reason_lines(text: str) -> set[int]:
+    """Returns the lines that carry a comment saying more than a pragma (tokens, so a ``#`` in a string is none)."""
+    lines = set()
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.COMMENT:  # ``# noqa: F401  # lean: ...`` is one token of two comments
+            words = [part.strip() for part in token.string.split("#")]
+            if any(part and not part.startswith(_PRAGMAS) for part in words):
+                lines.add(token.start[0])
+    return lines
+
+
+def _states_the_family_rule(relative: str, tree: ast.Module, text: str) -> bool:
+    parts = relative.split("/")
+    if len(parts) != 3 or parts[0] != "games" or parts[2] != "plugin.py":
+        return False
+    top_comment = []
+    for line in text.splitlines():
+        if not line.startswith("#") and line.strip():
+            break
+        top_comment.append(line)
+    return FAMILY_PLUGIN_RULE in " ".join((ast.get_docstring(tree) or "").split() + " ".join(top_comment).split())
+
+
+def _imported_module(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) -> str:
+    if isinstance(node, ast.Import):
+        return ", ".join(alias.name for alias in node.names)
+    if not node.level:
+        return node.module or ""
+    anchor = module.split(".") if is_package else module.split(".")[:-1]
+    anchor = anchor[: len(anchor) - node.level + 1]
+    return ".".join(anchor + ([node.module] if node.module else []))
+
+
 def _write_package(root: Path, files: dict[str, str]) -> Path:
     for relative, text in files.items():
         path = root / relative
@@ -259,3 +367,71 @@ def test_a_layered_package_has_no_circle(tmp_path):
     }
     assert all(len(component) == 1 for component in strongly_connected(graph))
     assert circles(graph) == []
+
+
+def test_every_function_local_import_says_why():
+    found = unexplained_local_imports(PACKAGE_DIR, EXCLUDED)
+    assert not found, (f"{len(found)} function-local import(s) in plugin/stratbench without a reason comment "
+                       "(make each module-level, or say why on its line: # lean: / # optional: / # setup: / "
+                       "# cli: ...):\n" + "\n".join(found))
+
+
+def test_the_excluded_paths_are_the_only_unchecked_ones():
+    checked = unexplained_local_imports(PACKAGE_DIR)
+    assert checked, "no excluded module has an unexplained local import left: empty EXCLUDED"
+    assert all(_is_excluded(module_files(PACKAGE_DIR)[line.split(":")[0]].relative_to(PACKAGE_DIR).as_posix(),
+                            EXCLUDED) for line in checked)
+
+
+def test_a_local_import_without_a_reason_is_listed_by_module_and_line(tmp_path):
+    package = _write_package(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": (
+            "import json\n\n\n"
+            "def f():\n"
+            "    import litellm  # lean: costs seconds\n"
+            "    from . import b\n"
+            "    text = '# not a comment'; import os\n"
+            "    import re  # noqa: PLC0415\n"
+            "    import sys  # noqa: F401  # setup: a reason after a pragma\n"
+            "    from pkg.b import (  # optional: the [x] extra\n"
+            "        VALUE,\n"
+            "    )\n"
+            "    from pkg.b import (\n"
+            "        VALUE as OTHER,  # cli: said on a later line of the statement\n"
+            "    )\n"
+            "\n"
+            "    class Inner:\n"
+            "        def g(self):\n"
+            "            from .sub import c\n"
+        ),
+        "pkg/b.py": "VALUE = 1\n\n\nclass K:\n    async def m(self):\n        import numpy\n",
+        "pkg/sub/__init__.py": "def h():\n    from .. import b\n",
+        "pkg/sub/c.py": "",
+    })
+    assert unexplained_local_imports(package) == [
+        "pkg.a:6 pkg", "pkg.a:7 os", "pkg.a:8 re", "pkg.a:19 pkg.sub", "pkg.b:6 numpy", "pkg.sub:2 pkg",
+    ]
+    assert unexplained_local_imports(package, ("sub/", "b.py")) == ["pkg.a:6 pkg", "pkg.a:7 os", "pkg.a:8 re",
+                                                                    "pkg.a:19 pkg.sub"]
+
+
+def test_a_family_plugin_module_says_the_rule_once(tmp_path):
+    hook = "def hook():\n    from pkg.games.{0} import game\n"
+    package = _write_package(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/games/__init__.py": "",
+        "pkg/games/told/plugin.py": '"""Told.\n\nIts hooks import their modules only\n when called."""\n' + hook.format("told"),
+        "pkg/games/commented/plugin.py": "# hooks import the games only when called\n\n" + hook.format("commented"),
+        "pkg/games/silent/plugin.py": '"""Silent."""\n' + hook.format("silent"),
+        "pkg/games/silent/report.py": "# only when called\n" + hook.format("silent"),
+        "pkg/games/plugin.py": '"""Not a family: only when called."""\n' + hook.format("x"),
+        "pkg/games/loose.py": hook.format("loose"),
+    })
+    assert unexplained_local_imports(package) == [
+        "pkg.games.loose:2 pkg.games.loose", "pkg.games.plugin:3 pkg.games.x",
+        "pkg.games.silent.plugin:3 pkg.games.silent", "pkg.games.silent.report:3 pkg.games.silent",
+    ]
+    assert unexplained_local_imports(package, ("games/*.py",)) == [
+        "pkg.games.silent.plugin:3 pkg.games.silent", "pkg.games.silent.report:3 pkg.games.silent",
+    ]

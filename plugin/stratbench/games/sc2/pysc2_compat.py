@@ -106,7 +106,7 @@ def import_pysc2() -> SimpleNamespace:
     if problem is not None:
         raise PySC2Unavailable(problem)
     try:
-        import pysc2  # noqa: F401
+        import pysc2  # noqa: F401  # optional: the [sc2] extra, after the protobuf check
     except ImportError:
         raise PySC2Unavailable(INSTALL_HINT) from None
     with warnings.catch_warnings():

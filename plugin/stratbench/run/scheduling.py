@@ -81,7 +81,7 @@ class AdaptiveSchedule:
         self.budget = budget
         self.others: list[pytest.Item] = []
         self.candidates: list[tuple[pytest.Item, MatchSpec]] = []
-        from stratbench.rating.adaptive import AdaptivePlanner  # choix and numpy only when adaptive runs
+        from stratbench.rating.adaptive import AdaptivePlanner  # lean: choix and numpy only when adaptive runs
 
         self.planner = AdaptivePlanner([])
         self.chosen: dict[str, tuple[str, str]] = {}

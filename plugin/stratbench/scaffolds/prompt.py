@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import importlib
 import json
 from types import ModuleType
 
@@ -36,8 +37,7 @@ def prompt_style(observation: Observation) -> ModuleType | None:
     except KeyError:
         raise KeyError(
             f"no prompt style {observation.asking.prompt_style!r}; known: {sorted(registry.prompt_styles)}") from None
-    import importlib  # a style's module loads when its game first plays
-
+    # a style's module loads when its game first plays
     return importlib.import_module(module_name)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from stratbench import hookspecs, options as _options
+from stratbench import options as _options
 from stratbench.core.schedule import MatchSpec, SuiteSpec, build_schedule
 from stratbench.match.fixture import Match, match
 from stratbench.redact import redact_value
@@ -43,13 +43,6 @@ from stratbench.stash import (
     TRANSCRIPT_PROPERTY,
     UNSCORED_KEY,
 )
-from stratbench.families import FamilyLoadError, fill_registry, register_families
-from stratbench.run.scheduling import AdaptiveSchedule
-from stratbench.run.gate_schedule import GateSchedule
-from stratbench.run.gating import settings_from_pytest
-from stratbench.system_components import register_notice
-from stratbench.run.xdist_orphan import watch_controller
-from stratbench.run.xdist_schedule import make_scheduler
 from stratbench.llm.cassettes import cassette_path
 
 __all__ = ["ControllerPlugin", "Match", "build_registry", "match"]  # ``match``: the fixture pytest finds here
@@ -69,6 +62,9 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     The earliest hook of the plugin: a family's own ``pytest_addhooks`` runs as
     it is registered, before any conftest or test module loads.
     """
+    from stratbench import hookspecs  # setup: loads after _skip_assert_rewriting
+    from stratbench.families import FamilyLoadError, register_families  # setup: loads after _skip_assert_rewriting
+
     _skip_assert_rewriting(pluginmanager)
     pluginmanager.add_hookspecs(hookspecs)
     try:
@@ -104,6 +100,8 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
 
 def build_registry(config: pytest.Config) -> Registry:
     """Collects every game, agent, scaffold and metric registered through the hooks."""
+    from stratbench.families import fill_registry  # setup: loads after _skip_assert_rewriting
+
     return fill_registry(config.hook)
 
 
@@ -120,9 +118,14 @@ def pytest_configure(config: pytest.Config) -> None:
     session = StratbenchSession(settings, registry, is_controller=is_controller(config))
     config.stash[SESSION_KEY] = session
     if config.getoption("stratbench_schedule") == "adaptive":
+        from stratbench.run.scheduling import AdaptiveSchedule  # setup: loads after _skip_assert_rewriting
+
         # Adaptive scheduling picks each match from the results before it: no matches are started ahead.
         config.pluginmanager.register(AdaptiveSchedule(config.getoption("stratbench_budget")), ADAPTIVE_PLUGIN)
     elif config.getoption("stratbench_gate_until_decided"):
+        from stratbench.run.gate_schedule import GateSchedule  # setup: loads after _skip_assert_rewriting
+        from stratbench.run.gating import settings_from_pytest  # setup: loads after _skip_assert_rewriting
+
         config.pluginmanager.register(GateSchedule(config, settings_from_pytest(config)),
                                       ADAPTIVE_PLUGIN)  # taken and run like adaptive
     elif settings.concurrency > 1:
@@ -132,6 +135,7 @@ def pytest_configure(config: pytest.Config) -> None:
         controller = ControllerPlugin(config, session, baseline)
         controller.start()
         config.pluginmanager.register(controller, "stratbench-controller")
+        from stratbench.system_components import register_notice  # setup: loads after _skip_assert_rewriting
 
         register_notice(config, registry.system_components, settings.as_options())
     else:
@@ -139,6 +143,7 @@ def pytest_configure(config: pytest.Config) -> None:
         session.journal = WorkerJournal(settings.report_dir, settings.run_id, str(workerinput.get("workerid", "gw")))
         session.finished = json.loads(workerinput.get("stratbench_finished", "{}"))
         config.stash[REMOTE_KEY] = is_remote(workerinput, settings.cassette_dir)
+        from stratbench.run.xdist_orphan import watch_controller  # setup: loads after _skip_assert_rewriting
 
         watch_controller(config)
 
@@ -149,6 +154,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any | None:
     session = config.stash.get(SESSION_KEY, None)
     if session is None or config.getoption("stratbench_schedule") == "adaptive":
         return None
+    from stratbench.run.xdist_schedule import make_scheduler  # setup: loads after _skip_assert_rewriting
 
     return make_scheduler(config, log, session.settings.concurrency)
 

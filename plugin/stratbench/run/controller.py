@@ -26,7 +26,6 @@ from stratbench.run.results import (
     summarize_by_agent,
     unscored_by_agent,
 )
-from stratbench.report.render import write_reports
 from stratbench.match.record import unstarted_record
 from stratbench.core.match_work import still_running
 
@@ -175,6 +174,8 @@ class ControllerPlugin:
             self.report["gate"] = None if self.gate is None else self.gate.to_dict()
             if status and session.exitstatus == pytest.ExitCode.OK:
                 session.exitstatus = status
+        from stratbench.report.render import write_reports  # lean: jinja2 and the charts; only the controller reports
+
         try:
             self.written = write_reports(self.report, self.session.settings.report_dir,
                                          renderers=self.session.registry.board_renderers)

@@ -15,8 +15,6 @@ import io
 import math
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
-
 from stratbench.games.gamebench.hive_board import (
     BUGS,
     COLOURS,
@@ -90,6 +88,8 @@ def render_png(state: Position) -> bytes:
     Raises:
         ImportError: if Pillow is missing (it is a core dependency).
     """
+    from PIL import Image, ImageDraw  # lean: PIL when a board is drawn (hive loads at pytest start)
+
     frontier = {n for c in state.board for n in neighbours(c) if n not in state.board} or {(0, 0)}
     cells = sorted(set(state.board) | frontier)
     centres = {c: _centre(c) for c in cells}
@@ -173,6 +173,8 @@ def _stamp(image, x: float, y: float, text: str, colour: int, *, small: bool) ->
 @lru_cache(maxsize=4096)
 def _text_mask(text: str, small: bool):
     """Returns a one-bit mask of ``text`` (cached: the same labels recur every turn)."""
+    from PIL import Image, ImageDraw  # lean: PIL when a board is drawn (hive loads at pytest start)
+
     font = _fonts()[1 if small else 0]
     left, top, right, bottom = font.getbbox(text)
     mask = Image.new("1", (max(right - left, 1), max(bottom - top, 1)), 0)
@@ -196,6 +198,8 @@ def _hexagon(x: float, y: float, radius: float) -> list[tuple[float, float]]:
 
 @lru_cache(maxsize=1)
 def _fonts():
+    from PIL import ImageFont  # lean: PIL when a board is drawn (hive loads at pytest start)
+
     try:
         return ImageFont.load_default(size=22), ImageFont.load_default(size=11)
     except (TypeError, OSError):  # Pillow without FreeType: the fixed bitmap font

@@ -50,7 +50,6 @@ from stratbench.games.sc2.prompts import (
 )
 from stratbench.registry import Variant
 from stratbench.games.sc2.config import AgentConfig
-from stratbench.games.sc2.mock_battle import make_env_factory, skirmish
 from stratbench.games.sc2.pysc2_compat import unavailable_reason
 
 REPLY = "reply"
@@ -280,6 +279,8 @@ def mock_game(variant: str | None = None, *, protocol: str = "default", max_step
         protocol: ``"default"`` or ``"paper"``.
         max_steps: Environment steps before the skirmish is a tie.
     """
+    from stratbench.games.sc2.mock_battle import make_env_factory, skirmish  # lean: its engine, when a mock is built
+
     variant = variant or next(iter(MOCK_VARIANTS))
     if variant not in mock_variant_names():
         raise ValueError(f"unknown sc2_mock variant {variant!r}; known: {mock_variant_names()}")

@@ -12,10 +12,8 @@ from typing import Any
 
 from stratbench.games.sc2.config import AgentConfig, Layout, TeamConfig, interface_format, smac_layout
 from stratbench.games.sc2.engine.scenarios import load_scenario, scenario_names
-from stratbench.games.sc2.engine.run_config import engine_backend
 from stratbench.games.sc2.pysc2_compat import import_pysc2, unavailable_reason
 from stratbench.games.sc2.game import SC2TextGame
-from stratbench.games.sc2.live import live_env_factory
 from stratbench.registry import Variant
 
 SMAC_TASK_TEXT = "Kill as much as enemy units as possible and avoid losing unit."
@@ -42,6 +40,8 @@ def family_variants(family: str) -> list[str]:
 
 def engine_env_factory(map_name: str, *, step_mul: int = 8, seed: int | None = None):
     """A factory of pysc2 ``SC2Env`` s playing ``map_name`` on the engine (``factory(seed=n)``: a seeded episode)."""
+    from stratbench.games.sc2.engine.run_config import engine_backend  # lean: the engine, when a match is built
+
     def factory(seed: int | None = seed) -> Any:
         import_pysc2()
         from pysc2.env import sc2_env  # optional: the [sc2] extra, after import_pysc2()
@@ -80,6 +80,8 @@ def _engine_game(name: str, family: str, variant: str | None, protocol: str, max
         raise ValueError(f"unknown {name} variant {variant!r}; known: {', '.join(names)}")
     scenario = load_scenario(variant)
     if _BACKEND["name"] == "live":
+        from stratbench.games.sc2.live import live_env_factory  # lean: live play only with --sc2-backend live
+
         factory = live_env_factory(variant, _BACKEND["maps"])
     else:
         factory = engine_env_factory(variant)

@@ -10,37 +10,35 @@ import re
 from functools import lru_cache
 from typing import Any
 
-def chess_board(board: dict[str, Any]) -> str:
-    from stratbench.games.spin.chess_game import board_svg
+from stratbench.games.spin import connect_four, tictactoe
+from stratbench.games.spin.chess_game import board_svg
 
+
+def chess_board(board: dict[str, Any]) -> str:
     return board_svg(board["fen"], lastmove=board.get("lastmove"), size=320)
 
 
 def tictactoe_board(board: dict[str, Any]) -> str:
-    from stratbench.games.spin.tictactoe import render_svg
-
-    return render_svg(board["board"], last=board.get("last"))
+    return tictactoe.render_svg(board["board"], last=board.get("last"))
 
 
 def connect4_board(board: dict[str, Any]) -> str:
-    from stratbench.games.spin.connect_four import render_svg
-
     moves = board.get("moves") or []
-    return render_svg([list(row) for row in board["grid"]], last=moves[-1] if moves else None)
+    return connect_four.render_svg([list(row) for row in board["grid"]], last=moves[-1] if moves else None)
 
 
 @lru_cache(maxsize=1)
 def _diplomacy_renderer() -> Any:
     """One map renderer per process: it parses the 100 kB map once and re-renders it per position."""
-    from diplomacy import Game
-    from diplomacy.engine.renderer import Renderer
+    from diplomacy import Game  # lean: the diplomacy engine loads only to draw a board
+    from diplomacy.engine.renderer import Renderer  # lean: the diplomacy engine loads only to draw a board
 
     return Renderer(Game())
 
 
 @lru_cache(maxsize=256)
 def _diplomacy_svg(key: str) -> str:
-    from diplomacy import Game
+    from diplomacy import Game  # lean: the diplomacy engine loads only to draw a board
 
     board = json.loads(key)
     game = Game()
@@ -65,6 +63,6 @@ def diplomacy_board(board: dict[str, Any]) -> str:
 
 
 def hanabi_board(board: dict[str, Any]) -> str:
-    from stratbench.games.spin.hanabi_svg import hanabi_svg
+    from stratbench.games.spin.hanabi_svg import hanabi_svg  # lean: loads only to draw a Hanabi board
 
     return hanabi_svg(board)

@@ -61,7 +61,7 @@ class MappedDatabase:
     """One book, looked up as ``bitbully_databases.BitBullyDatabases`` does, without reading it into memory."""
 
     def __init__(self, name: str) -> None:
-        from bitbully_databases import BitBullyDatabases
+        from bitbully_databases import BitBullyDatabases  # lean: loads at the first book lookup
 
         with_distances, is_8ply = BOOKS[name]
         self.name = name

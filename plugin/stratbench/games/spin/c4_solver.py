@@ -170,7 +170,7 @@ class OpeningBook:
             with self._lock:
                 database = self._databases.get(name)
                 if database is None:
-                    from stratbench.games.spin.c4_book import MappedDatabase
+                    from stratbench.games.spin.c4_book import MappedDatabase  # lean: the book loads at its first lookup
 
                     database = MappedDatabase(name)
                     self._databases[name] = database
@@ -375,7 +375,7 @@ class Solver:
 
     def _search_jit(self, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
         """Runs one alpha-beta search with the compiled negamax (no book), counting its nodes."""
-        from stratbench.games.spin import _c4_jit
+        from stratbench.games.spin import _c4_jit  # lean: _c4_jit loads numba
 
         if self._jit_table is None:
             self._jit_table = _c4_jit.new_table()
@@ -583,7 +583,7 @@ def _version(distribution: str) -> str | None:
 
 def _book_importable() -> bool:
     try:
-        import bitbully_databases  # noqa: F401
+        import bitbully_databases  # noqa: F401  # optional: the bitbully_databases extra
     except ImportError:
         return False
     return True

@@ -824,7 +824,7 @@ def _year(phase: str) -> int:
 
 def _import_engine() -> Any:
     try:
-        import diplomacy
+        import diplomacy  # optional: the diplomacy extra, loaded at the first match
     except ImportError as error:
         raise ImportError(INSTALL_HINT) from error
     return diplomacy

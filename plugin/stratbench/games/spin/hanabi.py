@@ -33,6 +33,7 @@ from typing import Any
 
 from stratbench.core.game import CHANCE, Game, GameInfo, State
 from stratbench.core.types import Action, Asking, Observation, Rules
+from stratbench.games.spin.planning.prompt import RELEASED_SYSTEM_PROMPT
 from stratbench.registry import Variant
 
 PROTOCOLS = ("default", "paper")
@@ -341,8 +342,7 @@ class Hanabi(Game):
         view: HanabiView,
     ) -> Observation:
         """Returns the observation worded as SPIN-Bench's released runner words it."""
-        from stratbench.games.spin import hanabi_paper
-        from stratbench.games.spin.planning.prompt import RELEASED_SYSTEM_PROMPT
+        from stratbench.games.spin import hanabi_paper  # lean: loads only under the paper protocol
 
         prompt = hanabi_paper.decision_prompt(state.observation_string(player), descriptions) if legal else None
         outcome, negative = state.outcome(player)
@@ -546,7 +546,7 @@ def _known_phrase(known: str) -> str:
 
 def _import_pyspiel() -> Any:
     try:
-        import pyspiel
+        import pyspiel  # optional: open_spiel is an extra, loaded at the first match
     except ImportError as error:
         raise ImportError(INSTALL_HINT) from error
     return pyspiel

@@ -28,6 +28,13 @@ from typing import Any
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Asking, HarnessError, Observation, Rules
 from stratbench.games.spin.planning import dataset
+from stratbench.games.spin.planning.plan_parsing import (
+    PlanParseError,
+    extract_plan,
+    parse_plan_text,
+    released_plan,
+    render_plan,
+)
 from stratbench.games.spin.planning.prompt import RELEASED_SYSTEM_PROMPT, planning_prompt
 
 __all__ = ["INFO", "PROTOCOLS", "PddlGame", "PddlState", "RULES", "pddl_game"]
@@ -138,7 +145,10 @@ class PddlGame(Game):
         Raises:
             HarnessError: when unified-planning cannot read the task (a dataset fault).
         """
-        from stratbench.games.spin.planning.reading import PDDLReadError, read_task
+        from stratbench.games.spin.planning.reading import (  # lean: the reader loads at the first task
+            PDDLReadError,
+            read_task,
+        )
 
         try:
             return read_task(*self.texts)
@@ -156,7 +166,10 @@ class PddlGame(Game):
 
     def check(self, answer: str | None) -> Any:
         """Validates an answer in the task's original names (memoised per answer text); returns a ``PlanCheck``."""
-        from stratbench.games.spin.planning.validation import check_answer, check_released_answer
+        from stratbench.games.spin.planning.validation import (  # lean: the checker loads at the first answer
+            check_answer,
+            check_released_answer,
+        )
 
         key = answer or ""
         if key not in self._checks:
@@ -174,14 +187,6 @@ class PddlGame(Game):
         assert isinstance(state, PddlState)
         if state.check is None:
             return None
-        from stratbench.games.spin.planning.plan_parsing import (
-            PlanParseError,
-            extract_plan,
-            parse_plan_text,
-            released_plan,
-            render_plan,
-        )
-
         check = state.check
         answer = state.answer or ""
         try:  # read as the verdict was: the released code's reader under the paper protocol

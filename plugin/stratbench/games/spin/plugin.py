@@ -1,4 +1,8 @@
-"""The SPIN-Bench family as a plugin: its games, agents, metrics, report sections, boards, protocols and options."""
+"""The SPIN-Bench family as a plugin: its games, agents, metrics, report sections, boards, protocols and options.
+
+:mod:`stratbench.families` imports this module at pytest start, so it stays cheap to import: each hook
+imports its family's modules only when called (the lean rule for function-local imports).
+"""
 
 from __future__ import annotations
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from stratbench.games.spin.metrics.diplomacy import summary_rows
+from stratbench.games.spin.metrics.hanabi import HUMAN_REFERENCE, score_table
+from stratbench.games.spin.metrics.negotiation import COUNTS, ratios
+from stratbench.games.spin.metrics.probes import accuracy_grid
 from stratbench.games.spin.metrics.solver import draw_rate
 from stratbench.report.unplayed import NONE, beside, unplayed_counts
 
@@ -97,8 +101,6 @@ def hanabi(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -
                                if r.get("game") == "hanabi" and r.get("sides") else [])
     if not any(r["game"] == "hanabi" for r in records) and not unplayed:
         return None
-    from stratbench.games.spin.metrics.hanabi import HUMAN_REFERENCE, score_table
-
     counts = ("2p", "3p", "4p", "5p")
     rows = []
     for row in score_table(records):
@@ -144,8 +146,6 @@ def diplomacy(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()
                                if r.get("game") in games else [])
     if not any(r["game"] in games for r in records) and not unplayed:
         return None
-    from stratbench.games.spin.metrics.diplomacy import summary_rows
-
     rows = []
     for row in summary_rows(records):
         orders = row["orders"] or {}
@@ -183,8 +183,6 @@ def negotiation(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = 
         if unplayed else ""
     if not press and not unplayed:
         return None
-    from stratbench.games.spin.metrics.negotiation import COUNTS, ratios
-
     annotated = [r for r in press if isinstance(r.get("annotator"), dict)]
     base = {"title": "Diplomacy negotiation (SPIN-Bench, LLM-annotated)", "columns": [], "rows": []}
     if not annotated:
@@ -273,7 +271,7 @@ def planning(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ())
     and is counted beside (:mod:`stratbench.games.spin.metrics.planning`). Plan Acc, BC,
     GS, Other and errored are shares of all tasks (they sum to 100%).
     """
-    from stratbench.games.spin.metrics.planning import (
+    from stratbench.games.spin.metrics.planning import (  # lean: planning summaries load only for planning rows
         PAPER_RESULTS,
         PAPER_TASKS,
         action_space_by_domain,
@@ -284,7 +282,9 @@ def planning(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ())
         state_action_space_by_domain,
         summaries_by_agent,
     )
-    from stratbench.games.spin.metrics.action_space import STATE_LIMIT
+    from stratbench.games.spin.metrics.action_space import (  # lean: planning summaries load only for planning rows
+        STATE_LIMIT,
+    )
 
     summaries = summaries_by_agent(records, unscored)
     if not summaries:
@@ -399,8 +399,6 @@ def probes(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -
     with the items whose match errored (counted, as not correct) or was
     skipped (not counted) beside: ``33.3 (1/3; 1 errored)``.
     """
-    from stratbench.games.spin.metrics.probes import accuracy_grid
-
     grids = accuracy_grid(records, unscored)
     if not grids:
         return None
@@ -441,8 +439,6 @@ def probes(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -
 def _probe_cell(cell: dict[str, Any] | None) -> str | None:
     if cell is None:
         return None
-    from stratbench.report.unplayed import beside
-
     unplayed = beside(cell)
     if not cell["items"]:
         return f"– ({unplayed})"

@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from stratbench.games.spin.metrics.hanabi import SPIN_BENCH_TABLE1, score_table
+from stratbench.report.unplayed import NONE, unplayed_counts
+
 __all__ = ["PAPER_TABLE1", "spin_table1"]
 
 PAPER_SOURCE = "SPIN-Bench Table 1"
@@ -153,8 +156,10 @@ def _full_rows(
 
     Plan Acc and N-Step count a planning task whose match errored as not valid, as the planning section does.
     """
-    from stratbench.games.spin.metrics.hanabi import SPIN_BENCH_TABLE1, score_table
-    from stratbench.games.spin.metrics.planning import PAPER_RESULTS, summaries_by_agent
+    from stratbench.games.spin.metrics.planning import (  # lean: planning summaries load only for planning rows
+        PAPER_RESULTS,
+        summaries_by_agent,
+    )
 
     planning = summaries_by_agent(records, unscored)
     hanabi = {row["agent"]: row for row in score_table(records) if row.get("source") == "run"}
@@ -179,14 +184,14 @@ def spin_table1(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = 
     Rates are over the scored games against the solvers; each agent's games,
     and its errored and skipped ones (in no rate), are counted beside.
     """
-    from stratbench.report.unplayed import NONE, unplayed_counts
-
     unplayed = unplayed_counts(unscored, _against_solvers)
     tallies = _tallies(records)
     for agent, solver in unplayed:
         tallies[agent][solver]  # noqa: B018 - an agent with only unscored games keeps its row
     if not tallies:
-        from stratbench.games.spin.metrics.planning import summaries_by_agent
+        from stratbench.games.spin.metrics.planning import (  # lean: planning summaries load only for planning rows
+            summaries_by_agent,
+        )
 
         if not summaries_by_agent(records, unscored) and not any(r.get("game") == "hanabi" for r in records):
             return None

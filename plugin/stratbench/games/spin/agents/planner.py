@@ -46,7 +46,10 @@ def _answer(steps: tuple[tuple[str, tuple[str, ...]], ...], note: str) -> str:
 
 
 def _task(observation: Observation) -> ReadTask:
-    from stratbench.games.spin.planning.reading import PDDLReadError, read_task
+    from stratbench.games.spin.planning.reading import (  # lean: the PDDL reader loads at the first turn
+        PDDLReadError,
+        read_task,
+    )
 
     try:
         return read_task(observation.data["domain_pddl"], observation.data["problem_pddl"])
@@ -76,8 +79,10 @@ class PlannerAgent(_PlanningAgent):
         The search runs in a child process (:mod:`stratbench.games.spin.planning.planner_process`):
         the match's time limit kills it with every process it started.
         """
-        from stratbench.games.spin.planning.planner_process import solve_in_child
-        from stratbench.games.spin.planning.planners import DEFAULT_ENGINES
+        from stratbench.games.spin.planning.planner_process import (  # lean: the planners load at the first plan
+            solve_in_child,
+        )
+        from stratbench.games.spin.planning.planners import DEFAULT_ENGINES  # lean: the planners load at the first plan
 
         engines = tuple(self.params.get("engines", DEFAULT_ENGINES))
         task = await offload(_task, observation)  # off the loop: reading waits for unified-planning's lock
@@ -101,7 +106,7 @@ class RandomPlannerAgent(_PlanningAgent):
 
     async def act(self, observation: Observation) -> Action:
         """Walks randomly from the initial state, ignoring the goal, and returns the walk as the plan."""
-        from stratbench.games.spin.planning.planners import blind_walk
+        from stratbench.games.spin.planning.planners import blind_walk  # lean: the planners load at the first plan
 
         max_steps = int(self.params.get("max_steps", _RANDOM_MAX_STEPS))
         # The match rng is seeded by the match seed alone, so every task of a run would draw the same

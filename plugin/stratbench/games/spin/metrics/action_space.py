@@ -27,9 +27,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from stratbench.match.metric_budget import MetricBudget, MetricTimeout, budget
+from stratbench.games.spin.planning.dataset import load_manifest
+from stratbench.games.spin.planning.plan_parsing import parse_plan_text
 from stratbench.games.spin.planning.planners import _Successors
-from stratbench.games.spin.planning.reading import holds_up_lock
+from stratbench.games.spin.planning.reading import ReadTask, holds_up_lock, read_problem_files
+from stratbench.games.spin.planning.validation import _resolve
+from stratbench.match.metric_budget import MetricBudget, MetricTimeout, budget
 
 __all__ = [
     "STATE_LIMIT", "legal_actions_per_step", "reference_plan", "state_action_space", "task_legal_actions",
@@ -42,8 +45,6 @@ STATE_LIMIT = 200
 
 @lru_cache(maxsize=8)
 def _plans(root: Path) -> dict[str, list[str]]:
-    from stratbench.games.spin.planning.dataset import load_manifest
-
     manifest = load_manifest(root) or {}
     return {str(e["name"]): list(e["reference_plan"]) for e in manifest.get("instances", [])
             if isinstance(e, dict) and e.get("reference_plan")}
@@ -60,8 +61,6 @@ def reference_plan(instance: Any) -> list[str] | None:
 
 @lru_cache(maxsize=1024)
 def _task_legal_actions(domain_path: Path, problem_path: Path, name: str) -> float | None:
-    from stratbench.games.spin.planning.reading import read_problem_files
-
     plan = _plans(Path(problem_path).resolve().parents[2]).get(name)
     return None if plan is None else legal_actions_per_step(read_problem_files(domain_path, problem_path), plan)
 
@@ -82,13 +81,9 @@ def legal_actions_per_step(problem: Any, plan: list[str]) -> float | None:
 
     None when the plan is empty or does not execute on ``problem`` (a stale manifest).
     """
-    from unified_planning.engines.sequential_simulator import UPSequentialSimulator
-
-    from stratbench.games.spin.planning.plan_parsing import parse_plan_text
-    from stratbench.games.spin.planning.planners import _Successors  # the backtracking grounder the random walk uses
-    from stratbench.games.spin.planning.validation import _resolve
-
-    from stratbench.games.spin.planning.reading import ReadTask
+    from unified_planning.engines.sequential_simulator import (  # lean: unified_planning costs seconds
+        UPSequentialSimulator,
+    )
 
     steps = parse_plan_text("\n".join(plan))
     resolved = _resolve(ReadTask(problem=problem), steps, None)
@@ -141,7 +136,7 @@ def state_action_space(problem: Any, limit: int = STATE_LIMIT, budget: MetricBud
     Raises:
         MetricTimeout: when ``budget`` is spent, before a state or while one state's actions are listed.
     """
-    from unified_planning.exceptions import UPException
+    from unified_planning.exceptions import UPException  # lean: unified_planning costs seconds
 
     own = MetricBudget(budget.seconds, budget.clock) if budget is not None else MetricBudget(None)
     try:
@@ -151,7 +146,9 @@ def state_action_space(problem: Any, limit: int = STATE_LIMIT, budget: MetricBud
 
 
 def _state_action_space(problem: Any, limit: int, budget: MetricBudget) -> int | None:
-    from unified_planning.engines.sequential_simulator import UPSequentialSimulator
+    from unified_planning.engines.sequential_simulator import (  # lean: unified_planning costs seconds
+        UPSequentialSimulator,
+    )
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -177,8 +174,6 @@ def _state_action_space(problem: Any, limit: int, budget: MetricBudget) -> int |
 
 @lru_cache(maxsize=1024)
 def _task_state_action_space(domain_path: Path, problem_path: Path) -> int | None:
-    from stratbench.games.spin.planning.reading import read_problem_files
-
     return state_action_space(read_problem_files(domain_path, problem_path), budget=budget())
 
 

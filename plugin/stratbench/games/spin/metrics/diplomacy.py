@@ -32,6 +32,7 @@ from typing import Any
 from stratbench.core.game import Game
 from stratbench.core.runner import MatchOutcome
 from stratbench.core.types import Action
+from stratbench.games.spin.diplomacy import DROPPED_ORDER_SET, FIRST_YEAR, POWERS, groups_from_history
 
 __all__ = [
     "ORDER_TYPES", "agent_players", "basic_skill", "classify", "diplomacy_metrics", "order_outcomes",
@@ -48,8 +49,6 @@ def replay(game: Game, history: list[dict[Any, str]], seed: int = 0) -> Any:
     """
     state = game.new_initial_state(seed)
     if getattr(game, "paper", False):
-        from stratbench.games.spin.diplomacy import groups_from_history
-
         state.set_groups(groups_from_history(history))
     for joint in history:
         state.apply({int(p): Action.from_text(a) for p, a in joint.items()})
@@ -100,8 +99,6 @@ def rate(success: int, total: int) -> float | None:
 
 def diplomacy_metrics(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict[str, Any]]:
     """Computes the per-power metrics of one match (see the module docstring)."""
-    from stratbench.games.spin.diplomacy import DROPPED_ORDER_SET, FIRST_YEAR, POWERS
-
     state = replay(game, outcome.history, seed)
     influence = state.engine.get_state()["influence"]
     winners = state.winners()

@@ -38,6 +38,7 @@ from typing import Any
 
 from stratbench.core.game import Game
 from stratbench.core.runner import MatchOutcome
+from stratbench.games.spin.metrics.diplomacy import replay
 
 __all__ = [
     "ACCEPT_FOOTER", "ACCEPT_HEADER", "ANNOTATE_PROMPT", "COUNTS", "acceptance_prompt", "annotate_negotiation",
@@ -118,8 +119,6 @@ def declared_strategies(events: list[dict[str, Any]]) -> dict[tuple[int, str, in
 
 async def annotate_negotiation(game: Game, outcome: MatchOutcome, session: Any) -> dict[int, dict[str, Any]]:
     """Annotates every private negotiation message of a match; returns per-player counts and ratios."""
-    from stratbench.games.spin.metrics.diplomacy import replay
-
     roles = {p: game.role(p) for p in range(game.info.num_players)}
     strategies = declared_strategies(session.transcript.events)
     orders = {e["phase"]: e["orders"] for e in replay(game, outcome.history).phase_log}

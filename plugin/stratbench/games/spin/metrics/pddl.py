@@ -11,6 +11,7 @@ from typing import Any
 from stratbench.core.game import Game
 from stratbench.core.runner import MatchOutcome
 from stratbench.core.types import Action
+from stratbench.match.metric_budget import MetricTimeout, budget
 
 __all__ = ["plan_validity"]
 
@@ -35,9 +36,11 @@ def plan_validity(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dic
     paper protocol a forfeit means the released reader could not read the
     answer: ``parse_error``, class Other too.
     """
-    from stratbench.match.metric_budget import MetricTimeout, budget
-    from stratbench.games.spin.metrics.action_space import task_legal_actions, task_state_action_space
-    from stratbench.games.spin.planning.validation import PlanCheck
+    from stratbench.games.spin.metrics.action_space import (  # lean: loads the planning stack
+        task_legal_actions,
+        task_state_action_space,
+    )
+    from stratbench.games.spin.planning.validation import PlanCheck  # lean: loads the planning stack
 
     instance = getattr(game, "instance", None)
     answer = _answer(outcome)

@@ -30,11 +30,14 @@ these records as ``unscored``; without them the results are as before.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from stratbench.run.results import ERRORED, SKIPPED
+from stratbench.games.spin.planning.dataset import CATEGORIES
+from stratbench.report.unplayed import UNPLAYED, subject_agent
+from stratbench.run.results import ERRORED, SKIPPED, status_of
 
 __all__ = [
     "PAPER_RESULTS",
@@ -82,9 +85,6 @@ def unplayed_tasks(unscored: Iterable[dict[str, Any]]) -> list[dict[str, str]]:
         >>> unplayed_tasks([{"game": "pddl", "status": "errored", "variant": "grid/p01", "sides": [{"agent": "m"}]}])
         [{'agent': 'm', 'domain': 'grid', 'status': 'errored'}]
     """
-    from stratbench.report.unplayed import UNPLAYED, subject_agent
-    from stratbench.run.results import status_of
-
     return [
         {"agent": subject_agent(record), "domain": str(record.get("variant") or "unknown").split("/")[0],
          "status": status_of(record)}
@@ -230,8 +230,6 @@ def summaries_by_agent(
 
 
 def _unplayed_by_agent(unscored: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    from stratbench.report.unplayed import subject_agent
-
     grouped: dict[str, list[dict[str, Any]]] = {}
     for record in unscored:
         if record.get("game") == GAME:
@@ -245,8 +243,6 @@ def by_domain(
     """Returns, per agent and domain: ``category``, ``tasks`` (scored and errored), ``valid``, ``errored``,
     ``skipped``, ``plan_accuracy``, ``n_step``, ``BC``, ``GS``, ``Other`` and ``errored_share`` (shares of the
     domain's tasks; N-step over the domain's tasks)."""
-    from stratbench.games.spin.planning.dataset import CATEGORIES
-
     out: dict[str, dict[str, dict[str, Any]]] = {}
     groups = _by_agent(records)
     unplayed = {agent: unplayed_tasks(group) for agent, group in _unplayed_by_agent(unscored).items()}
@@ -315,8 +311,6 @@ def state_action_space_by_domain(records: Iterable[dict[str, Any]]) -> dict[str,
         >>> state_action_space_by_domain(rows)
         {'a': {'d': {'tasks': 2, 'plan_accuracy': 0.5, 'log10_pairs': 2.0}}}
     """
-    import math
-
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for agent, group in _by_agent(records).items():
         domains: dict[str, list[dict[str, Any]]] = {}

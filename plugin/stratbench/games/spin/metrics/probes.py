@@ -8,6 +8,8 @@ from typing import Any
 from stratbench.core.game import Game
 from stratbench.core.runner import MatchOutcome
 from stratbench.core.types import Action
+from stratbench.report.unplayed import subject_agent
+from stratbench.run.results import ERRORED, SKIPPED, status_of
 
 __all__ = ["accuracy_by_setting", "accuracy_grid", "probe_score"]
 
@@ -75,9 +77,6 @@ def accuracy_grid(
     is only counted (``skipped``), in no denominator. Rows and lengths are
     sorted; records without a readable length are left out.
     """
-    from stratbench.report.unplayed import subject_agent
-    from stratbench.run.results import ERRORED, SKIPPED, status_of
-
     groups: dict[str, dict[tuple[str, int | None], dict[int, dict[str, Any]]]] = {}
 
     def cell(record: dict[str, Any]) -> dict[str, Any] | None:

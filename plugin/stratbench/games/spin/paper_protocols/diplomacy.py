@@ -18,6 +18,7 @@ from typing import Any
 
 from stratbench.core.messages import Outgoing
 from stratbench.core.types import Action, ActionParseError, Observation
+from stratbench.games.spin.diplomacy import _json_objects, _orders_object
 from stratbench.protocols import Protocol
 from stratbench.registry import Registry
 
@@ -55,8 +56,6 @@ def read_orders(reply: str, observation: Observation) -> Action:
     Raises:
         ActionParseError: when no such object is in the reply.
     """
-    from stratbench.games.spin.diplomacy import _orders_object
-
     found, _ = _orders_object(reply)
     if not isinstance(found, dict):
         powers = observation.data.get("powers") or [observation.role]
@@ -75,8 +74,6 @@ def read_messages(reply: str, observation: Observation) -> list[Outgoing]:
     yields a message to player -1, which the runner rejects and logs. A reply
     without such JSON sends nothing.
     """
-    from stratbench.games.spin.diplomacy import _json_objects
-
     powers = list(observation.data.get("powers") or [])
     leads: dict[str, int] = dict(observation.data.get("leads") or {})
     for candidate in reversed(_json_objects(reply)):

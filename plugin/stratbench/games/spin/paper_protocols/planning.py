@@ -11,6 +11,7 @@ The prompt stays the paper's Appendix E.1.
 from __future__ import annotations
 
 from stratbench.core.types import Action, ActionParseError, Observation
+from stratbench.games.spin.planning.plan_parsing import PlanParseError, released_plan
 from stratbench.protocols import Protocol
 from stratbench.registry import Registry
 
@@ -26,8 +27,6 @@ def read_plan_answer(reply: str, observation: Observation) -> Action:
     Raises:
         ActionParseError: naming what the released reader could not read.
     """
-    from stratbench.games.spin.planning.plan_parsing import PlanParseError, released_plan
-
     try:
         released_plan(reply)
     except PlanParseError as error:

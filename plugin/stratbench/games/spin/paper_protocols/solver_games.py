@@ -18,6 +18,7 @@ from typing import Any
 
 from stratbench.core.types import Action, ActionParseError, Observation
 from stratbench.games.spin.spin_paper import PAPER
+from stratbench.protocols import Protocol
 from stratbench.registry import Registry
 
 SOURCE = (
@@ -41,8 +42,6 @@ _SUITES = {
 
 def register(registry: Registry) -> None:
     """Registers the paper protocol of each game of the family."""
-    from stratbench.protocols import Protocol
-
     for game, suite in _SUITES.items():
         registry.add_protocol(game, Protocol(
             PAPER,

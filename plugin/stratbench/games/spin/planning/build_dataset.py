@@ -35,11 +35,16 @@ import shutil
 import sys
 import time
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 from stratbench.games.spin.planning.dataset import DATASET_DIR, MANIFEST
 from stratbench.games.spin.planning.plan_parsing import render_plan
+from stratbench.games.spin.planning.planner_process import solve_isolated
+from stratbench.games.spin.planning.planners import DEFAULT_ENGINES, available_engines, engine_version
+from stratbench.games.spin.planning.reading import PDDLReadError, read_problem
+from stratbench.games.spin.planning.validation import check_steps
 
 __all__ = ["DomainPackage", "build", "discover_domains", "main", "tier_plan"]
 
@@ -101,10 +106,6 @@ def _sha256(text: str) -> str:
 
 def _agent_solve(domain: str, problem_text: str, problem: Any, timeout: float) -> tuple[Any, list[Any]]:
     """Replays the planner agent's procedure in child processes; returns (its solution, all solutions)."""
-    from stratbench.games.spin.planning.planner_process import solve_isolated
-    from stratbench.games.spin.planning.planners import DEFAULT_ENGINES, available_engines
-    from stratbench.games.spin.planning.validation import check_steps
-
     deadline = time.monotonic() + timeout
     for engine in available_engines(DEFAULT_ENGINES, problem):
         remaining = deadline - time.monotonic()
@@ -122,10 +123,6 @@ def _reference(
     package: DomainPackage, domain: str, problem_text: str, problem: Any, timeout: float, found: list[Any]
 ) -> Any:
     """Returns the shortest valid plan among the engines' plans (the agent's included)."""
-    from stratbench.games.spin.planning.planner_process import solve_isolated
-    from stratbench.games.spin.planning.planners import DEFAULT_ENGINES, available_engines
-    from stratbench.games.spin.planning.validation import check_steps
-
     hint = getattr(package.module, "PLANNER", None)
     order = ([hint] if hint else []) + [e for e in DEFAULT_ENGINES if e != hint]
     tried = {s.engine for s in found}
@@ -144,8 +141,6 @@ def build_domain(
     package: DomainPackage, out: Path, per_domain: int, timeout: float, log: Any = print
 ) -> list[dict[str, Any]]:
     """Generates, solves and writes one domain's instances; returns their manifest entries."""
-    from stratbench.games.spin.planning.reading import PDDLReadError, read_problem
-
     tiers = tuple(getattr(package.module, "TIERS", ("easy", "medium", "hard")))
     category = getattr(package.module, "CATEGORY", None)
     domain = package.domain_text
@@ -249,10 +244,6 @@ def build(names: list[str] | None, out: Path, per_domain: int, timeout: float, l
 
 
 def _write_manifest(path: Path, entries: list[dict[str, Any]], domains: dict[str, Any]) -> dict[str, Any]:
-    from importlib.metadata import version
-
-    from stratbench.games.spin.planning.planners import DEFAULT_ENGINES, engine_version
-
     manifest = {
         "version": 1,
         "built_by": "python -m stratbench.games.spin.planning.build_dataset",

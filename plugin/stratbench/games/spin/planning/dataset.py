@@ -272,7 +272,10 @@ def _texts(domain_file: str, problem_file: str) -> tuple[str, str] | str:
 @lru_cache(maxsize=4096)
 def _quick_check(domain_file: str, problem_file: str, stamp: tuple[int, int]) -> str | None:
     """Checks what needs no parse by unified-planning: the texts, the normaliser, the names used."""
-    from stratbench.games.spin.planning.normalise import UnrepairableTask, normalise
+    from stratbench.games.spin.planning.normalise import (  # lean: only a dataset check loads it
+        UnrepairableTask,
+        normalise,
+    )
 
     texts = _texts(domain_file, problem_file)
     if isinstance(texts, str):
@@ -288,8 +291,8 @@ def _quick_check(domain_file: str, problem_file: str, stamp: tuple[int, int]) ->
 @lru_cache(maxsize=4096)
 def _full_check(domain_file: str, problem_file: str, stamp: tuple[int, int]) -> str | None:
     """Reads the task with unified-planning and checks that its validator can check plans for it."""
-    from stratbench.games.spin.planning.reading import PDDLReadError, read_task
-    from stratbench.games.spin.planning.validation import unsupported_features
+    from stratbench.games.spin.planning.reading import PDDLReadError, read_task  # lean: only a dataset check loads it
+    from stratbench.games.spin.planning.validation import unsupported_features  # lean: only a dataset check loads it
 
     texts = _texts(domain_file, problem_file)
     if isinstance(texts, str):

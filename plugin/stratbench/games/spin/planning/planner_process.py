@@ -28,7 +28,8 @@ from typing import Any
 
 from stratbench.child_processes import die_with_parent, run_child, run_child_sync
 from stratbench.core.types import HarnessError
-from stratbench.games.spin.planning.planners import Solution
+from stratbench.games.spin.planning.planners import Solution, _solve_with, solve
+from stratbench.games.spin.planning.reading import read_problem
 
 __all__ = ["solve_in_child", "solve_isolated"]
 
@@ -90,9 +91,6 @@ def _answer(status: int, out: bytes, err: bytes) -> Solution | None:
 
 def _solve(request: dict[str, Any]) -> dict[str, Any] | None:
     """The child's work: reads the task and searches it as the request says."""
-    from stratbench.games.spin.planning.planners import _solve_with, solve
-    from stratbench.games.spin.planning.reading import read_problem
-
     problem = read_problem(request["domain"], request["problem"])
     engines = tuple(request["engines"])
     solution = solve(problem, engines) if request["check"] else _solve_with(problem, engines[0])

@@ -21,6 +21,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from stratbench.games.spin.planning.reading import holds_up_lock, up
+from stratbench.games.spin.planning.validation import check_steps
 
 __all__ = [
     "DEFAULT_ENGINES", "Solution", "available_engines", "blind_walk", "engine_version", "random_walk", "solve",
@@ -75,7 +76,7 @@ def available_engines(engines: tuple[str, ...] = DEFAULT_ENGINES, problem: Any =
     numeric planner, moves to the front.
     """
     up()
-    from unified_planning.environment import get_environment
+    from unified_planning.environment import get_environment  # lean: unified_planning costs seconds
 
     installed = set(get_environment().factory.engines)
     order = [name for name in engines if name in installed]
@@ -93,8 +94,6 @@ def solve(problem: Any, engines: tuple[str, ...] = DEFAULT_ENGINES) -> Solution 
     for the task's features (pyperplan ignores action costs, which do not
     affect validity); a plan is accepted only if the validator accepts it.
     """
-    from stratbench.games.spin.planning.validation import check_steps
-
     for name in available_engines(engines, problem):
         solution = _solve_with(problem, name)
         if solution is not None and check_steps(problem, solution.steps).valid:
@@ -104,8 +103,8 @@ def solve(problem: Any, engines: tuple[str, ...] = DEFAULT_ENGINES) -> Solution 
 
 def _solve_with(problem: Any, engine: str) -> Solution | None:
     up()
-    from unified_planning.engines import PlanGenerationResultStatus
-    from unified_planning.shortcuts import OneshotPlanner
+    from unified_planning.engines import PlanGenerationResultStatus  # lean: unified_planning costs seconds
+    from unified_planning.shortcuts import OneshotPlanner  # lean: unified_planning costs seconds
 
     solved = (PlanGenerationResultStatus.SOLVED_SATISFICING, PlanGenerationResultStatus.SOLVED_OPTIMALLY)
     start = time.perf_counter()
@@ -134,8 +133,10 @@ def random_walk(problem: Any, rng: random.Random, length: int) -> tuple[tuple[st
     goes on through goal states. A seed replays the same walk.
     """
     up()
-    from unified_planning.engines.sequential_simulator import UPSequentialSimulator
-    from unified_planning.exceptions import UPUsageError
+    from unified_planning.engines.sequential_simulator import (  # lean: unified_planning costs seconds
+        UPSequentialSimulator,
+    )
+    from unified_planning.exceptions import UPUsageError  # lean: unified_planning costs seconds
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -188,7 +189,7 @@ class _Successors:
     """
 
     def __init__(self, problem: Any) -> None:
-        from unified_planning.model.walkers import StateEvaluator
+        from unified_planning.model.walkers import StateEvaluator  # lean: unified_planning costs seconds
 
         self.problem = problem
         self.manager = problem.environment.expression_manager
@@ -209,8 +210,8 @@ class _Successors:
         return action, domains, buckets
 
     def _checker(self, node: Any, index: dict[Any, int]) -> Any:
-        from unified_planning.exceptions import UPUsageError
-        from unified_planning.model.walkers import StateEvaluator
+        from unified_planning.exceptions import UPUsageError  # lean: unified_planning costs seconds
+        from unified_planning.model.walkers import StateEvaluator  # lean: unified_planning costs seconds
 
         negated = node.is_not()
         inner = node.arg(0) if negated else node

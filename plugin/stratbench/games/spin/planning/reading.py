@@ -116,8 +116,8 @@ def holds_up_lock(function: Any) -> Any:
 @lru_cache(maxsize=1)
 def up() -> ModuleType:
     """Imports unified-planning once, configures its environment, and returns the package."""
-    import unified_planning
-    from unified_planning.environment import get_environment
+    import unified_planning  # lean: unified_planning costs seconds
+    from unified_planning.environment import get_environment  # lean: unified_planning costs seconds
 
     environment = get_environment()
     environment.credits_stream = None
@@ -194,7 +194,7 @@ def _read(domain_text: str, problem_text: str) -> ReadTask:
 def _reader() -> Any:
     """Returns one ``PDDLReader``, reused: building its grammar costs as much as a parse."""
     up()
-    from unified_planning.io import PDDLReader
+    from unified_planning.io import PDDLReader  # lean: unified_planning costs seconds
 
     return PDDLReader()
 
@@ -202,7 +202,7 @@ def _reader() -> Any:
 @lru_cache(maxsize=16)
 def _domain_result(domain_text: str) -> tuple[str, Any]:
     """Returns the reader's parse of a domain text, cached: a dataset's tasks share a domain."""
-    from unified_planning.io.utils import parse_string
+    from unified_planning.io.utils import parse_string  # lean: unified_planning costs seconds
 
     lowered = domain_text.replace("\t", " ").lower()
     return lowered, parse_string(_reader()._pp_domain, lowered, parse_all=True)  # noqa: SLF001
@@ -218,7 +218,7 @@ def _parse(domain_text: str, problem_text: str) -> Any:
     reader = _reader()
     if not (hasattr(reader, "_pp_problem") and hasattr(reader, "_parse_problem")):
         return reader.parse_problem_string(domain_text, problem_text)
-    from unified_planning.io.utils import parse_string
+    from unified_planning.io.utils import parse_string  # lean: unified_planning costs seconds
 
     domain_lowered, domain_result = _domain_result(domain_text)
     problem_lowered = problem_text.replace("\t", " ").lower()

@@ -123,7 +123,7 @@ def check_answer(task: Any, answer: str | None) -> PlanCheck:
 def unsupported_features(problem: Any) -> list[str]:
     """Returns the features of a task that no validation here can check (lower-case), or [] if it can be checked."""
     up()
-    from unified_planning.engines.plan_validator import SequentialPlanValidator
+    from unified_planning.engines.plan_validator import SequentialPlanValidator  # lean: unified_planning costs seconds
 
     supported = SequentialPlanValidator.supported_kind().features | {_UNDEFINED}
     return sorted(f.lower() for f in problem.kind.features if f not in supported)
@@ -161,10 +161,13 @@ def check_steps(
             numeric fluents lacking an initial value. The verdicts agree wherever both apply (tested).
     """
     up()
-    from unified_planning.engines.plan_validator import SequentialPlanValidator
-    from unified_planning.engines.results import FailedValidationReason, ValidationResultStatus
-    from unified_planning.exceptions import UPUsageError
-    from unified_planning.plans import ActionInstance, SequentialPlan
+    from unified_planning.engines.plan_validator import SequentialPlanValidator  # lean: unified_planning costs seconds
+    from unified_planning.engines.results import (  # lean: unified_planning costs seconds
+        FailedValidationReason,
+        ValidationResultStatus,
+    )
+    from unified_planning.exceptions import UPUsageError  # lean: unified_planning costs seconds
+    from unified_planning.plans import ActionInstance, SequentialPlan  # lean: unified_planning costs seconds
 
     task = task if isinstance(task, ReadTask) else ReadTask(task)
     problem, names = task.problem, task.names
@@ -302,7 +305,7 @@ def _unmet_preconditions(
 ) -> tuple[str, ...]:
     """Returns the conjuncts of ``action``'s preconditions, grounded, that are false in ``state``."""
     try:
-        from unified_planning.model.walkers import StateEvaluator
+        from unified_planning.model.walkers import StateEvaluator  # lean: unified_planning costs seconds
 
         manager = problem.environment.expression_manager
         binding = {p: manager.ObjectExp(o) for p, o in zip(action.parameters, objects)}
@@ -321,7 +324,7 @@ def _unmet_preconditions(
 def _unmet_goals(problem: Any, state: Any, names: NameMap | None = None) -> tuple[str, ...]:
     """Returns the goal conjuncts that are false in ``state``."""
     try:
-        from unified_planning.model.walkers import StateEvaluator
+        from unified_planning.model.walkers import StateEvaluator  # lean: unified_planning costs seconds
 
         evaluator = StateEvaluator(problem)
         return tuple(

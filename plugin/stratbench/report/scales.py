@@ -7,6 +7,7 @@ quantities on different scales apart, so it asks the built-in game itself.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 __all__ = ["builtin_scales"]
@@ -24,11 +25,8 @@ def builtin_scales(games: dict[str, Any]) -> dict[str, Scale]:
         The scales of the games that could be built; games no installed family registers, or that fail
         to build, are left out, which keeps them out of the overall average.
     """
-    from stratbench.families import FamilyLoadError, standalone_registry  # cli: loads pytest and every family
-
-    try:
-        registry = standalone_registry()
-    except FamilyLoadError:
+    registry = _installed_games()
+    if registry is None:
         return {}
     out: dict[str, Scale] = {}
     for name, variant in sorted(games.items()):
@@ -41,3 +39,15 @@ def builtin_scales(games: dict[str, Any]) -> dict[str, Scale]:
         low, high = info.score_range
         out[name] = ((float(low), float(high)), None if info.score_sum is None else float(info.score_sum))
     return out
+
+
+@functools.cache
+def _installed_games() -> Any:
+    """The installed families' games, registered once per process (the report and the gate both ask); None when
+    the families cannot be loaded."""
+    from stratbench.families import FamilyLoadError, standalone_registry  # cli: loads pytest and every family
+
+    try:
+        return standalone_registry(("games",))
+    except FamilyLoadError:
+        return None

@@ -8,11 +8,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from stratbench.llm.cassettes import RECORD_MODES
+from stratbench.llm.client import PROMPT_CACHE_MODES, REASONING_EFFORTS
+from stratbench.llm.session import TRUNCATION_RULES
 from stratbench.llm.limits import DEFAULT_CONCURRENCY as DEFAULT_MODEL_CONCURRENCY, parse_limit
 from stratbench.match.metric_budget import DEFAULT_METRIC_TIMEOUT_S
 from stratbench.redact import redact_text
 from stratbench.run.shards import parse_shard
 from stratbench.run.gating import add_pytest_options
+from stratbench.scaffolds.tool_answer import ANSWER_FORMATS
 
 
 def positive_int(text: str) -> int:
@@ -187,6 +190,23 @@ def add_options(parser: Any) -> None:
                     dest="stratbench_protocol",
                     help="Play each suite in this protocol: default (the project's) or paper (as the paper's "
                          "released code; docs/PROTOCOLS.md); a suite marker's protocol= pins its own")
+    group.addoption("--reasoning-effort", action="append", default=[], choices=REASONING_EFFORTS,
+                    dest="reasoning_effort",
+                    help="Reasoning effort of the models under test, sent as litellm's reasoning_effort (dropped "
+                         "and recorded where a provider does not take it); repeat to compare efforts side by side")
+    group.addoption("--thinking-budget", type=positive_int, default=None, metavar="N", dest="thinking_budget",
+                    help="Thinking tokens per request for providers that take a budget (Anthropic, Gemini), sent "
+                         "as litellm's thinking={type: enabled, budget_tokens: N}")
+    group.addoption("--answer-format", action="append", default=[], choices=ANSWER_FORMATS, dest="answer_format",
+                    help="How models answer a decision: text (read from the reply) or tools (a make_move function "
+                         "call); repeat to compare side by side")
+    group.addoption("--on-truncation", choices=TRUNCATION_RULES, default=None, dest="on_truncation",
+                    help="An answer cut by the output-token limit: retry (ask once more for the answer alone; cut "
+                         "again, the game's fallback decides with the reason 'truncated'; the default protocol's "
+                         "default) or read (read the cut answer as it is: the paper protocols' default)")
+    group.addoption("--prompt-cache", choices=PROMPT_CACHE_MODES, default="auto", dest="prompt_cache",
+                    help="auto: mark the stable prompt prefix for providers that cache on request (Anthropic); "
+                         "off: never mark it")
     group.addoption("--max-cost", type=non_negative_float, default=None, metavar="USD",
                     help="Stop calling models once the run has spent this much; skip the rest")
     group.addoption("--price", type=model_price, action="append", default=[], metavar="MODEL=IN,OUT",

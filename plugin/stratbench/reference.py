@@ -23,6 +23,10 @@ only (a shorter turn limit, say); every match record carries them as
 matches (a game whose answers are long, such as StarCraft II's analysis and
 actions).
 
+``on_truncation`` says what the recordings did with an answer the output-token
+limit cut (``read``: read as it is; ``retry``: asked for once more), so that
+they replay under the rule they were recorded with.
+
 ``scaffold_settings`` are the settings of the scaffolds that take any, for
 the reference matches only (``{"rap": {"iterations": 3}}``: a shorter search
 than ``--rap-iterations`` would give), each merged over the run's own, so
@@ -47,10 +51,12 @@ from typing import Any
 
 from stratbench.core.agent import AgentSpec
 from stratbench.core.schedule import SubjectLimit
+from stratbench.llm.session import TRUNCATION_RULES
 
 PROFILE_NAME = "reference.json"
 MODES = ("auto", "replay", "record", "off")
-_KEYS = {"models", "scaffolds", "matches", "max_tokens", "games", "per_model", "note", "scaffold_settings"}
+_KEYS = {"models", "scaffolds", "matches", "max_tokens", "games", "per_model", "note", "scaffold_settings",
+         "on_truncation"}
 
 
 class ReferenceError(ValueError):
@@ -76,6 +82,8 @@ class ReferenceProfile:
         scaffold_settings: Per scaffold name, the settings the reference matches build it with (over the
             run's).
         game_max_tokens: Per game name, the answer limit that replaces ``max_tokens`` for its matches.
+        on_truncation: What the recordings did with an answer the output-token limit cut (``read``:
+            read it as it is, as every recording before the re-ask existed did; ``retry``), or None (the run's).
     """
 
     path: Path
@@ -90,6 +98,7 @@ class ReferenceProfile:
     model_game_scaffolds: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
     scaffold_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     game_max_tokens: dict[str, int] = field(default_factory=dict)
+    on_truncation: str | None = None
 
     def merged_scaffold_settings(self, run: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         """Returns the run's scaffold settings with the profile's laid over them, scaffold by scaffold."""
@@ -174,10 +183,14 @@ def load_profile(path: Path) -> ReferenceProfile:
                 raise ReferenceError(f"{path}: games.{game}.scaffolds names {', '.join(unknown_scaffolds)}, "
                                      f"not in 'scaffolds'")
     model_scaffolds, model_game_scaffolds = _per_model(path, data.get("per_model"), models, scaffolds)
+    on_truncation = data.get("on_truncation")
+    if on_truncation is not None and on_truncation not in TRUNCATION_RULES:
+        raise ReferenceError(f"{path}: 'on_truncation' must be one of {', '.join(TRUNCATION_RULES)}, "
+                             f"got {on_truncation!r}")
     return ReferenceProfile(
         path, tuple(models), tuple(scaffolds), matches, max_tokens, games, game_scaffolds, game_options,
         model_scaffolds, model_game_scaffolds, _scaffold_settings(path, data.get("scaffold_settings"), scaffolds),
-        game_max_tokens,
+        game_max_tokens, on_truncation,
     )
 
 

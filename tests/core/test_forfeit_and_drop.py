@@ -10,7 +10,7 @@ import pytest
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.runner import MatchRules, run_match
 from stratbench.core.transcript import Transcript
-from stratbench.core.types import Action, HarnessError, Observation, Rules
+from stratbench.core.types import Action, HarnessError, Observation, Rules, TruncatedAnswer
 
 
 class CollectState(State):
@@ -103,3 +103,33 @@ def test_an_unknown_fallback_is_refused_naming_the_choices():
     with pytest.raises(ValueError) as raised:
         MatchRules(fallback="skip")
     assert str(raised.value) == "fallback must be one of ('forfeit', 'random', 'drop'), got 'skip'"
+
+
+class CutOffOnTheLastTurn:
+    """Takes on the first two turns; on the third the output-token limit cuts its answer twice."""
+
+    def __init__(self):
+        self.asked = 0
+
+    async def act(self, observation):
+        if observation.turn < 2:
+            return Action("take")
+        self.asked += 1
+        raise TruncatedAnswer("m: the answer was cut by the output-token limit twice")
+
+
+@pytest.mark.parametrize("fallback, forfeits", [("drop", False), ("random", False), ("forfeit", True)])
+def test_a_truncated_answer_falls_back_at_once_and_is_not_an_illegal_move(fallback, forfeits):
+    game, cut = Collect(), CutOffOnTheLastTurn()
+    transcript = Transcript()
+    agents = {0: Taker(), 1: Taker(), 2: cut}
+    rules = MatchRules(illegal_tolerance=3, fallback=fallback)
+    outcome = asyncio.run(run_match(game, game.new_initial_state(0), agents, rng=random.Random(0), rules=rules,
+                                    transcript=transcript))
+    assert cut.asked == 1  # no further attempt after a truncation
+    assert outcome.illegal == {0: 0, 1: 0, 2: 0} and outcome.format_errors == {0: 0, 1: 0, 2: 0}
+    assert outcome.truncated == {0: 0, 1: 0, 2: 1} and outcome.fallbacks == {0: 0, 1: 0, 2: 1}
+    assert transcript.of_kind("rejected") == []
+    [event] = transcript.of_kind("fallback")
+    assert (event["player"], event["policy"], event["reason"]) == (2, fallback, "truncated")
+    assert (outcome.forfeited_by == 2) is forfeits

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from stratbench.core.agent import AgentContext
 from stratbench.core.messages import Outgoing
 from stratbench.core.types import Action, HarnessError, Observation
-from stratbench.llm.session import ModelSession, supports_vision
+from stratbench.llm.session import ModelSession, request_settings, supports_vision
 from stratbench.scaffolds.base import Scaffold
 
 
@@ -22,13 +20,7 @@ class LLMAgent:
     def __init__(self, context: AgentContext, scaffold: Scaffold) -> None:
         if context.llm is None or context.spec.model is None:
             raise HarnessError("an LLM agent needs a model and an LLM client")
-        settings: dict[str, Any] = {
-            key: context.options[key]
-            for key in ("temperature", "max_tokens")
-            if context.options.get(key) is not None
-        }
-        if context.options.get("seed") is not None:
-            settings["seed"] = int(context.options["seed"])
+        settings = request_settings(context.options, dict(context.spec.params))
         self.scaffold = scaffold
         self.session = ModelSession(
             client=context.llm,
@@ -38,6 +30,8 @@ class LLMAgent:
             settings=settings,
             vision=supports_vision(context.spec.model, context.options.get("vision") or "auto"),
             scaffold=context.spec.scaffold or "direct",
+            answer_format=str(dict(context.spec.params).get("answer_format") or "text"),
+            on_truncation=str(context.options.get("on_truncation") or "retry"),
         )
 
     async def act(self, observation: Observation) -> Action:

@@ -29,6 +29,11 @@ class Agent(Protocol):
         ...
 
 
+MODEL_PARAM_LABELS = {"reasoning_effort": "effort", "thinking_budget": "thinking", "answer_format": "answers"}
+"""How a model agent's parameters are named in its label (``--reasoning-effort``, ``--thinking-budget``,
+``--answer-format``)."""
+
+
 @dataclass(frozen=True)
 class AgentSpec:
     """Which agent plays a side, as chosen on the command line or in a suite.
@@ -47,9 +52,17 @@ class AgentSpec:
 
     @property
     def label(self) -> str:
-        """Returns the name used in test ids, tables and ratings (a model seat's: ``seat=model+scaffold``)."""
+        """Returns the name used in test ids, tables and ratings (a model seat's: ``seat=model+scaffold``).
+
+        A model's request parameters follow its scaffold
+        (``o3-mini+cot(effort=high,answers=tools)``, :data:`MODEL_PARAM_LABELS`);
+        without any, the label is ``model+scaffold``.
+        """
         if self.model is not None:
             played = f"{self.model}+{self.scaffold or 'direct'}"
+            if self.params:
+                labelled = ",".join(f"{MODEL_PARAM_LABELS.get(k, k)}={v}" for k, v in self.params)
+                played = f"{played}({labelled})"
             return played if self.kind == "llm" else f"{self.kind}={played}"
         if self.params:
             args = ",".join(f"{k}={v}" for k, v in self.params)

@@ -7,8 +7,10 @@ suite's fallback applies (``"forfeit"``: the player's side loses; ``"random"``:
 a random legal action is played, or, for a decision without a legal-action
 list, the state's ``fallback_action``; the player forfeits when there is
 none; ``"drop"``: the answer is dropped and the state's ``pass_action`` is
-played, so the player does nothing and the game goes on). Every fallback is
-counted in the outcome.
+played, so the player does nothing and the game goes on). An answer the
+output-token limit cut twice (:class:`~stratbench.core.types.TruncatedAnswer`)
+is not an illegal move: the fallback applies at once, with the reason
+``truncated``. Every fallback is counted in the outcome.
 
 Every call into the game (its state, observations, legality, moves) is a
 synchronous step handed to :func:`~stratbench.core.match_work.offload`: in a
@@ -29,7 +31,14 @@ from stratbench.core.match_work import offload
 from stratbench.core.messages import Negotiation, NegotiationTurn, Outgoing
 from stratbench.core.traces import MatchOutcome
 from stratbench.core.transcript import Transcript
-from stratbench.core.types import Action, ActionParseError, HarnessError, IllegalActionError, Observation
+from stratbench.core.types import (
+    Action,
+    ActionParseError,
+    HarnessError,
+    IllegalActionError,
+    Observation,
+    TruncatedAnswer,
+)
 
 FALLBACKS = ("forfeit", "random", "drop")
 
@@ -125,6 +134,7 @@ async def run_match(
         duration_s=time.perf_counter() - start,
         messages=[m.to_dict() for m in state.messages.messages],
         format_errors=stats.format_errors,
+        truncated=stats.truncated,
     )
     transcript.add("end", scores=outcome.scores, terminal=outcome.terminal, turns=outcome.turns)
     return outcome
@@ -170,6 +180,7 @@ class _Stats:
         self.illegal = {p: 0 for p in range(num_players)}
         self.format_errors = {p: 0 for p in range(num_players)}
         self.fallbacks = {p: 0 for p in range(num_players)}
+        self.truncated = {p: 0 for p in range(num_players)}
 
 
 async def _decide(
@@ -195,10 +206,15 @@ async def _decide(
     )
     stats.decisions[player] += 1
     current = observation
+    why: dict[str, str] = {}
     for attempt in range(1, rules.illegal_tolerance + 1):
         try:
             action = await agent.act(current)
             action = await offload(_canonical, game, state, player, action)
+        except TruncatedAnswer:  # not an illegal move: no further attempt, the fallback decides
+            stats.truncated[player] += 1
+            why = {"reason": "truncated"}
+            break
         except (ActionParseError, IllegalActionError) as error:
             stats.illegal[player] += 1
             stats.format_errors[player] += isinstance(error, ActionParseError)
@@ -211,14 +227,15 @@ async def _decide(
     stats.fallbacks[player] += 1
     if rules.fallback == "drop":
         action = await offload(_pass_fallback, game, state, player)
-        transcript.add("fallback", turn=state.turn, player=player, policy="drop", action=action.to_text())
+        transcript.add("fallback", turn=state.turn, player=player, policy="drop", action=action.to_text(), **why)
         return action
     if rules.fallback == "random":
         action = await offload(_random_fallback, game, state, player, observation, rng)
         if action is not None:
-            transcript.add("fallback", turn=state.turn, player=player, policy="random", action=action.to_text())
+            transcript.add("fallback", turn=state.turn, player=player, policy="random", action=action.to_text(),
+                           **why)
             return action
-    transcript.add("fallback", turn=state.turn, player=player, policy="forfeit")
+    transcript.add("fallback", turn=state.turn, player=player, policy="forfeit", **why)
     return None
 
 

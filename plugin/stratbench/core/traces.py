@@ -37,6 +37,8 @@ class MatchOutcome:
         history: The applied joint actions, ``{player: action}`` as strings.
         duration_s: Wall time of the match.
         messages: Every delivered message, as dicts, in order.
+        truncated: Of the fallbacks, those taken because the answer was cut twice
+            (:class:`~stratbench.core.types.TruncatedAnswer`), per player.
     """
 
     scores: list[float]
@@ -51,6 +53,7 @@ class MatchOutcome:
     messages: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     format_errors: dict[int, int] | None = None
+    truncated: dict[int, int] = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------- one side's view of a revision match

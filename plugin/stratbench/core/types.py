@@ -27,6 +27,13 @@ class ActionParseError(ValueError):
     """
 
 
+class TruncatedAnswer(Exception):
+    """Raised when the output-token limit cut a decision's answer, and the brief re-ask for it too.
+
+    Not an illegal move: the runner applies the fallback at once, with the reason ``truncated``.
+    """
+
+
 class IllegalActionError(ValueError):
     """Raised when a well-formed action is not legal in the current state."""
 

@@ -33,6 +33,7 @@ from stratbench.llm.cassettes import (
     describe_request,
     is_cassette_miss,
 )
+from stratbench.llm.reply import ToolCall, is_truncation, read_reply
 from stratbench.llm.local import (
     REPLAY_API_BASE,
     LocalModels,
@@ -45,11 +46,20 @@ from stratbench.redact import redact_text
 PLACEHOLDER_KEY = "sk-stratbench-placeholder"
 """Sent only when the provider's key is not set and none is needed: a replayed cassette, a keyless local server."""
 
-SAMPLING_PARAMS = ("temperature", "seed", "max_tokens")
+SAMPLING_PARAMS = ("temperature", "seed", "max_tokens", "reasoning_effort", "thinking", "tool_choice")
 """Request settings a provider may lack: they are dropped (and the drop is recorded)."""
 
-CAPABILITY_PARAMS = ("logprobs", "top_logprobs", "response_format")
+CAPABILITY_PARAMS = ("logprobs", "top_logprobs", "response_format", "tools")
 """Request settings a request needs: a provider without one fails the call (:class:`LLMCapabilityError`)."""
+
+REASONING_EFFORTS = ("low", "medium", "high")
+"""The reasoning efforts ``--reasoning-effort`` takes (litellm's ``reasoning_effort``)."""
+
+PROMPT_CACHE_MODES = ("auto", "off")
+"""``--prompt-cache``: mark the stable prefix for providers that cache on request (``auto``), or never."""
+
+CACHE_ON_REQUEST = ("anthropic",)
+"""litellm providers that cache a prompt prefix only where the request marks it (``cache_control``)."""
 
 AttemptListener = Callable[[dict[str, Any]], None]
 """Called with each failed attempt: attempt, attempts, failure, status, error, backoff_s (None: gave up)."""
@@ -70,10 +80,12 @@ class LLMCapabilityError(LLMError):
                  detail: str | None = None) -> None:
         self.model, self.provider, self.params, self.detail = model, provider, params, detail
         why = detail or f"litellm's supported parameters for the {provider} provider"
-        super().__init__(
-            f"{needed_by} needs {', '.join(params)}, which {model} does not accept ({why})"
-            + ("; use another --scaffold for this model" if needed_by.startswith("scaffold") else "")
-        )
+        hint = ""
+        if "tools" in params:
+            hint = "; answer with --answer-format text for this model"
+        elif needed_by.startswith("scaffold"):
+            hint = "; use another --scaffold for this model"
+        super().__init__(f"{needed_by} needs {', '.join(params)}, which {model} does not accept ({why}){hint}")
 
 
 def load_litellm() -> None:
@@ -104,6 +116,11 @@ class Completion:
         finish_reason: The provider's finish reason.
         logprobs: Token log-probabilities when asked, as builtin lists.
         dropped_params: Requested settings the provider does not accept, left out of the request.
+        reasoning_tokens: Of ``completion_tokens``, those the model spent thinking; None when not reported.
+        reasoning_text: The visible thinking a provider returned (reasoning content, thinking blocks), or None.
+        cached_tokens: Of ``prompt_tokens``, those read from the provider's prompt cache; None when not reported.
+        cache_write_tokens: Prompt tokens written to the provider's cache; None when not reported.
+        tool_calls: The functions the model called.
     """
 
     text: str
@@ -117,16 +134,38 @@ class Completion:
     finish_reason: str | None = None
     logprobs: list[dict[str, Any]] | None = None
     dropped_params: tuple[str, ...] = ()
+    reasoning_tokens: int | None = None
+    reasoning_text: str | None = None
+    cached_tokens: int | None = None
+    cache_write_tokens: int | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+
+    @property
+    def truncated(self) -> bool:
+        """Tells whether the output-token limit cut the reply (finish reason ``length``)."""
+        return is_truncation(self.finish_reason)
+
+
+REPORTED_COUNTS = ("reasoning_tokens", "cached_tokens", "cache_write_tokens")
+"""Token counts only some providers report: a total stays None until a call reports one."""
 
 
 @dataclass
 class Usage:
-    """Running token and cost totals."""
+    """Running token and cost totals.
+
+    ``reasoning_tokens`` are part of ``completion_tokens`` and ``cached_tokens``
+    part of ``prompt_tokens``; each of :data:`REPORTED_COUNTS` is None until a
+    call reports it.
+    """
 
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
+    reasoning_tokens: int | None = None
+    cached_tokens: int | None = None
+    cache_write_tokens: int | None = None
 
     def add(self, completion: Completion) -> None:
         """Adds one completion's usage."""
@@ -134,15 +173,21 @@ class Usage:
         self.prompt_tokens += completion.prompt_tokens
         self.completion_tokens += completion.completion_tokens
         self.cost_usd += completion.cost_usd
+        for name in REPORTED_COUNTS:
+            value = getattr(completion, name)
+            if value is not None:
+                setattr(self, name, (getattr(self, name) or 0) + value)
 
     def to_dict(self) -> dict[str, Any]:
-        """Returns the totals as builtins."""
-        return {
+        """Returns the totals as builtins (a count no call reported is left out)."""
+        totals: dict[str, Any] = {
             "calls": self.calls,
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "cost_usd": round(self.cost_usd, 8),
         }
+        totals.update({name: getattr(self, name) for name in REPORTED_COUNTS if getattr(self, name) is not None})
+        return totals
 
 
 @dataclass(frozen=True)
@@ -208,6 +253,8 @@ class LLMClient:
     """Whether calls may reach a model (False while a cassette replays: no local server starts)."""
     local: LocalModels = field(default_factory=LocalModels)
     """Servers for ``local/<name>`` models, started on the first call that needs one."""
+    prompt_cache: str = "auto"
+    """``auto``: mark the stable prefix of a request for providers that cache on request; ``off``: never."""
     usage: Usage = field(default_factory=Usage)
     _gates: dict[tuple[int, str], ModelGate] = field(default_factory=dict)
 
@@ -237,14 +284,21 @@ class LLMClient:
         logprobs: bool | None = None,
         top_logprobs: int | None = None,
         response_format: dict[str, Any] | None = None,
+        reasoning_effort: str | None = None,
+        thinking_budget: int | None = None,
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: Any = None,
         on_failed_attempt: AttemptListener | None = None,
     ) -> Completion:
         """Sends one chat request and returns the answer.
 
-        Settings the provider does not accept are left out: sampling settings
-        (temperature, seed, max_tokens) are dropped and named in
-        ``Completion.dropped_params``; a needed capability (logprobs,
-        response_format) fails the call instead.
+        Settings the provider does not accept are left out: sampling and
+        reasoning settings (temperature, seed, max_tokens, reasoning_effort,
+        the thinking budget, sent as litellm's ``thinking``) are dropped and
+        named in ``Completion.dropped_params``; a needed capability (logprobs,
+        response_format, tools) fails the call instead. For a provider that
+        caches on request (:data:`CACHE_ON_REQUEST`), the stable prefix is
+        marked (:func:`mark_cache_prefix`) unless ``prompt_cache`` is ``off``.
 
         Raises:
             BudgetExceeded: when the run's budget is spent (no call is made).
@@ -269,6 +323,10 @@ class LLMClient:
             "logprobs": logprobs,
             "top_logprobs": top_logprobs,
             "response_format": response_format,
+            "reasoning_effort": reasoning_effort,
+            "thinking": None if thinking_budget is None else {"type": "enabled", "budget_tokens": int(thinking_budget)},
+            "tools": tools,
+            "tool_choice": tool_choice,
         }
         requested = {name: value for name, value in requested.items() if value is not None}
         accepted = accepted_params(call_model)
@@ -276,7 +334,12 @@ class LLMClient:
         needed = [name for name in refused if name in CAPABILITY_PARAMS]
         if needed:
             raise LLMCapabilityError(model, provider_of(call_model) or "model's", needed)
+        if self.prompt_cache != "off" and provider_of(call_model) in CACHE_ON_REQUEST:
+            messages = mark_cache_prefix(messages)
+        else:
+            messages = without_stable_marks(messages)
         kwargs: dict[str, Any] = {"model": call_model, "messages": messages, "timeout": self.timeout_s}
+        refused += thinking_conflicts(provider_of(call_model), requested, refused)
         kwargs.update({name: value for name, value in requested.items() if name not in refused})
         if api_base:
             kwargs["api_base"] = api_base
@@ -393,6 +456,72 @@ completion: an HTML page or plain text sent with status 200 (a proxy's login pag
 _CONNECTION_ERRORS = ("ConnectionError", "ClientConnectionError", "TransportError", "APIConnectionError")
 """Exception classes (the standard library's, aiohttp's, httpx's, the OpenAI SDK's and litellm's) of a
 connection that failed or broke; litellm reports most of them as an ``InternalServerError`` with status 500."""
+
+
+def thinking_conflicts(provider: str | None, requested: dict[str, Any], refused: list[str]) -> list[str]:
+    """Returns the requested settings a provider refuses while it thinks (dropped and recorded like the others).
+
+    Anthropic's extended thinking takes no temperature but its default
+    ("temperature may only be set to 1 when thinking is enabled") and no
+    forced tool choice (only its default, ``auto``).
+    """
+    thinking = any(name in requested and name not in refused for name in ("thinking", "reasoning_effort"))
+    if provider != "anthropic" or not thinking:
+        return []
+    return [name for name in ("temperature", "tool_choice") if name in requested and name not in refused]
+
+
+STABLE_CHARS = "stratbench_stable_chars"
+"""A message's private key (never sent): its text's first N characters are the same at every decision of
+the match (the rules before the position), a prefix worth caching."""
+
+CACHE_MARK = {"type": "ephemeral"}
+
+
+def without_stable_marks(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Returns the messages without :data:`STABLE_CHARS` (the same list when none has it)."""
+    if not any(STABLE_CHARS in message for message in messages):
+        return messages
+    return [{k: v for k, v in message.items() if k != STABLE_CHARS} for message in messages]
+
+
+def mark_cache_prefix(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Returns the messages with their stable prefix marked for the provider's cache (a copy; no private keys).
+
+    Two breakpoints, as Anthropic takes them (``cache_control: ephemeral`` on a
+    text block; litellm passes it through): the end of everything before the
+    last user turn (the system prompt, the conversation so far: a long game
+    resends it with every decision), and, inside the last user turn, the end
+    of its stable characters (:data:`STABLE_CHARS`: the rules), which then
+    become a block of their own. A tool result is never marked.
+    """
+    marked = without_stable_marks(messages)
+    marked = [dict(message) for message in marked]
+    last_user = max((i for i, m in enumerate(marked) if m.get("role") == "user"), default=None)
+    end = (last_user if last_user is not None else len(marked)) - 1
+    if end >= 0 and marked[end].get("role") != "tool" and not marked[end].get("tool_calls"):
+        blocks = _text_blocks(marked[end].get("content"))
+        texts = [i for i, part in enumerate(blocks) if isinstance(part, dict) and part.get("type") == "text"]
+        if texts:
+            blocks[texts[-1]] = {**blocks[texts[-1]], "cache_control": CACHE_MARK}
+            marked[end]["content"] = blocks
+    stable = messages[last_user].get(STABLE_CHARS) if last_user is not None else None
+    content = marked[last_user]["content"] if last_user is not None else None
+    if isinstance(stable, int) and isinstance(content, str) and 0 < stable < len(content):
+        marked[last_user]["content"] = [{"type": "text", "text": content[:stable], "cache_control": CACHE_MARK},
+                                        {"type": "text", "text": content[stable:]}]
+    if marked == [dict(message) for message in messages]:
+        return messages
+    return marked
+
+
+def _text_blocks(content: Any) -> list[Any]:
+    """A message's content as a list of blocks (a copy); none for empty content."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}] if content else []
+    if isinstance(content, list):
+        return [dict(part) if isinstance(part, dict) else part for part in content]
+    return []
 
 
 def classify_failure(error: BaseException, litellm: Any) -> str | None:
@@ -548,6 +677,10 @@ async def _acompletion(kwargs: dict[str, Any]) -> Any:
     """Calls litellm; the one call site in stratbench."""
     import litellm  # lean: litellm costs seconds; a worker imports it at its first model call
 
+    if kwargs.get("tools"):
+        # litellm (pinned 1.106.2) routes any request with tools through its MCP bridge first, which imports
+        # the optional ``mcp`` package and fails without it; stratbench's tools are plain functions.
+        kwargs = {**kwargs, "_skip_mcp_handler": True}
     return await litellm.acompletion(**kwargs, num_retries=0, max_retries=0)
 
 
@@ -586,7 +719,8 @@ def _to_completion(
     price: tuple[float, float] | None = None,
 ) -> Completion:
     choice = response.choices[0]
-    text = choice.message.content or ""
+    parts = read_reply(response)
+    text = parts.text
     usage = getattr(response, "usage", None)
     prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
     completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
@@ -624,6 +758,11 @@ def _to_completion(
         cost_known=known,
         duration_s=duration,
         attempts=attempts,
-        finish_reason=getattr(choice, "finish_reason", None),
+        finish_reason=parts.finish_reason,
         logprobs=logprobs,
+        reasoning_tokens=parts.reasoning_tokens,
+        reasoning_text=parts.reasoning_text,
+        cached_tokens=parts.cached_tokens,
+        cache_write_tokens=parts.cache_write_tokens,
+        tool_calls=parts.tool_calls,
     )

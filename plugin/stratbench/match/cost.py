@@ -18,8 +18,8 @@ COUNTED = ("calls", "prompt_tokens", "completion_tokens")
 
 
 def decision_cost(usage: Sequence[dict[str, Any] | None], decisions: Sequence[int]) -> list[dict[str, Any] | None]:
-    """Returns, per side, its calls, prompt and completion tokens in all and per decision; None for a side
-    without a model.
+    """Returns, per side, its calls, prompt and completion tokens (and the reasoning ones, where reported) in
+    all and per decision; None for a side without a model.
 
     Args:
         usage: Each side's model usage (``calls``, ``prompt_tokens``, ``completion_tokens``), None for a
@@ -34,5 +34,8 @@ def decision_cost(usage: Sequence[dict[str, Any] | None], decisions: Sequence[in
         totals = {"decisions": n, **{key: int(side_usage[key]) for key in COUNTED}}
         for key in COUNTED:
             totals[f"{key}_per_decision"] = round(totals[key] / n, 6) if n else None
+        if side_usage.get("reasoning_tokens") is not None:  # of the completion tokens, where reported
+            totals["reasoning_tokens"] = int(side_usage["reasoning_tokens"])
+            totals["reasoning_tokens_per_decision"] = round(totals["reasoning_tokens"] / n, 6) if n else None
         found.append(totals)
     return found

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, Union
 
 from stratbench.core.types import to_builtin
 from stratbench.llm import cassettes
+from stratbench.llm.client import REPORTED_COUNTS
 from stratbench.match.cost import decision_cost
 from stratbench.metrics.revision import revision_record
 
@@ -66,6 +67,8 @@ class Side:
         vision: Whether a player's model was sent images (sides a model plays).
         retries: Model calls retried after a provider error (sides a model plays).
         dropped_params: Call settings the provider refused and that were dropped (sides a model plays).
+        truncation_retries: Answers asked for again because the output-token limit cut them (sides a
+            model plays).
     """
 
     agent: str
@@ -78,24 +81,40 @@ class Side:
     vision: bool | None = _only(WHEN_GIVEN)
     retries: int | None = _only(WHEN_GIVEN)
     dropped_params: tuple[str, ...] | None = _only(WHEN_GIVEN)
+    truncation_retries: int | None = _only(WHEN_GIVEN)
 
 
 @dataclass(frozen=True)
 class Usage:
-    """Model usage: calls, tokens and cost (counted by the model sessions)."""
+    """Model usage: calls, tokens and cost (counted by the model sessions).
+
+    Attributes:
+        reasoning_tokens: Of ``completion_tokens``, the thinking ones (given when a provider reported them).
+        cached_tokens: Of ``prompt_tokens``, those read from the provider's cache (given when reported).
+        cache_write_tokens: Prompt tokens written to the provider's cache (given when reported).
+    """
 
     calls: int
     prompt_tokens: int
     completion_tokens: int
     cost_usd: float
+    reasoning_tokens: int | None = _only(WHEN_GIVEN)
+    cached_tokens: int | None = _only(WHEN_GIVEN)
+    cache_write_tokens: int | None = _only(WHEN_GIVEN)
 
 
 @dataclass(frozen=True)
 class Rules:
-    """The suite's rules for bad replies: attempts per decision, then the fallback."""
+    """The suite's rules for bad replies: attempts per decision, then the fallback.
+
+    Attributes:
+        on_truncation: What a model's cut answer got (``retry``: asked for once more, then the fallback with
+            the reason ``truncated``; ``read``: read as it was); given when a model plays.
+    """
 
     illegal_tolerance: int
     fallback: str
+    on_truncation: str | None = _only(WHEN_GIVEN)
 
 
 @dataclass(frozen=True)
@@ -124,6 +143,8 @@ class DecisionCost:
     calls_per_decision: float | None
     prompt_tokens_per_decision: float | None
     completion_tokens_per_decision: float | None
+    reasoning_tokens: int | None = _only(WHEN_GIVEN)
+    reasoning_tokens_per_decision: float | None = _only(WHEN_GIVEN)
 
 
 @dataclass(frozen=True)
@@ -190,6 +211,8 @@ class MatchRecord:
         format_errors: *scored*: of those, replies not readable as an action, per side; None
             when the runner does not count them (a strategy-and-revision match).
         fallbacks: *scored*: decisions made by the fallback, per side.
+        truncated: *given*: of the fallbacks, per side, those taken because the output-token limit cut
+            the answer twice (a match a model plays).
         metrics: *scored*: metric values per player (``"0"``, ``"1"``) by metric name.
         usage: *scored*: model usage per side (zero for a side no model plays).
         cost_usd: *scored*: the sides' model cost in all.
@@ -235,6 +258,7 @@ class MatchRecord:
     illegal: tuple[int, ...] | None = _only(SCORED_ONLY)
     format_errors: tuple[int, ...] | None = _only(SCORED_ONLY, null=True)
     fallbacks: tuple[int, ...] | None = _only(SCORED_ONLY)
+    truncated: tuple[int, ...] | None = _only(WHEN_GIVEN)
     metrics: dict[str, dict[str, Any]] | None = _only(SCORED_ONLY)
     usage: tuple[Usage, ...] | None = _only(SCORED_ONLY)
     cost_usd: float | None = _only(SCORED_ONLY)
@@ -492,6 +516,7 @@ def build_record(
             vision=any(s.vision for s in played) if played else None,
             retries=sum(s.retries for s in played) if played else None,
             dropped_params=tuple(sorted(set().union(*(s.dropped_params for s in played)))) if played else None,
+            truncation_retries=sum(s.truncation_retries for s in played) if played else None,
         ))
         illegal.append(int(sum(outcome.illegal[p] for p in players)))
         fallbacks.append(int(sum(outcome.fallbacks[p] for p in players)))
@@ -533,7 +558,10 @@ def build_record(
             int(sum(outcome.format_errors.get(p, 0) for p in players)) for players in info.sides
         ),
         fallbacks=tuple(fallbacks),
-        rules=Rules(illegal_tolerance=suite.illegal_tolerance, fallback=suite.fallback),
+        truncated=tuple(int(sum(outcome.truncated.get(p, 0) for p in players)) for players in info.sides)
+        if any(modelled) else None,
+        rules=Rules(illegal_tolerance=suite.illegal_tolerance, fallback=suite.fallback,
+                    on_truncation=next((s.on_truncation for s in sessions.values()), None)),
         metrics=metrics,
         usage=tuple(Usage(**u) for u in usage),
         cost_usd=round(sum(u["cost_usd"] for u in usage), 8),
@@ -652,11 +680,16 @@ def result_for(scores: list[float], subject: int, subject_sides: list[int] | Non
 
 
 def sum_usage(items: list[dict[str, Any]]) -> dict[str, Any]:
-    """Adds up model usage dicts (calls, tokens, cost)."""
-    total = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
+    """Adds up model usage dicts (calls, tokens, cost); a count only some providers report
+    (``reasoning_tokens``...) is in the sum when any item has it."""
+    total: dict[str, Any] = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
     for item in items:
         for key in total:
             total[key] += item[key]
+    for key in REPORTED_COUNTS:
+        reported = [item[key] for item in items if item.get(key) is not None]
+        if reported:
+            total[key] = sum(reported)
     total["cost_usd"] = round(total["cost_usd"], 8)
     return total
 

@@ -25,7 +25,7 @@ from stratbench.core.shapes import REVISION, MatchSetup, PreparedMatch
 from stratbench.core.traces import MatchOutcome, RevisionMatch
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import HarnessError
-from stratbench.llm.session import ModelSession
+from stratbench.llm.session import ModelSession, request_settings
 
 
 class RevisionShape:
@@ -62,11 +62,14 @@ def build_writers(
     for player, side in enumerate(game.sides):
         agent = spec.sides[player]
         if agent.uses_llm:
-            settings = {key: options[key] for key in ("temperature", "max_tokens") if options.get(key) is not None}
-            if options.get("seed") is not None:
-                settings["seed"] = int(options["seed"])
+            if dict(agent.params).get("answer_format", "text") != "text":
+                raise HarnessError(f"{game.info.name}: a strategy is a JSON document, not a move: "
+                                   f"play it with --answer-format text")
+            settings = request_settings(options, dict(agent.params))
+            # A strategy is read as the model wrote it, cut or not (the writer asks once per revision).
             session = ModelSession(client=client, model=str(agent.model), player=player, transcript=transcript,
-                                   settings=settings, vision=False, scaffold=agent.scaffold or "direct")
+                                   settings=settings, vision=False, scaffold=agent.scaffold or "direct",
+                                   on_truncation="read")
             sessions[player] = session
             writers[side] = game.model_writer(session, side)
         elif agent.kind in game.baseline_kinds:

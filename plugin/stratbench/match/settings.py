@@ -3,9 +3,10 @@
 ``--resume`` skips a match only when an earlier scored record has the same
 match id and the same hash. The hash covers what changes what is played: the
 game, its variant and factory options, the seed, every side's agent (kind,
-model, scaffold, parameters), the subject's seat, the retry and fallback
+model, scaffold, parameters: the reasoning effort, thinking budget and answer
+format among them), the subject's seat, the retry and fallback
 rules, the model settings sent with each request (temperature, max tokens,
-vision), the protocol, ``--advgame-rounds`` when given, the settings of
+vision; ``--prompt-cache off``; ``--on-truncation retry`` where a model plays), the protocol, ``--advgame-rounds`` when given, the settings of
 the sides' scaffolds that take any (``--rap-depth``, ``--rap-iterations``), the annotator
 model, the Stockfish binary, and stratbench's own version (prompts and
 rules live in it). It leaves out what only changes how a
@@ -54,6 +55,11 @@ def match_settings(
         "stratbench": version,
         **(deciding or {}),
     }
+    if options.get("on_truncation") == "retry" and any(side.model for side in spec.sides):
+        # Cut answers were read as they were before the re-ask existed: those matches keep their hashes.
+        settings["on_truncation"] = "retry"
+    if options.get("prompt_cache") == "off":  # unmarked requests are other requests (the default keeps old hashes)
+        settings["prompt_cache"] = "off"
     if spec.protocol != "default":  # default-protocol hashes stay those of earlier runs
         settings["protocol"] = spec.protocol
     used = {side.scaffold for side in spec.sides if getattr(side, "scaffold", None)}

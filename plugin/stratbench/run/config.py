@@ -84,6 +84,11 @@ def settings_from_config(config: pytest.Config) -> RunSettings:
         scaffold_settings={"rap": {"depth": config.getoption("rap_depth"),
                                    "iterations": config.getoption("rap_iterations")}},
         families=family_settings(config),
+        reasoning_efforts=list(dict.fromkeys(config.getoption("reasoning_effort"))),
+        thinking_budget=config.getoption("thinking_budget"),
+        answer_formats=list(dict.fromkeys(config.getoption("answer_format"))) or ["text"],
+        prompt_cache=config.getoption("prompt_cache"),
+        on_truncation=config.getoption("on_truncation"),
         concurrency=default_concurrency(config.getoption("stratbench_concurrency"), models,
                                         list(config.getoption("stratbench_agent")),
                                         budgeted=config.getoption("max_cost") is not None),
@@ -142,6 +147,12 @@ def validate_run(config: pytest.Config, settings: RunSettings, registry: Registr
             registry.check_agent(name)
     except ValueError as error:
         raise pytest.UsageError(f"stratbench: {error}") from None
+    if "tools" in settings.answer_formats:
+        refusing = [name for name in settings.scaffolds if not getattr(
+            registry.scaffold(name, **settings.scaffold_settings.get(name, {})), "answers_by_tool", False)]
+        if refusing:
+            raise pytest.UsageError(f"stratbench: --answer-format tools: scaffold {', '.join(refusing)} chooses "
+                                    f"its answers itself; use it with --answer-format text")
     if "human" in settings.agents and config.getoption("capture") != "no":
         raise pytest.UsageError("stratbench: the human agent reads your moves from the terminal; run pytest with -s")
     if is_controller(config):  # litellm's import costs seconds: an xdist worker loads it at its first call

@@ -96,6 +96,27 @@ class RunSettings:
 
     families: dict[str, FamilySettings] = field(default_factory=dict)
     """Each family's own settings (``pytest_stratbench_family_settings``), by family name."""
+    reasoning_efforts: list[str] = field(default_factory=list)
+    """``--reasoning-effort``: each value makes every model × scaffold its own agent under test."""
+    thinking_budget: int | None = None
+    """``--thinking-budget``: thinking tokens per request, for providers that take a budget."""
+    answer_formats: list[str] = field(default_factory=lambda: ["text"])
+    """``--answer-format``: ``text`` (the reply's text) or ``tools`` (a ``make_move`` tool call); each value
+    makes every model × scaffold its own agent under test."""
+    on_truncation: str | None = None
+    """``--on-truncation``: ``retry`` or ``read``; None: ``read`` under a paper protocol, else ``retry``."""
+    prompt_cache: str = "auto"
+    """``--prompt-cache``: mark the stable prefix for providers that cache on request (``auto``) or not (``off``)."""
+
+    def model_params(self) -> list[tuple[tuple[str, Any], ...]]:
+        """The request parameters of each agent under test a model plays (one entry: none)."""
+        variants = []
+        for effort in self.reasoning_efforts or [None]:
+            for answers in self.answer_formats or ["text"]:
+                params = (("reasoning_effort", effort), ("thinking_budget", self.thinking_budget),
+                          ("answer_format", None if answers == "text" else answers))
+                variants.append(tuple((name, value) for name, value in params if value is not None))
+        return variants
 
     def as_options(self) -> dict[str, Any]:
         """Returns the settings as a plain dict, every family's fields included (for variant listers and
@@ -175,14 +196,16 @@ class StratbenchSession:
         return self.registry.protocol(spec.game, spec.protocol)
 
     def subjects(self, suite: SuiteSpec) -> list[AgentSpec]:
-        """Returns the agents under test for a suite: models × scaffolds, extra agents, baselines.
+        """Returns the agents under test for a suite: models × scaffolds × request parameters, extra agents,
+        baselines.
 
         The reference recordings are of the default protocol: another protocol leaves them out.
         """
         subjects = [
-            AgentSpec(kind="llm", model=model, scaffold=scaffold)
+            AgentSpec(kind="llm", model=model, scaffold=scaffold, params=params)
             for model in self.settings.models
             for scaffold in self.settings.scaffolds
+            for params in self.settings.model_params()
         ]
         if self.settings.reference is not None and (suite.protocol or DEFAULT) == DEFAULT:
             subjects.extend(self.settings.reference.subjects())
@@ -253,6 +276,7 @@ class StratbenchSession:
                 max_concurrency=self.settings.max_concurrency,
                 prices=dict(self.settings.prices),
                 limits=self.settings.limits,
+                prompt_cache=self.settings.prompt_cache,
             )
         return self._client
 
@@ -292,9 +316,20 @@ class StratbenchSession:
                 agent_options.get("scaffold_settings") or {})
         agent_options = agent_options_for(self.protocol(spec), agent_options,
                                           temperature_given=self.settings.temperature_given)
+        agent_options["on_truncation"] = self.truncation_rule(spec)
         agent_options["protocol"] = spec.protocol
         agent_options.update(options or {})
         return agent_options
+
+    def truncation_rule(self, spec: MatchSpec) -> str:
+        """What a match does with a cut answer: a reference match's recorded rule, else ``--on-truncation``,
+        else ``read`` under a paper protocol (its released code read a cut answer as it was) and ``retry``."""
+        profile = self.settings.reference
+        if profile is not None and profile.on_truncation and self.is_reference(spec):
+            return profile.on_truncation
+        if self.settings.on_truncation:
+            return self.settings.on_truncation
+        return "retry" if spec.protocol == DEFAULT else "read"
 
     def _game_options(self, spec: MatchSpec) -> dict[str, Any]:
         profile = self.settings.reference

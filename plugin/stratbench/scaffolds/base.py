@@ -11,16 +11,29 @@ import re
 from typing import Any, Protocol, runtime_checkable
 
 from stratbench.core.messages import Outgoing
-from stratbench.core.types import Action, Observation
+from stratbench.core.types import Action, HarnessError, Observation
+from stratbench.llm.client import STABLE_CHARS
 from stratbench.llm.session import ModelSession
 from stratbench.scaffolds.parsing import parse_answer, parse_messages, strict_parser
 from stratbench.scaffolds.prompt import (
     SYSTEM_PROMPT,
+    answer_format,
     game_prompt,
     prompt_style,
+    replace_answer_format,
     retry_prompt,
+    stable_chars,
+    swap_answer_format,
     topic_keys,
     user_message,
+)
+from stratbench.scaffolds.tool_answer import (
+    TOOL_INSTRUCTION,
+    answer_text,
+    assistant_turn,
+    close_calls,
+    follow_up,
+    tool_request,
 )
 
 _EXPLAIN = re.compile(r"Explain\(\s*([^)]+?)\s*\)", re.IGNORECASE)
@@ -77,7 +90,11 @@ class ConversationScaffold:
             system, text = [{"role": "system", "content": SYSTEM_PROMPT}], game_prompt(observation)
             preamble = []
         primer = await self.primer_turn(observation, session, system)
-        return [*system, *preamble, *primer, user_message(text, observation, vision=session.vision)]
+        asked = user_message(text, observation, vision=session.vision)
+        stable = stable_chars(text) if asking.prompt is None and isinstance(asked["content"], str) else 0
+        if stable:  # the rules before the position: a prefix the provider may cache (never sent as a key)
+            asked[STABLE_CHARS] = stable
+        return [*system, *preamble, *primer, asked]
 
     async def primer_turn(
         self, observation: Observation, session: ModelSession, system: list[dict[str, Any]]
@@ -93,32 +110,66 @@ class ConversationScaffold:
         return [dict(message) for message in self._primers[key]]
 
     async def decide(self, observation: Observation, session: ModelSession) -> Action:
-        """Asks the model and parses its action."""
+        """Asks the model and parses its action (from its ``make_move`` call under ``--answer-format tools``).
+
+        Raises:
+            TruncatedAnswer: when the output-token limit cut the answer and the brief re-ask for it.
+        """
+        tools = self.answers_with_tools(observation, session)
         if observation.feedback is None or observation.turn != self._turn:
             self._turn = observation.turn
             if self._continues(observation):
+                self._messages += close_calls(self._messages)
                 self._messages.append(user_message(observation.asking.prompt or "", observation, vision=session.vision))
             else:
                 self._messages = await self.open(observation, session)
             self._conversation = observation.asking.conversation
+            if tools:
+                replace_answer_format(self._messages[-1], answer_format(observation), TOOL_INSTRUCTION)
         else:
             retry = self.retry_message(observation)
             if retry is not None:
-                self._messages.append({"role": "user", "content": retry})
-        completion = await session.complete(
-            self._messages, purpose=self.purpose, **self.request_options(observation), **self.settings
-        )
-        self._messages.append({"role": "assistant", "content": completion.text})
+                if tools:
+                    retry = swap_answer_format(retry, answer_format(observation), TOOL_INSTRUCTION)
+                self._messages += follow_up(self._messages, retry)
+        options = {**self.request_options(observation), **(tool_request(observation) if tools else {})}
+        completion = await self._answer(session, self.purpose, options)
         # A paper prompt style reads Explain requests itself, as its answers (one attempt each).
         explains = 0 if observation.asking.prompt_style else self.max_explains
         for _ in range(explains):
-            topic = _explained_topic(completion.text, observation)
+            topic = None if completion.tool_calls else _explained_topic(completion.text, observation)
             if topic is None:
                 break
             self._messages.append({"role": "user", "content": topic})
-            completion = await session.complete(self._messages, purpose="explain", **self.settings)
-            self._messages.append({"role": "assistant", "content": completion.text})
-        return self.parse(completion.text, observation)
+            completion = await self._answer(session, "explain", tool_request(observation) if tools else {})
+        return self.parse(answer_text(completion) if tools else completion.text, observation)
+
+    async def _answer(self, session: ModelSession, purpose: str, options: dict[str, Any]) -> Any:
+        """Asks for the answer to the conversation so far and keeps the exchange (a truncation re-ask too)."""
+        completion, added = await session.answer(self._messages, purpose=purpose, **options, **self.settings)
+        self._messages += [*added, assistant_turn(completion)]
+        return completion
+
+    answers_by_tool = True
+    """Whether the scaffold can answer with a ``make_move`` tool call (``--answer-format tools``)."""
+
+    def answers_with_tools(self, observation: Observation, session: ModelSession) -> bool:
+        """Tells whether this decision is answered with a tool call: the agent's answer format, outside
+        negotiation.
+
+        Raises:
+            HarnessError: under a paper protocol's prompt style, whose released prompt prescribes its own
+                answer format.
+        """
+        if getattr(session, "answer_format", "text") != "tools" or observation.negotiation is not None:
+            return False
+        if not self.answers_by_tool:
+            raise HarnessError(f"--answer-format tools: scaffold {type(self).__name__} chooses its answers itself")
+        if observation.asking.prompt_style:
+            raise HarnessError(f"--answer-format tools: this protocol's released prompt "
+                               f"({observation.asking.prompt_style}) prescribes its own answer format; "
+                               f"play it with --answer-format text")
+        return True
 
     def retry_message(self, observation: Observation) -> str | None:
         """Returns the user message that explains a rejection and asks again.
@@ -155,7 +206,8 @@ class ConversationScaffold:
         """
         if self._continues(observation):
             prompt = observation.asking.prompt or ""
-            messages = [*self._messages, user_message(prompt, observation, vision=session.vision)]
+            messages = [*self._messages, *close_calls(self._messages),
+                        user_message(prompt, observation, vision=session.vision)]
         else:
             messages = await ConversationScaffold.open(self, observation, session)
         completion = await session.complete(messages, purpose="negotiate", **self.settings)

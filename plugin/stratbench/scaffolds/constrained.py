@@ -19,7 +19,7 @@ from stratbench.core.types import Action, ActionParseError, Observation
 from stratbench.llm.session import ModelSession
 from stratbench.scaffolds.base import ConversationScaffold
 from stratbench.scaffolds.parsing import parse_action
-from stratbench.scaffolds.prompt import answer_format
+from stratbench.scaffolds.prompt import answer_format, replace_answer_format
 
 JSON_ANSWER_FORMAT = 'Reply with a JSON object {"action": "<action>"} whose action is one of the legal actions.'
 
@@ -60,11 +60,13 @@ def is_constrainable(observation: Observation) -> bool:
 class ConstrainedScaffold(ConversationScaffold):
     """Asks for ``{"action": ...}`` under a JSON schema; free text where no list exists."""
 
+    answers_by_tool = False
+
     async def open(self, observation: Observation, session: ModelSession) -> list[dict[str, Any]]:
         """Builds the usual prompt, with the JSON answer format where the answer is constrained."""
         messages = await super().open(observation, session)
         if is_constrainable(observation):
-            _replace_answer_format(messages[-1], answer_format(observation))
+            replace_answer_format(messages[-1], answer_format(observation), JSON_ANSWER_FORMAT)
         return messages
 
     def retry_message(self, observation: Observation) -> str | None:
@@ -101,20 +103,6 @@ def parse_json_action(reply: str, legal_actions: tuple[str, ...] | list[str]) ->
     if not reply.strip():
         raise ActionParseError('The reply was empty; expected {"action": "<one of the legal actions>"}.')
     return parse_action(reply, legal_actions)
-
-
-def _replace_answer_format(message: dict[str, Any], free_format: str) -> None:
-    content = message["content"]
-    if isinstance(content, str):
-        message["content"] = _swap(content, free_format)
-    else:
-        content[0]["text"] = _swap(content[0]["text"], free_format)
-
-
-def _swap(text: str, free_format: str) -> str:
-    if text.endswith(free_format):
-        return text[: -len(free_format)] + JSON_ANSWER_FORMAT
-    return text + "\n" + JSON_ANSWER_FORMAT
 
 
 def constrained(**settings: Any) -> ConstrainedScaffold:

@@ -69,6 +69,9 @@ class _GuidedSession:
     async def complete(self, messages: list[dict[str, Any]], **options: Any) -> Completion:
         return await self._session.complete(with_guide(messages, self._block), **options)
 
+    async def answer(self, messages: list[dict[str, Any]], **options: Any) -> tuple[Completion, list[dict[str, Any]]]:
+        return await self._session.answer(with_guide(messages, self._block), **options)
+
 
 class GuideScaffold(ConversationScaffold):
     """Decides as ``direct`` with the game's strategy guide in every request's system prompt."""

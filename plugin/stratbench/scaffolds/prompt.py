@@ -6,6 +6,7 @@ import base64
 import importlib
 import json
 from types import ModuleType
+from typing import Any
 
 from stratbench.core.types import Observation
 from stratbench.scaffolds.family_parts import current_registry
@@ -46,6 +47,22 @@ def answer_format(observation: Observation) -> str:
     return observation.asking.answer_format or ANSWER_FORMAT
 
 
+def replace_answer_format(message: dict[str, Any], free_format: str, new_format: str) -> None:
+    """Puts ``new_format`` in place of the free answer format that ends a user message (else after it)."""
+    content = message["content"]
+    if isinstance(content, str):
+        message["content"] = swap_answer_format(content, free_format, new_format)
+    else:
+        content[0]["text"] = swap_answer_format(content[0]["text"], free_format, new_format)
+
+
+def swap_answer_format(text: str, free_format: str, new_format: str) -> str:
+    """Returns ``text`` with ``new_format`` in place of the free answer format it ends with (else after it)."""
+    if text.endswith(free_format):
+        return text[: -len(free_format)] + new_format
+    return text + "\n" + new_format
+
+
 def topic_keys(observation: Observation) -> dict[str, str]:
     """Maps ``H1..Hn`` to the rules' expandable topic headings."""
     return {f"H{i}": heading for i, heading in enumerate(observation.rules.topics, start=1)}
@@ -67,6 +84,15 @@ def action_lines(observation: Observation) -> str:
     return "\n".join(lines)
 
 
+OBSERVATION_HEADING = "# Observation\n"
+
+
+def stable_chars(prompt: str) -> int:
+    """The length of a :func:`game_prompt`'s part before the position (the rules, the same at every decision)."""
+    index = prompt.find(OBSERVATION_HEADING)
+    return max(index, 0)
+
+
 def game_prompt(observation: Observation) -> str:
     """Builds the user prompt: rules, rule topics, the observation and the actions."""
     rules = observation.rules
@@ -77,7 +103,7 @@ def game_prompt(observation: Observation) -> str:
             "The following are headings with additional information about the rules that you can "
             "expand by taking the action Explain(<heading key>).\n" + json.dumps(keys, indent=1)
         )
-    parts.append(f"# Observation\nThe following describes the current state of the game:\n{observation.text}")
+    parts.append(f"{OBSERVATION_HEADING}The following describes the current state of the game:\n{observation.text}")
     if observation.messages:
         parts.append("# Messages\n" + message_lines(observation))
     if observation.negotiation is not None:

@@ -390,6 +390,7 @@ class Rap(ConversationScaffold):
     """
 
     purpose = "act"
+    answers_by_tool = False
 
     def __init__(self, depth: int = DEPTH_LIMIT, iterations: int = N_ITERS, max_explains: int = 3,
                  **settings: Any) -> None:

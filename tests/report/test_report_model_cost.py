@@ -171,7 +171,8 @@ def test_reasoning_efforts_side_by_side_with_reasoning_tokens_and_cost():
     assert table["columns"][7] == "Δ vs default"
     assert rows[("openai/r+direct", "default")]["reasoning tokens / decision"] == NOT_REPORTED
     low, high = rows[("openai/r+direct", "low")], rows[("openai/r+direct", "high")]
-    assert (low["mean score"], low["reasoning tokens / decision"]) == (pytest.approx(0.5), pytest.approx(20.0))  # 40 per match, 2 decisions each
+    # 40 reasoning tokens per match over its 2 decisions
+    assert (low["mean score"], low["reasoning tokens / decision"]) == (pytest.approx(0.5), pytest.approx(20.0))
     assert (high["mean score"], high["reasoning tokens / decision"]) == (pytest.approx(1.0), pytest.approx(200.0))
     assert low["cost / decision (USD)"] == pytest.approx(0.02 / 4)
     assert high["cost / decision (USD)"] == pytest.approx(0.1 / 4)

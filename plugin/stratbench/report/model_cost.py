@@ -30,7 +30,7 @@ from stratbench.report.labels import label_settings, with_settings
 from stratbench.report.scaffolds import RESAMPLES, paired_difference
 from stratbench.report.unplayed import NONE, unplayed_counts
 
-__all__ = ["NOT_REPORTED", "model_cost"]
+__all__ = ["NOT_REPORTED", "model_cost", "usd"]
 
 NOT_REPORTED = "—"
 """The cell of a count that no match of the row reported."""
@@ -113,8 +113,9 @@ class _Tally:
     def cost_cells(self) -> tuple[Any, Any]:
         if not self.cost_matches:
             return NOT_REPORTED, NOT_REPORTED
-        return self._partial(self.per_decision(self.cost), self.cost_matches, digits=6), \
-            self._partial(round(self.cost, 8), self.cost_matches, digits=6)
+        per = self.per_decision(self.cost)
+        return (None if per is None else self._partial(usd(per), self.cost_matches),
+                self._partial(usd(self.cost), self.cost_matches))
 
     def truncated_cell(self) -> str:
         t = self.truncation
@@ -122,11 +123,22 @@ class _Tally:
             return NOT_REPORTED
         return f"{t['truncated']} of {t['decisions']} decisions"
 
-    def _partial(self, value: float | None, reported: int, digits: int = 1) -> Any:
+    def _partial(self, value: float | str | None, reported: int) -> Any:
         """The value as is when every match reported it, else with how many did."""
         if value is None or reported == self.matches:
             return value
-        return f"{value:.{digits}f} ({reported} of {self.matches} matches)"
+        shown = value if isinstance(value, str) else f"{value:.2f}"
+        return f"{shown} ({reported} of {self.matches} matches)"
+
+
+def usd(amount: float) -> str:
+    """An amount in USD to four significant digits below one dollar, to the cent above.
+
+    Examples:
+        >>> usd(0.025), usd(1 / 3000), usd(0.0), usd(12.3456)
+        ('0.025', '0.0003333', '0', '12.35')
+    """
+    return f"{amount:.2f}" if amount >= 1 else f"{amount:.4g}"
 
 
 def _at(values: Any, index: int) -> Any:
@@ -259,7 +271,7 @@ def _axis_tables(records: list[dict[str, Any]], unplayed: dict[Any, dict[str, in
             "columns": ["agent", axis.key, "matches", "errored", "skipped", "mean score", "pairs",
                         f"Δ vs {against}", "95% interval", *measures],
             "rows": rows,
-            "note": None,
+            "note": AXES_NOTE[axis.key],
         })
     return tables
 
@@ -278,12 +290,14 @@ TRUNCATION_NOTE = (
     "illegal attempt. Illegal attempts (replies read but refused) are shown beside and counted apart. Over the "
     f"matches whose records carry these counts; {NOT_REPORTED}: none of the row's did."
 )
-AXES_NOTE = (
-    "Answer formats and reasoning efforts: agents whose labels differ only in answers= or only in effort= "
-    "(default: no effort set), per game. Matches pair on game, variant, seed, the agent's seat and the "
-    "opponents; Δ is the mean paired score difference from the first value, with a percentile bootstrap 95% "
-    f"interval ({RESAMPLES} resamples, seed 0); means, rates and counts are over each row's matches."
-)
+PAIRING = ("Matches pair on game, variant, seed, the agent's seat and the opponents; Δ is the mean paired "
+           "score difference from the first row, with a percentile bootstrap 95% interval "
+           f"({RESAMPLES} resamples, seed 0). Means, rates and counts are over each row's matches.")
+AXES_NOTE = {
+    ANSWERS.key: "Agents whose labels differ only in answers= (text: the reply's text is read; tools: the move "
+                 "is a make_move tool call). " + PAIRING,
+    EFFORTS.key: "Agents whose labels differ only in effort= (default: none set, the provider's own). " + PAIRING,
+}
 
 
 def model_cost(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
@@ -301,6 +315,6 @@ def model_cost(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = (
     tables += _axis_tables(records, unplayed, EFFORTS)
     return {
         "title": "Models: cost, truncated answers, answer formats and efforts",
-        "note": AXES_NOTE if any(t["title"].startswith((ANSWERS.title, EFFORTS.title)) for t in tables) else None,
+        "note": None,
         "tables": tables,
     }

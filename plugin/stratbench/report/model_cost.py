@@ -51,6 +51,7 @@ class _Tally:
     illegal: int = 0
     cost: float = 0.0
     cost_matches: int = 0
+    cost_decisions: int = 0
     reasoning: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     cached: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     truncation: dict[str, int] = field(default_factory=lambda: defaultdict(int))
@@ -73,6 +74,7 @@ class _Tally:
         if usage is not None and usage.get("cost_usd") is not None:
             self.cost += float(usage["cost_usd"])
             self.cost_matches += 1
+            self.cost_decisions += decisions
         if usage is not None and usage.get("reasoning_tokens") is not None:
             self._count(self.reasoning, decisions, tokens=int(usage["reasoning_tokens"]),
                         completion=int(source["completion_tokens"]))
@@ -113,7 +115,7 @@ class _Tally:
     def cost_cells(self) -> tuple[Any, Any]:
         if not self.cost_matches:
             return NOT_REPORTED, NOT_REPORTED
-        per = self.per_decision(self.cost)
+        per = self.cost / self.cost_decisions if self.cost_decisions else None
         return (None if per is None else self._partial(usd(per), self.cost_matches),
                 self._partial(usd(self.cost), self.cost_matches))
 

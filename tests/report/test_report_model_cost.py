@@ -102,6 +102,12 @@ def test_counts_no_record_reported_show_a_dash_and_partly_reported_ones_say_over
     assert partial["answer tokens / decision"] == "10.00 (1 of 2 matches)"  # (150 - 100) / 5
     assert partial["cached share of prompt"] == NOT_REPORTED
     assert NOT_REPORTED + " = no match of the row reported" in _table(section, "Cost per decision")["note"]
+    without_usage = {**_match("q2", "openai/q+direct", _usage(2, 20, 2, 0.5), 6), "usage": None}
+    mixed = [_match("q1", "openai/q+direct", _usage(4, 40, 4, 0.004), 4), without_usage]
+    row = _rows(_table(model_cost(mixed), "Cost per decision"))[("openai/q+direct", "tictactoe")]
+    assert (row["matches"], row["decisions"], row["calls / decision"]) == (2, 10, pytest.approx(0.6))
+    assert row["cost / decision (USD)"] == "0.001 (1 of 2 matches)"  # 0.004 over q1's 4 decisions
+    assert row["cost in all (USD)"] == "0.004 (1 of 2 matches)"
 
 
 def test_truncations_per_model_and_game_are_counted_apart_from_illegal_attempts():

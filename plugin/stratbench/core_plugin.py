@@ -1,4 +1,5 @@
-"""The components every family shares, registered through the same hooks: generic agents and the scaffolds."""
+"""The components every family shares, registered through the same hooks: generic agents, the scaffolds and
+their report sections."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from stratbench.scaffolds.direct import direct
 from stratbench.scaffolds.guide import guide
 from stratbench.scaffolds.rap import rap
 from stratbench.scaffolds.revise import revise
+from stratbench.report.model_cost import model_cost
 from stratbench.report.scaffolds import scaffolds
 
 
@@ -37,5 +39,7 @@ def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
 
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
-    """Registers the scaffolds section: cost per decision, scaffolds side by side, the revise metrics."""
+    """Registers the models section (cost per decision, truncated answers, answer formats and efforts side by
+    side) and the scaffolds section (scaffolds side by side, the revise metrics)."""
+    registry.add_report_section("model_cost", model_cost)
     registry.add_report_section("scaffolds", scaffolds)

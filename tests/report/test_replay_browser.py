@@ -12,6 +12,7 @@ from stratbench.report.render import render_transcript
 from stratbench.families import standalone_registry
 from stratbench.testing.browser import Chromium, find_chromium
 from test_replay import RandomLegal, play
+from test_replay_model_calls import REASONING, page as model_call_page
 
 CHROMIUM = find_chromium()
 
@@ -94,3 +95,26 @@ def test_a_script_error_in_the_page_is_caught(tmp_path, browser):
     page.write_text("<!DOCTYPE html><html><body><script>undefinedFunction()</script></body></html>")
     browser.open(page)
     assert any("undefinedFunction" in error for error in browser.errors)
+
+
+FOLD = ("JSON.stringify(Array.from(document.querySelectorAll('#replay-items .item')).map(function (item) {"
+        " var d = item.querySelector('details.fold'); return d ? {summary: d.querySelector('summary').textContent,"
+        " open: d.open, text: d.querySelector('pre').textContent, shown: d.querySelector('pre').checkVisibility()}"
+        " : {label: item.querySelector('.k').textContent, bad: item.classList.contains('bad')}; }))")
+
+
+def test_reasoning_is_folded_until_opened_and_a_cut_reply_is_marked(tmp_path, browser):
+    import json
+
+    path = tmp_path / "model-calls.html"
+    path.write_text(model_call_page(), encoding="utf-8")
+    browser.open(path)
+    items = json.loads(browser.evaluate(FOLD))
+    reasoning = next(item for item in items if "summary" in item)
+    assert reasoning == {"summary": "reasoning (300 tokens)", "open": False, "text": REASONING, "shown": False}
+    assert {"label": "reply (openai/o) · cut off: length", "bad": True} in items
+    assert {"label": "fallback (forfeit) — answer truncated twice", "bad": True} in items
+    browser.evaluate("document.querySelector('#replay-items details.fold summary').click(), 0")
+    opened = next(item for item in json.loads(browser.evaluate(FOLD)) if "summary" in item)
+    assert opened["open"] is True and opened["shown"] is True
+    assert browser.errors == []

@@ -1,4 +1,5 @@
-"""The scaffolds report section on hand-made records: cost per decision, paired differences, revise metrics."""
+"""The scaffolds report section on hand-made records: paired differences, revise metrics (and the models
+section's cost per decision on the same records)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from stratbench.report.analysis import analyse
 from stratbench.report.render import render_html, render_markdown
+from stratbench.report.model_cost import NOT_REPORTED, model_cost
 from stratbench.report.scaffolds import paired_difference, scaffolds
 
 
@@ -79,10 +81,13 @@ def test_side_by_side_pairs_on_seed_and_seat_and_shows_calls_per_decision():
 
 
 def test_cost_per_decision_and_revise_metrics():
-    section = scaffolds(_records())
-    cost = {row[0]: row for row in _table(section, "Cost per decision")["rows"]}
-    assert cost["openai/m+direct"][2:] == [4, 0, 0, 12, 1.0, 100.0, 10.0]
+    cost = {row[0]: row for row in _table(model_cost(_records()), "Cost per decision")["rows"]}
+    # decisions, calls, prompt, cached share, completion, reasoning, answer per decision; no usage: no cost
+    assert cost["openai/m+direct"][2:] == [4, 0, 0, 12, 1.0, 100.0, NOT_REPORTED, 10.0, *[NOT_REPORTED] * 4]
     assert cost["openai/m+revise"][2:6] == [5, 0, 0, 14]
+    section = scaffolds(_records())
+    assert [t["title"] for t in section["tables"]] == ["Side by side: tictactoe", "Revision (revise scaffold, "
+                                                       "AdvGameBench's process metrics)"]
     revision = _table(section, "Revision")["rows"]
     assert len(revision) == 1
     agent, matches, critiques, negative, changed, orr, csr, slope = revision[0]
@@ -90,17 +95,16 @@ def test_cost_per_decision_and_revise_metrics():
     assert orr == pytest.approx(2 / 3) and csr == pytest.approx(0.5) and slope == pytest.approx(0.3)
 
 
-def test_one_scaffold_shows_cost_only_and_no_model_no_section():
+def test_one_scaffold_and_no_revision_leave_the_section_out():
     only_direct = [r for r in _records() if r["match_id"].startswith("d")]
-    section = scaffolds(only_direct)
-    assert [t["title"] for t in section["tables"]] == ["Cost per decision"]
-    assert scaffolds([{**r, "sides": [dict(s, model=None) for s in r["sides"]]} for r in only_direct]) is None
+    assert scaffolds(only_direct) is None
+    assert [t["title"] for t in model_cost(only_direct)["tables"]] == ["Cost per decision"]
 
 
 def test_the_section_reaches_markdown_html_and_json():
     data = analyse(_records(), sections={"scaffolds": scaffolds}, resamples=50)
     section = next(s for s in data["sections"] if s["name"] == "scaffolds")
-    assert json.loads(json.dumps(section))["tables"][1]["title"] == "Side by side: tictactoe"
+    assert json.loads(json.dumps(section))["tables"][0]["title"] == "Side by side: tictactoe"
     markdown = render_markdown(data)
     assert "#### Side by side: tictactoe" in markdown and "Δ vs direct" in markdown
     assert "Revision (revise scaffold" in render_html(data)

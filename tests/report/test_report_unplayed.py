@@ -149,6 +149,7 @@ def test_hanabi_diplomacy_advgame_and_gamebench_count_their_errored_and_skipped_
 
 
 def test_the_scaffold_tables_count_each_scaffolds_errored_and_skipped_matches():
+    from stratbench.report.model_cost import model_cost
     from stratbench.report.scaffolds import scaffolds
 
     def played(match_id: str, scaffold: str, score: float, seed: int) -> dict:
@@ -165,10 +166,10 @@ def test_the_scaffold_tables_count_each_scaffolds_errored_and_skipped_matches():
 
     records = [played("d1", "direct", 1.0, 1), played("c1", "cot", 0.0, 1)]
     unplayed = [failed("d2", "direct", "errored"), failed("c2", "cot", "skipped"), failed("c3", "cot", "errored")]
-    section = scaffolds(records, unscored=unplayed)
-    cost = {row[0]: row[2:5] for row in section["tables"][0]["rows"]}
+    cost = {row[0]: row[2:5] for row in model_cost(records, unscored=unplayed)["tables"][0]["rows"]}
     assert cost == {"openai/m+cot": [1, 1, 1], "openai/m+direct": [1, 1, 0]}
-    side = {row[1]: row[2:6] for row in section["tables"][1]["rows"]}
+    section = scaffolds(records, unscored=unplayed)
+    side = {row[1]: row[2:6] for row in section["tables"][0]["rows"]}
     assert side == {"direct": [1, 1, 0, 1.0], "cot": [1, 1, 1, 0.0]}
 
 

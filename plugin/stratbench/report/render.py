@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from stratbench.report.gate_section import GATE_COLUMNS, gate_rows, llr_chart
-from stratbench.report.replay import renderer_for, replay_steps
+from stratbench.report.replay import CUT_OFF, finish_note, renderer_for, replay_steps, reply_text, token_split
 from stratbench.report.svg import heatmap, radar_chart, rating_plot, xy_chart
 from stratbench.report.unplayed import beside
 from stratbench.run.results import transcript_name
@@ -56,6 +56,9 @@ def _environment() -> Any:
     env.filters["md"] = lambda value: str(value).translate(_MD_SPECIAL)
     # Plain JSON text (autoescaped like any other string), readable where jinja's tojson writes \u003c.
     env.filters["json_text"] = lambda value: json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    # A model call's tokens, reply (or tool calls) and how it ended, as the replay shows them.
+    env.filters.update(token_split=token_split, reply_text=reply_text, finish_note=finish_note)
+    env.globals["cut_off"] = CUT_OFF
     return env
 
 

@@ -7,7 +7,10 @@ chance outcomes). ``board`` events (``Game.snapshot``) are drawn by the
 game's board renderer (``Registry.add_board_renderer``) or shown as text; a
 step shows the latest board known when it ends. Games without snapshots show
 the observation text as their board. Revision matches (AdvGameBench) open a
-step per strategy and per round. Everything is built from the transcript's
+step per strategy and per round. A model call shows its prompt, its visible
+reasoning folded (``fold``), its reply (tool calls as ``name(arguments)``
+when it had no text; a reply cut by the token limit says so), and its
+tokens: prompt (cached), reasoning and answer. Everything is built from the transcript's
 events alone, so ``stratbench report DIR`` rebuilds the replay of any run.
 """
 
@@ -19,7 +22,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["replay_steps"]
+__all__ = ["CUT_OFF", "finish_note", "replay_steps", "reply_text", "token_split"]
 
 Renderer = Callable[[dict[str, Any]], "str | None"]
 
@@ -53,7 +56,76 @@ def _new_prompt(messages: list[dict[str, Any]]) -> str:
     return "\n\n".join(f"[{m.get('role', '?')}]\n{_text(m.get('content'))}" for m in fresh)
 
 
-def _item(event: dict[str, Any]) -> list[dict[str, str]]:
+CUT_OFF = ("length", "max_tokens", "MAX_TOKENS")
+"""Finish reasons of a reply cut by the output-token limit (litellm's, and providers' it did not normalise)."""
+
+
+def token_split(event: dict[str, Any]) -> str:
+    """An ``llm_call``'s tokens: prompt (cached, written to the cache), then reasoning and answer when the
+    provider reported reasoning, else completion.
+
+    Examples:
+        >>> token_split({"prompt_tokens": 1200, "cached_tokens": 800, "completion_tokens": 340,
+        ...              "reasoning_tokens": 300})
+        'prompt 1200 (800 cached) · reasoning 300 · answer 40'
+        >>> token_split({"prompt_tokens": 10, "completion_tokens": 5})
+        'prompt 10 · completion 5'
+    """
+    prompt = f"prompt {event.get('prompt_tokens', '?')}"
+    cache = [f"{event['cached_tokens']} cached" if event.get("cached_tokens") is not None else "",
+             f"{event['cache_write_tokens']} written to the cache" if event.get("cache_write_tokens") else ""]
+    if any(cache):
+        prompt += f" ({', '.join(c for c in cache if c)})"
+    completion, reasoning = event.get("completion_tokens"), event.get("reasoning_tokens")
+    if reasoning is None or not isinstance(completion, int):
+        return f"{prompt} · completion {completion if completion is not None else '?'}"
+    return f"{prompt} · reasoning {reasoning} · answer {completion - reasoning}"
+
+
+def reply_text(event: dict[str, Any]) -> str:
+    """An ``llm_call``'s reply: its text, or its tool calls as ``name(arguments)`` when it had none."""
+    text = _text(event.get("response", ""))
+    calls = event.get("tool_calls") or []
+    if text or not calls:
+        return text
+    return "\n".join(f"{call.get('name', '?')}({call.get('arguments', '')})" for call in calls)
+
+
+def finish_note(event: dict[str, Any]) -> str | None:
+    """Says how a reply ended when not by itself: ``cut off: length``, ``finish reason: tool_calls``."""
+    finish = event.get("finish_reason")
+    if not finish or finish == "stop":
+        return None
+    return f"cut off: {finish}" if finish in CUT_OFF else f"finish reason: {finish}"
+
+
+def _llm_call(event: dict[str, Any]) -> list[dict[str, Any]]:
+    prompt = "prompt (re-ask: the last reply was cut off)" if event.get("purpose") == "truncation_retry" else "prompt"
+    items: list[dict[str, Any]] = [{"label": prompt, "text": _new_prompt(event.get("messages") or [])}]
+    if event.get("reasoning"):
+        n = event.get("reasoning_tokens")
+        items.append({"label": "reasoning" if n is None else f"reasoning ({n} tokens)",
+                      "text": _text(event["reasoning"]), "fold": True})
+    reply: dict[str, Any] = {"label": f"reply ({event.get('model', 'model')})", "text": reply_text(event)}
+    if not event.get("response") and event.get("tool_calls"):
+        reply["label"] += " · tool call"
+    note = finish_note(event)
+    if note:
+        reply["label"] += f" · {note}"
+        if event.get("finish_reason") in CUT_OFF:
+            reply["tone"] = "bad"
+    items.append(reply)
+    if event.get("prompt_tokens") is not None:
+        items.append({"label": "tokens", "text": token_split(event)})
+    return items
+
+
+def _fallback_label(event: dict[str, Any]) -> str:
+    label = f"fallback ({event.get('policy')})"
+    return f"{label} — answer truncated twice" if event.get("reason") == "truncated" else label
+
+
+def _item(event: dict[str, Any]) -> list[dict[str, Any]]:
     """The labelled texts a step shows for one event."""
     kind = event.get("kind")
     if kind == "observation":
@@ -63,15 +135,14 @@ def _item(event: dict[str, Any]) -> list[dict[str, str]]:
             items.append({"label": "legal actions", "text": ", ".join(map(str, legal))})
         return items
     if kind == "llm_call":
-        return [{"label": "prompt", "text": _new_prompt(event.get("messages") or [])},
-                {"label": f"reply ({event.get('model', 'model')})", "text": _text(event.get("response", ""))}]
+        return _llm_call(event)
     if kind == "action":
         return [{"label": "action", "text": _text(event.get("action", "")), "tone": "good"}]
     if kind in ("rejected", "message_rejected"):
         return [{"label": f"{kind} (attempt {event.get('attempt', '?')})", "text": _text(event.get("error", "")),
                  "tone": "bad"}]
     if kind == "fallback":
-        return [{"label": f"fallback ({event.get('policy')})", "text": _text(event.get("action", "")), "tone": "bad"}]
+        return [{"label": _fallback_label(event), "text": _text(event.get("action", "")), "tone": "bad"}]
     if kind == "llm_attempt_failed":
         return [{"label": "request failed", "text": f"{event.get('failure')}: {event.get('error', '')}", "tone": "bad"}]
     if kind == "message":
@@ -109,7 +180,8 @@ def replay_steps(events: list[dict[str, Any]], renderer: Renderer | None = None)
         ``{"boards": [...], "steps": [...]}``: each board is ``{"svg"}`` or
         ``{"text"}`` (drawn once); each step is ``{"title", "items", "board"}``
         where ``board`` indexes ``boards`` (the position after the step) or is
-        None, and ``items`` are ``{"label", "text", "tone"?}``.
+        None, and ``items`` are ``{"label", "text", "tone"?, "fold"?}`` (``fold``: shown closed, the label
+        as its summary).
     """
     boards: list[dict[str, str]] = []
     steps: list[dict[str, Any]] = []

@@ -1,8 +1,8 @@
-"""The scaffolds report section: cost per decision, scaffolds side by side per game, and the revise metrics.
+"""The scaffolds report section: scaffolds side by side per game, and the revise metrics.
 
-- Cost per decision: each model agent's calls, prompt and completion tokens
-  per decision per game, pooled over its matches (the records'
-  ``decision_cost``).
+(What each model agent's decisions cost is the models section,
+:mod:`stratbench.report.model_cost`.)
+
 - Side by side (GameBench Table 1 style), one table per game where a model
   played under several scaffolds: each scaffold's mean score, its paired
   difference from ``direct`` with a bootstrap 95% interval, and its calls per
@@ -23,6 +23,7 @@ from collections import defaultdict
 from typing import Any
 
 from stratbench.metrics.revision import RevisionRow, pooled_revision_metrics
+from stratbench.report.labels import model_with_settings
 from stratbench.report.unplayed import NONE, unplayed_counts
 
 __all__ = ["RESAMPLES", "paired_difference", "paired_scores", "scaffolds"]
@@ -57,49 +58,26 @@ def _model_sides(record: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
 
 
 def paired_scores(records: list[dict[str, Any]]) -> dict[tuple[str, str], dict[tuple, dict[str, float]]]:
-    """Maps (game, model) to the pairing keys, each to the score of every scaffold that played it."""
+    """Maps (game, model) to the pairing keys, each to the score of every scaffold that played it. A model
+    played with settings (``effort=high``, ``answers=tools``) is its own model here: ``openai/m(answers=tools)``."""
     found: dict[tuple[str, str], dict[tuple, dict[str, float]]] = defaultdict(dict)
     for record in records:
         for index, side in _model_sides(record):
             opponents = tuple(other["agent"] for j, other in enumerate(record["sides"]) if j != index)
             key = (record.get("variant"), record.get("seed"), index, opponents)
-            scores = found[(record["game"], side["model"])].setdefault(key, {})
+            scores = found[(record["game"], model_with_settings(side))].setdefault(key, {})
             scores[side.get("scaffold") or BASELINE] = float(record["scores"][index])
     return found
 
 
 def _unplayed(unscored: list[dict[str, Any]]) -> dict[Any, dict[str, int]]:
-    """Counts the errored and skipped matches per ``(agent, game)`` and per ``(game, model, scaffold)``."""
+    """Counts the errored and skipped matches per ``(game, model, scaffold)``."""
     def keys(record: dict[str, Any]) -> list[tuple[str, ...]]:
         sides = [side for side in record.get("sides", []) if side.get("model")]
-        return [*((side.get("agent", "?"), record.get("game", "?")) for side in sides),
-                *((record.get("game", "?"), side["model"], side.get("scaffold") or BASELINE) for side in sides)]
+        return [(record.get("game", "?"), model_with_settings(side), side.get("scaffold") or BASELINE)
+                for side in sides]
 
     return unplayed_counts(unscored, keys)
-
-
-def _cost_rows(records: list[dict[str, Any]], unplayed: dict[Any, dict[str, int]]) -> list[list[Any]]:
-    totals: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for record in records:
-        for index, side in _model_sides(record):
-            cost = (record.get("decision_cost") or [None] * len(record["sides"]))[index]
-            if cost is None:
-                continue
-            cell = totals[(side["agent"], record["game"])]
-            cell["matches"] += 1
-            for key in ("decisions", "calls", "prompt_tokens", "completion_tokens"):
-                cell[key] += int(cost[key])
-
-    for key in unplayed:
-        if len(key) == 2:
-            totals[key]  # noqa: B018 - an agent with only unscored matches keeps its row
-    rows = []
-    for (agent, game), cell in sorted(totals.items()):
-        n = cell["decisions"]
-        per = [cell[key] / n if n else None for key in ("calls", "prompt_tokens", "completion_tokens")]
-        counts = unplayed.get((agent, game), NONE)
-        rows.append([agent, game, cell["matches"], counts["errored"], counts["skipped"], n, *per])
-    return rows
 
 
 def _calls_per_decision(records: list[dict[str, Any]], game: str, model: str, scaffold: str) -> float | None:
@@ -109,7 +87,7 @@ def _calls_per_decision(records: list[dict[str, Any]], game: str, model: str, sc
             continue
         for index, side in _model_sides(record):
             cost = (record.get("decision_cost") or [None] * len(record["sides"]))[index]
-            if side["model"] == model and (side.get("scaffold") or BASELINE) == scaffold and cost:
+            if model_with_settings(side) == model and (side.get("scaffold") or BASELINE) == scaffold and cost:
                 calls += int(cost["calls"])
                 decisions += int(cost["decisions"])
     return calls / decisions if decisions else None
@@ -165,21 +143,10 @@ def _revision_rows(records: list[dict[str, Any]]) -> list[list[Any]]:
 
 
 def scaffolds(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
-    """The section (see the module); None when no model played. Errored and skipped matches are counted beside
-    the scored ones (they have no decisions or scores to pool)."""
+    """The section (see the module); None when no model played under two scaffolds of one game and none
+    revised. Errored and skipped matches are counted beside the scored ones (they have no scores to pool)."""
     unplayed = _unplayed(list(unscored))
-    cost = _cost_rows(records, unplayed)
-    if not cost:
-        return None
-    tables = [{
-        "title": "Cost per decision",
-        "columns": ["agent", "game", "matches", "errored", "skipped", "decisions", "calls / decision",
-                    "prompt tokens / decision", "completion tokens / decision"],
-        "rows": cost,
-        "note": "Every model call of the agent (deciding, reasoning, critiquing, negotiating) over the decisions "
-                "it took, pooled over its scored matches; its errored and skipped matches are counted beside.",
-    }]
-    tables += _side_by_side(records, unplayed)
+    tables = _side_by_side(records, unplayed)
     revision = _revision_rows(records)
     if revision:
         tables.append({
@@ -192,8 +159,10 @@ def scaffolds(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = ()
                     "ORR = P(changed | negative), CSR = share of changes that removed the violation or turned bad "
                     "feedback good, slope = OLS of good feedback on the critique index.",
         })
+    if not tables:
+        return None
     return {
-        "title": "Scaffolds: cost, side by side and revision",
+        "title": "Scaffolds: side by side and revision",
         "note": "Side by side: matches pair on game, variant, seed, the model's seat and the opponents; Δ is the "
                 "mean paired score difference from direct, with a percentile bootstrap 95% interval "
                 f"({RESAMPLES} resamples, seed 0).",

@@ -64,6 +64,19 @@
       if (step.text_board && item.label === "observation") { return; }
       var block = document.createElement("div");
       block.className = "item" + (item.tone ? " " + item.tone : "");
+      if (item.fold) {
+        // Closed by default, its label as the summary (a model's visible reasoning).
+        var details = document.createElement("details");
+        details.className = "fold";
+        var summary = document.createElement("summary");
+        summary.className = "k";
+        summary.textContent = item.label;
+        details.appendChild(summary);
+        details.appendChild(pre(item.text));
+        block.appendChild(details);
+        items.appendChild(block);
+        return;
+      }
       var label = document.createElement("div");
       label.className = "k";
       label.textContent = item.label;

@@ -35,7 +35,7 @@ __all__ = ["NOT_REPORTED", "model_cost", "usd"]
 NOT_REPORTED = "—"
 """The cell of a count that no match of the row reported."""
 
-_TRUNCATING_REASONS = ("length", "max_tokens", "MAX_TOKENS")
+
 _EFFORT_ORDER = ("default", "low", "medium", "high")
 
 

@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from stratbench.llm.reply import TRUNCATION_REASONS
+
 __all__ = ["CUT_OFF", "finish_note", "replay_steps", "reply_text", "token_split"]
 
 Renderer = Callable[[dict[str, Any]], "str | None"]
@@ -56,7 +58,7 @@ def _new_prompt(messages: list[dict[str, Any]]) -> str:
     return "\n\n".join(f"[{m.get('role', '?')}]\n{_text(m.get('content'))}" for m in fresh)
 
 
-CUT_OFF = ("length", "max_tokens", "MAX_TOKENS")
+CUT_OFF = TRUNCATION_REASONS
 """Finish reasons of a reply cut by the output-token limit (litellm's, and providers' it did not normalise)."""
 
 

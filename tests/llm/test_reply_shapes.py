@@ -319,7 +319,8 @@ def test_a_longer_marked_prefix_writes_only_what_the_cache_lacks():
         complete(server, "anthropic", [first[0], first[2]])  # writes the system prompt: 11
         both = complete(server, "anthropic", first)  # reads 11, writes the 2 of "Board one."
         again = complete(server, "anthropic", first)  # reads 13
-    assert [(read_reply(r).cached_tokens, read_reply(r).cache_write_tokens) for r in (both, again)] == [(11, 2), (13, 0)]
+    got = [(read_reply(r).cached_tokens, read_reply(r).cache_write_tokens) for r in (both, again)]
+    assert got == [(11, 2), (13, 0)]
 
 
 def test_openai_path_sees_cache_control_as_litellm_passes_it_on():

@@ -16,11 +16,29 @@ and ``GET /v1/models``. A request that asks for ``logprobs`` on the OpenAI
 or Azure path gets them (:func:`logprobs_content`): a responder may return a
 :class:`ScriptedReply` naming its first token's top alternatives. A missing or wrong key gets a 401 in the provider's
 own error shape. Every request is turned into an OpenAI-style body
-(``{"model", "messages", ...}``) before the responder sees it, so one
+(``{"model", "messages", ...}``, with ``tools``/``tool_choice`` and earlier
+tool calls and results as OpenAI's) before the responder sees it, so one
 responder serves every provider. Every request is recorded (path, lower-cased
 headers, the OpenAI-style body and the body as sent). Optional faults, drawn
 from a seeded generator, make a share of requests fail. The server binds to
 127.0.0.1 on a free port and never reaches any other address.
+
+A :class:`ScriptedReply` also answers as today's models do, in each provider's shape:
+
+- thinking: OpenAI's ``usage.completion_tokens_details.reasoning_tokens`` (and,
+  with ``reasoning_shape="deepseek"``, ``message.reasoning_content``),
+  Anthropic's ``thinking`` blocks, Gemini's ``thought`` parts and
+  ``thoughtsTokenCount``; completion tokens include the thinking;
+- an answer cut by the output limit (``truncate_at_max_tokens``, or scripted):
+  finish reason ``length``, ``max_tokens`` or ``MAX_TOKENS``;
+- a tool call: ``message.tool_calls``, a ``tool_use`` block or a
+  ``functionCall`` part (:func:`tool_legal_responder` calls the request's tool
+  with a legal action);
+- prompt caching (``cache``): cached-token counts in OpenAI's, DeepSeek's,
+  Gemini's and Anthropic's fields, Anthropic's only for prefixes marked with
+  ``cache_control``, written first and read after.
+
+Token counts are word counts: one word, one token.
 
 Examples:
     >>> with FakeLLMServer(responder=lambda body: "4") as server:  # doctest: +SKIP
@@ -140,7 +158,8 @@ def tool_legal_responder(body: dict[str, Any]) -> str | ScriptedReply:
     if not function.get("name"):
         return first_legal_responder(body)
     properties = (function.get("parameters") or {}).get("properties") or {}
-    strings = [(name, spec) for name, spec in properties.items() if isinstance(spec, dict) and spec.get("type") == "string"]
+    strings = [(name, spec) for name, spec in properties.items()
+               if isinstance(spec, dict) and spec.get("type") == "string"]
     parameter, spec = strings[0] if strings else ("action", {})
     actions = [str(a) for a in spec.get("enum") or []]
     text = _last_user_text(body)
@@ -415,8 +434,8 @@ def _from_gemini(content: dict[str, Any]) -> list[dict[str, Any]]:
     calls = [c for c in (p.get("functionCall") or p.get("function_call") for p in parts) if isinstance(c, dict)]
     answers = [a for a in (p.get("functionResponse") or p.get("function_response") for p in parts)
                if isinstance(a, dict)]
-    rest = [p for p in parts if not ({"functionCall", "function_call", "functionResponse", "function_response"} & set(p))
-            and not p.get("thought")]
+    tool_keys = {"functionCall", "function_call", "functionResponse", "function_response"}
+    rest = [p for p in parts if not tool_keys & set(p) and not p.get("thought")]
     converted = [{"role": "tool", "tool_call_id": a.get("name"), "content": json.dumps(a.get("response"))}
                  for a in answers]
     if calls:

@@ -32,6 +32,9 @@ prompt tokens      include the cached ones                       include them; A
                                                                  cache reads + cache writes
 =================  ============================================  ==========================================
 
+A count the provider did not report reads as None, with one exception litellm makes: on the
+Anthropic path it fills ``reasoning_tokens``, ``cache_read_input_tokens`` and
+``cache_creation_input_tokens`` with 0 when the reply had no thinking and touched no cache.
 Every reader here tolerates a missing attribute (None, never an error), so a reply recorded by an
 older litellm, or a provider that reports less, reads as "not reported".
 """

@@ -75,7 +75,8 @@ class ScriptedReply:
             hidden thinking (OpenAI's o-series) is reported as a count only. Anthropic's path reports a
             count only when one is set here (in ``output_tokens_details.thinking_tokens``); otherwise its
             client counts the thinking text, as with the real API.
-        tool_call: The (function name, arguments) the model calls instead of answering in text.
+        tool_call: The (function name, arguments) the model calls; a non-empty ``text`` goes with it.
+            A tool call is never cut by the output limit.
         truncate: The answer was cut by the output limit (``text`` is what came before the cut).
     """
 
@@ -257,7 +258,8 @@ class FakeLLMServer:
             (thinking first, then the answer; one word is one token) and reported as cut.
         cache: Prompt caching: ``off``; ``auto`` (OpenAI, DeepSeek, Gemini: the longest message-list
             prefix of an earlier request for the model is read from the cache); ``on_request``
-            (Anthropic: only prefixes ending at a block or message with ``cache_control``).
+            (Anthropic: only prefixes ending at a block or message with ``cache_control``). Either
+            rule applies on every path; each path reports the counts in its provider's fields.
     """
 
     responder: Responder = first_legal_responder

@@ -136,3 +136,82 @@ def test_bad_fault_settings_are_refused():
         Faults(rate=0.1, kinds=("teapot",))
     with pytest.raises(ValueError, match=r"rate must be in \[0, 1\]"):
         Faults(rate=1.5)
+
+
+FUNCTION = {"name": "f", "description": "Plays",
+            "parameters": {"type": "object", "properties": {"x": {"type": "string"}}}}
+OPENAI_TOOLS = [{"type": "function", "function": FUNCTION}]
+HISTORY = [
+    {"role": "user", "content": USER},
+    {"role": "assistant", "content": None,
+     "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"x": "a"}'}}]},
+    {"role": "tool", "tool_call_id": "c1", "content": "taken"},
+    {"role": "user", "content": "again"},
+]
+
+
+def test_tools_and_earlier_calls_in_each_shape_reach_the_responder_as_openai_ones(server):
+    anthropic = {
+        "model": "claude-x", "max_tokens": 9,
+        "tools": [{"name": "f", "description": "Plays", "input_schema": FUNCTION["parameters"]}],
+        "tool_choice": {"type": "any"},
+        "messages": [
+            {"role": "user", "content": USER},
+            {"role": "assistant", "content": [{"type": "thinking", "thinking": "hm", "signature": "s"},
+                                              {"type": "tool_use", "id": "c1", "name": "f", "input": {"x": "a"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1",
+                                          "content": [{"type": "text", "text": "taken"}]},
+                                         {"type": "text", "text": "again"}]},
+        ],
+    }
+    gemini = {  # the REST API's camelCase
+        "tools": [{"functionDeclarations": [FUNCTION]}],
+        "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["f"]}},
+        "contents": [
+            {"role": "user", "parts": [{"text": USER}]},
+            {"role": "model", "parts": [{"text": "hm", "thought": True},
+                                        {"functionCall": {"name": "f", "args": {"x": "a"}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"content": "taken"}}}]},
+            {"role": "user", "parts": [{"text": "again"}]},
+        ],
+    }
+    headers = {"x-api-key": "k-1", "anthropic-version": "2023-06-01"}
+    assert post(f"{server.base_url}/v1/messages", anthropic, headers)[0] == 200
+    assert post(f"{server.base_url}/v1beta/models/g:generateContent?key=k-1", gemini)[0] == 200
+    from_anthropic, from_gemini = (r.body for r in server.requests)
+    assert from_anthropic["tools"] == OPENAI_TOOLS and from_anthropic["tool_choice"] == "required"
+    assert from_anthropic["messages"] == HISTORY
+    assert from_gemini["tools"] == OPENAI_TOOLS
+    assert from_gemini["tool_choice"] == {"type": "function", "function": {"name": "f"}}
+    gemini_history = json.loads(json.dumps(HISTORY).replace('"c1"', '"f"'))  # Gemini has no call ids
+    gemini_history[1]["tool_calls"][0]["function"]["arguments"] = '{"x": "a"}'
+    gemini_history[2]["content"] = '{"content": "taken"}'
+    assert from_gemini["messages"] == gemini_history
+
+
+@pytest.mark.parametrize(("anthropic", "openai"), [({"type": "auto"}, "auto"), ({"type": "none"}, "none"),
+                                                   ({"type": "tool", "name": "f"},
+                                                    {"type": "function", "function": {"name": "f"}})])
+def test_anthropic_tool_choices_become_openai_ones(server, anthropic, openai):
+    body = {**ANTHROPIC, "tools": [{"name": "f", "input_schema": {}}], "tool_choice": anthropic}
+    post(f"{server.base_url}/v1/messages", body, {"x-api-key": "k-1", "anthropic-version": "2023-06-01"})
+    assert server.requests[0].body["tool_choice"] == openai
+
+
+def test_a_tool_call_reply_in_each_shape():
+    from stratbench.testing.fake_llm import ScriptedReply
+
+    with FakeLLMServer(responder=lambda body: ScriptedReply("", tool_call=("f", {"x": "a"}))) as server:
+        _, openai = post(server.api_base + "/chat/completions", OPENAI)
+        _, anthropic = post(f"{server.base_url}/v1/messages", ANTHROPIC,
+                            {"x-api-key": "k", "anthropic-version": "2023-06-01"})
+        _, gemini = post(f"{server.base_url}/v1beta/models/g:generateContent?key=k", GEMINI)
+    choice = json.loads(openai)["choices"][0]
+    assert choice["finish_reason"] == "tool_calls" and choice["message"]["content"] is None
+    assert choice["message"]["tool_calls"][0]["function"] == {"name": "f", "arguments": '{"x": "a"}'}
+    anthropic = json.loads(anthropic)
+    assert anthropic["stop_reason"] == "tool_use"
+    assert [{k: v for k, v in b.items() if k != "id"} for b in anthropic["content"]] == [
+        {"type": "tool_use", "name": "f", "input": {"x": "a"}}]
+    parts = json.loads(gemini)["candidates"][0]["content"]["parts"]
+    assert parts == [{"functionCall": {"name": "f", "args": {"x": "a"}}}]

@@ -758,7 +758,7 @@ def _to_completion(
         cost_known=known,
         duration_s=duration,
         attempts=attempts,
-        finish_reason=parts.finish_reason,
+        finish_reason="length" if parts.truncated else parts.finish_reason,  # a provider's own cut reason too
         logprobs=logprobs,
         reasoning_tokens=parts.reasoning_tokens,
         reasoning_text=parts.reasoning_text,

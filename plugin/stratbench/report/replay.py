@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from stratbench.llm.reply import TRUNCATION_REASONS
+from stratbench.llm.reply import TRUNCATED_FINISH_REASONS
 
 __all__ = ["CUT_OFF", "finish_note", "replay_steps", "reply_text", "token_split"]
 
@@ -58,7 +58,7 @@ def _new_prompt(messages: list[dict[str, Any]]) -> str:
     return "\n\n".join(f"[{m.get('role', '?')}]\n{_text(m.get('content'))}" for m in fresh)
 
 
-CUT_OFF = TRUNCATION_REASONS
+CUT_OFF = TRUNCATED_FINISH_REASONS
 """Finish reasons of a reply cut by the output-token limit (litellm's, and providers' it did not normalise)."""
 
 

@@ -32,6 +32,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 from stratbench.core.types import Action  # noqa: E402
 from stratbench.games.spin.tictactoe import TicTacToe  # noqa: E402
 from stratbench.llm import cassettes, local  # noqa: E402
+from stratbench.llm.client import without_stable_marks  # noqa: E402
 from stratbench.scaffolds.base import ConversationScaffold  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -75,7 +76,8 @@ def first_requests() -> list[tuple[str, tuple[str, ...], list[dict]]]:
             state.apply({player: Action(cell)})
         (player,) = state.current_players()
         observation = game.observe(state, player)
-        messages = asyncio.run(ConversationScaffold().open(observation, SimpleNamespace(vision=False)))
+        opened = asyncio.run(ConversationScaffold().open(observation, SimpleNamespace(vision=False)))
+        messages = without_stable_marks(opened)  # as the client sends them
         asked.append((state.board, observation.legal_actions, messages))
     return asked
 

@@ -112,7 +112,7 @@ def test_suites_record_and_replay_a_model_identically(tmp_path):
 
     hanabi = records["openai/m+direct-2p-s0"]
     assert hanabi["result"] == "scored" and 0 <= hanabi["scores"][0] <= 25
-    assert hanabi["illegal"][0] > 0 and hanabi["rules"] == {"illegal_tolerance": 5, "fallback": "random"}
+    assert hanabi["illegal"][0] > 0 and hanabi["rules"] == {"illegal_tolerance": 5, "fallback": "random", "on_truncation": "retry"}
     assert {"hints", "plays", "misplays", "discards", "score", "hle_score"} <= set(hanabi["metrics"]["0"])
     assert records["hanabi-rules-3p-s0"]["scores"][0] >= 5 and records["hanabi-rules-3p-s0"]["cassette"] is None
 
@@ -176,7 +176,7 @@ def test_a_power_that_never_answers_readably_holds_and_the_game_goes_on(tmp_path
     (record,) = _records(report).values()
     france = 2
     assert record["terminal"] == "year limit: the game ended after 1902" and record["subject"] == france
-    assert record["rules"] == {"illegal_tolerance": 10, "fallback": "drop"}
+    assert record["rules"] == {"illegal_tolerance": 10, "fallback": "drop", "on_truncation": "retry"}
     # Four movement phases, each asked ten times, then dropped; nobody moves, so nobody adjusts in winter.
     assert record["fallbacks"][france] == 4 and record["illegal"][france] == 40
     assert record["scores"] == [3.0, 3.0, 3.0, 3.0, 3.0, 4.0, 3.0]  # everyone's real centres; sum 22 of 34

@@ -55,7 +55,7 @@ def test_hanabi_paper_protocol_primes_each_seat_and_replays(tmp_path):
     assert recorded.returncode == 0, recorded.stdout[-3000:] + recorded.stderr[-3000:]
     (record,) = [json.loads(line) for line in (first / "results.jsonl").read_text().splitlines()]
     assert record["protocol"] == "paper" and "[paper-openai/m+direct-2p-s0]" in record["match_id"]
-    assert record["rules"] == {"illegal_tolerance": 6, "fallback": "forfeit"}
+    assert record["rules"] == {"illegal_tolerance": 6, "fallback": "forfeit", "on_truncation": "read"}
     assert record["result"] == "scored" and record["scores"][0] == record["metrics"]["0"]["released_score"]
     assert sum(record["illegal"]) > 0 and record["forfeited_by_side"] is None
     primers = [b for b in bodies if b["messages"][-1]["content"] == PRIMER]

@@ -147,6 +147,10 @@ def validate_run(config: pytest.Config, settings: RunSettings, registry: Registr
             registry.check_agent(name)
     except ValueError as error:
         raise pytest.UsageError(f"stratbench: {error}") from None
+    if "tools" in settings.answer_formats and settings.protocol not in (None, "default"):
+        raise pytest.UsageError(f"stratbench: --answer-format tools: protocol {settings.protocol!r} asks in its "
+                                f"paper's released prompts, which prescribe their own answer format; use "
+                                f"--answer-format text")
     if "tools" in settings.answer_formats:
         refusing = [name for name in settings.scaffolds if not getattr(
             registry.scaffold(name, **settings.scaffold_settings.get(name, {})), "answers_by_tool", False)]

@@ -14,6 +14,7 @@ from stratbench.scaffolds.direct import direct
 from stratbench.scaffolds.guide import guide
 from stratbench.scaffolds.rap import rap
 from stratbench.scaffolds.revise import revise
+from stratbench.report.memorisation import memorisation
 from stratbench.report.model_cost import model_cost
 from stratbench.report.scaffolds import scaffolds
 
@@ -40,6 +41,8 @@ def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """Registers the models section (cost per decision, truncated answers, answer formats and efforts side by
-    side) and the scaffolds section (scaffolds side by side, the revise metrics)."""
+    side), the scaffolds section (scaffolds side by side, the revise metrics) and the memorisation gap
+    (renamed tasks against their originals, ``--obfuscate``)."""
     registry.add_report_section("model_cost", model_cost)
     registry.add_report_section("scaffolds", scaffolds)
+    registry.add_report_section("memorisation", memorisation)

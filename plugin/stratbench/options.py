@@ -7,6 +7,7 @@ import os
 from typing import Any
 from urllib.parse import urlsplit
 
+from stratbench.core.obfuscation import Obfuscation, ObfuscationError
 from stratbench.llm.cassettes import RECORD_MODES
 from stratbench.llm.client import PROMPT_CACHE_MODES, REASONING_EFFORTS
 from stratbench.llm.session import TRUNCATION_RULES
@@ -160,6 +161,21 @@ def agent_pair(text: str) -> str:
     return text
 
 
+def obfuscation_spec(text: str) -> str:
+    """Parses a ``--obfuscate`` value (``MODE`` or ``MODE:SEED``) into its ``MODE:SEED`` form."""
+    try:
+        return Obfuscation.parse(text).spec()
+    except ObfuscationError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def salt_text(text: str) -> str:
+    """Parses a ``--seed-salt`` value: any text but an empty one (an empty salt would be no salt)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a non-empty text (a private split's secret)")
+    return text
+
+
 def _shard(text: str) -> Any:
     return parse_shard(text)
 
@@ -181,6 +197,14 @@ def add_options(parser: Any) -> None:
                     help="Matches per pairing, overriding each suite's default")
     group.addoption("--seed", type=int, default=0, metavar="N",
                     help="First match seed; match i of a pairing uses seed N+i")
+    group.addoption("--obfuscate", action="append", default=[], type=obfuscation_spec, metavar="MODE[:SEED]",
+                    dest="obfuscate",
+                    help="Memorisation probe (repeatable): beside each match of a game that supports it, play it "
+                         "once more with renamed names; MODE random (meaningless tokens), mystery (unrelated "
+                         "words) or deceptive (misleading names), SEED chooses the renaming (default 0)")
+    group.addoption("--seed-salt", type=salt_text, default=None, metavar="TEXT", dest="seed_salt",
+                    help="Secret mixed into every --obfuscate renaming: a private split no public cassette holds "
+                         "(only its digest reaches ids and records)")
     group.addoption("--api-base", type=base_url, default=None, metavar="URL",
                     help="Base URL for every model call: an OpenAI-compatible server, or a provider's own "
                          "endpoint (an Azure resource, an Anthropic or Gemini gateway)")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from stratbench import options as _options
-from stratbench.core.schedule import MatchSpec, SuiteSpec, build_schedule
+from stratbench.core.schedule import MatchSpec, SuiteSpec, build_schedule, with_obfuscations
 from stratbench.match.fixture import Match, match
 from stratbench.redact import redact_value
 from stratbench.registry import Registry
@@ -239,6 +239,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             pairs=metafunc.config.getoption("stratbench_pairs"),
         )
         specs = [session.seat_models(spec) for spec in specs]
+        if getattr(game, "supports_obfuscation", False):  # --obfuscate: a probe beside each match
+            specs = with_obfuscations(specs, session.settings.renamings())
     except ValueError as error:
         pytest.fail(f"{name}: {error}", pytrace=False)
     params = [

@@ -11,6 +11,8 @@ Examples:
     'http://***@host:8000/v1?api-version=1&Key=***'
     >>> redact_argv(["--api-base", "https://h/v1?token=t"])
     ['--api-base', 'https://h/v1?token=***']
+    >>> redact_argv(["--obfuscate", "mystery", "--seed-salt", "ours", "--seed-salt=also"])
+    ['--obfuscate', 'mystery', '--seed-salt', '***', '--seed-salt=***']
 """
 
 from __future__ import annotations
@@ -38,9 +40,23 @@ def redact_text(text: str) -> str:
     return _SECRET_QUERY.sub(lambda m: m.group(1) + MASK, _USERINFO.sub(lambda m: m.group(1) + MASK + "@", text))
 
 
+SECRET_OPTIONS = ("--seed-salt",)
+"""Options whose value is a secret as a whole (a private split's salt): masked in a recorded command line."""
+
+
 def redact_argv(arguments: list[str]) -> list[str]:
-    """Returns a command line with every URL in its arguments masked."""
-    return [redact_text(argument) for argument in arguments]
+    """Returns a command line with every URL in its arguments, and the values of :data:`SECRET_OPTIONS`,
+    masked."""
+    masked = []
+    for i, argument in enumerate(arguments):
+        option = argument.split("=", 1)[0]
+        if option in SECRET_OPTIONS and "=" in argument:
+            masked.append(f"{option}={MASK}")
+        elif i and arguments[i - 1] in SECRET_OPTIONS:
+            masked.append(MASK)
+        else:
+            masked.append(redact_text(argument))
+    return masked
 
 
 def redact_value(value: Any) -> Any:

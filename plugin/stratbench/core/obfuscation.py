@@ -26,7 +26,7 @@ import hashlib
 import random
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 MODES = ("random", "mystery", "deceptive")
 
@@ -78,7 +78,7 @@ class Obfuscation:
 
     mode: str
     seed: int = 0
-    salt: str = ""
+    salt: str = field(default="", repr=False)  # a private split's secret: kept out of reprs (error messages)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:

@@ -13,6 +13,7 @@ from itertools import combinations
 from typing import Any
 
 from stratbench.core.agent import AgentSpec
+from stratbench.core.obfuscation import Obfuscation
 from stratbench.core.protocol_names import DEFAULT, id_prefix
 
 SEAT_POLICIES = ("alternate", "half")
@@ -120,6 +121,9 @@ class MatchSpec:
         protocol: The protocol it is played in.
         seating: The suite seating's token per side (``"subject"`` or an
             agent name), for suites with seatings; empty otherwise.
+        obfuscation: For a memorisation probe (``--obfuscate``), the renaming
+            it plays as ``MODE:SEED`` (:meth:`~stratbench.core.obfuscation.Obfuscation.spec`;
+            the salt is the run's); None for the original.
     """
 
     game: str
@@ -131,6 +135,7 @@ class MatchSpec:
     skip: str | None = None
     protocol: str = "default"
     seating: tuple[str, ...] = ()
+    obfuscation: str | None = None
 
     @property
     def uses_llm(self) -> bool:
@@ -290,6 +295,24 @@ def _expand(
                         )
                     )
     return sorted(specs, key=_seat_blind_order if suite.seats == "half" or pairs else _order)
+
+
+def with_obfuscations(specs: list[MatchSpec], renamings: list[Obfuscation]) -> list[MatchSpec]:
+    """Puts beside each match one more per renaming: the same sides, seed, variant and seating, its id
+    ending ``-`` + the renaming's tag (``…-s0-obf-mystery-s7``), so it has its own cassette.
+
+    Examples:
+        >>> from stratbench.core.agent import AgentSpec
+        >>> spec = MatchSpec("g", (AgentSpec(kind="random"),), 0, 3, "random-s3")
+        >>> [s.id for s in with_obfuscations([spec], [Obfuscation("mystery", 7)])]
+        ['random-s3', 'random-s3-obf-mystery-s7']
+    """
+    expanded = []
+    for spec in specs:
+        expanded.append(spec)
+        expanded.extend(replace(spec, id=f"{spec.id}-{renaming.tag}", obfuscation=renaming.spec())
+                        for renaming in renamings)
+    return expanded
 
 
 def _seat_tag(policy: str, subject_first: bool, native: bool) -> str | None:

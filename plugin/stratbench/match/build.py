@@ -7,6 +7,7 @@ from typing import Any
 
 from stratbench.core.agent import Agent, AgentContext
 from stratbench.core.game import Game
+from stratbench.core.obfuscation import Obfuscation
 from stratbench.core.schedule import MatchSpec
 from stratbench.core.transcript import Transcript
 from stratbench.reference import ReferenceError, ReferenceProfile
@@ -15,29 +16,43 @@ from stratbench.core.types import HarnessError
 from stratbench.agents.llm import LLMAgent
 
 
+def obfuscation_options(obfuscation: Obfuscation | None) -> dict[str, Any]:
+    """What a record's ``game_options`` say of a memorisation probe's renaming: ``{"obfuscation": "mystery:7",
+    "obfuscation_tag": "obf-mystery-s7"}`` (the tag carries the salt's digest, never the salt); ``{}`` for the
+    original."""
+    if obfuscation is None:
+        return {}
+    return {"obfuscation": obfuscation.spec(), "obfuscation_tag": obfuscation.tag}
+
+
 def build_game(
     registry: Registry, profile: ReferenceProfile | None, name: str, variant: str | None, *, reference: bool,
-    protocol_options: dict[str, Any] | None = None,
+    protocol_options: dict[str, Any] | None = None, obfuscation: Obfuscation | None = None,
 ) -> tuple[Game, dict[str, Any]]:
     """Builds a match's game and returns it with the options it was built with.
 
     A reference match's game takes the reference profile's options for it; a
-    match of a non-default protocol takes the protocol's game options too.
+    match of a non-default protocol takes the protocol's game options too; a
+    memorisation probe's game is built with ``obfuscation=`` its renaming (the
+    options returned then name it: :func:`obfuscation_options`).
 
     Raises:
         ReferenceError: when the profile's options cannot build the game.
-        HarnessError: when the protocol's options cannot build it.
+        HarnessError: when the protocol's options (or the renaming) cannot build it.
     """
     options = dict(profile.game_options.get(name, {})) if reference and profile is not None else {}
     from_protocol = dict(protocol_options or {})
-    if not options and not from_protocol:
+    renamed = {"obfuscation": obfuscation} if obfuscation is not None else {}
+    if not options and not from_protocol and not renamed:
         return registry.game(name, variant), {}
     merged = {**options, **from_protocol}
     try:
-        return registry.game(name, variant, **merged), merged
+        return registry.game(name, variant, **merged, **renamed), {**merged, **obfuscation_options(obfuscation)}
     except (TypeError, ValueError) as error:
         if from_protocol:
             raise HarnessError(f"game {name!r} cannot take its protocol's options {from_protocol}: {error}") from None
+        if obfuscation is not None and not options:
+            raise HarnessError(f"game {name!r} cannot be built renamed ({obfuscation.tag}): {error}") from None
 
         assert profile is not None
         raise ReferenceError(f"{profile.path}: games.{name}.options: {error}") from None

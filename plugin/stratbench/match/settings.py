@@ -2,7 +2,8 @@
 
 ``--resume`` skips a match only when an earlier scored record has the same
 match id and the same hash. The hash covers what changes what is played: the
-game, its variant and factory options, the seed, every side's agent (kind,
+game, its variant and factory options (a memorisation probe's renaming among them: its
+``MODE:SEED`` and its tag, which carries ``--seed-salt``'s digest), the seed, every side's agent (kind,
 model, scaffold, parameters: the reasoning effort, thinking budget and answer
 format among them), the subject's seat, the retry and fallback
 rules, the model settings sent with each request (temperature, max tokens,

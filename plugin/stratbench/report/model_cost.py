@@ -229,7 +229,8 @@ def _by_axis(records: list[dict[str, Any]], axis: _Axis) -> dict[tuple[str, str]
                 value, {"agent": side["agent"], "tally": _Tally(), "paired": {}})
             entry["tally"].add(record, index)
             opponents = tuple(o.get("agent") for j, o in enumerate(record["sides"]) if j != index)
-            key = (record.get("variant"), record.get("seed"), index, opponents)
+            renaming = (record.get("game_options") or {}).get("obfuscation_tag")  # a probe pairs with probes
+            key = (record.get("variant"), renaming, record.get("seed"), index, opponents)
             entry["paired"][key] = float(record["scores"][index])
     return found
 

@@ -64,7 +64,8 @@ def paired_scores(records: list[dict[str, Any]]) -> dict[tuple[str, str], dict[t
     for record in records:
         for index, side in _model_sides(record):
             opponents = tuple(other["agent"] for j, other in enumerate(record["sides"]) if j != index)
-            key = (record.get("variant"), record.get("seed"), index, opponents)
+            renaming = (record.get("game_options") or {}).get("obfuscation_tag")  # a probe pairs with probes
+            key = (record.get("variant"), renaming, record.get("seed"), index, opponents)
             scores = found[(record["game"], model_with_settings(side))].setdefault(key, {})
             scores[side.get("scaffold") or BASELINE] = float(record["scores"][index])
     return found

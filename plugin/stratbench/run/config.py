@@ -88,6 +88,8 @@ def settings_from_config(config: pytest.Config) -> RunSettings:
         thinking_budget=config.getoption("thinking_budget"),
         answer_formats=list(dict.fromkeys(config.getoption("answer_format"))) or ["text"],
         prompt_cache=config.getoption("prompt_cache"),
+        obfuscations=list(dict.fromkeys(config.getoption("obfuscate"))),
+        seed_salt=config.getoption("seed_salt") or "",
         on_truncation=config.getoption("on_truncation"),
         concurrency=default_concurrency(config.getoption("stratbench_concurrency"), models,
                                         list(config.getoption("stratbench_agent")),
@@ -157,6 +159,9 @@ def validate_run(config: pytest.Config, settings: RunSettings, registry: Registr
         if refusing:
             raise pytest.UsageError(f"stratbench: --answer-format tools: scaffold {', '.join(refusing)} chooses "
                                     f"its answers itself; use it with --answer-format text")
+    if settings.seed_salt and not settings.obfuscations:
+        raise pytest.UsageError("stratbench: --seed-salt: salts the renamings of --obfuscate, and none is given; "
+                                "add --obfuscate MODE[:SEED]")
     if "human" in settings.agents and config.getoption("capture") != "no":
         raise pytest.UsageError("stratbench: the human agent reads your moves from the terminal; run pytest with -s")
     if is_controller(config):  # litellm's import costs seconds: an xdist worker loads it at its first call

@@ -28,6 +28,7 @@ from stratbench.run.results import (
 )
 from stratbench.match.record import unstarted_record
 from stratbench.core.match_work import still_running
+from stratbench.report.memorisation import unrenamed_games
 
 
 def peak_rss_mb() -> float:
@@ -239,6 +240,10 @@ class ControllerPlugin:
                 f"{row['mean_score']:>6.2f} {row['illegal']:>7} {row['tokens']:>9} {row['cost_usd']:>9.4f}"
             )
         self._write_unscored(terminalreporter, records)
+        if session.settings.obfuscations:
+            unrenamed = unrenamed_games(records)
+            if unrenamed:
+                terminalreporter.write_line(f"--obfuscate: games without renamed variants: {', '.join(unrenamed)}")
         if self.carried:
             terminalreporter.write_line(f"resumed: {len(self.carried)} scored match(es) carried from earlier runs")
         if self.folded:

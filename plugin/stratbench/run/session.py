@@ -21,6 +21,7 @@ from typing import Any
 from stratbench.child_processes import kill_leftovers
 from stratbench.core.agent import AgentSpec
 from stratbench.core.game import GameBase
+from stratbench.core.obfuscation import Obfuscation
 from stratbench.core.runner import MatchOutcome
 from stratbench.core.schedule import MatchSpec, SuiteSpec
 from stratbench.core.shapes import MatchSetup
@@ -33,7 +34,7 @@ from stratbench.llm.client import LLMClient, load_litellm
 from stratbench.llm.limits import DEFAULT_CONCURRENCY as DEFAULT_MODEL_CONCURRENCY
 from stratbench.llm.limits import LimitSettings
 from stratbench.match.annotate import annotate, annotator_settings
-from stratbench.match.build import build_game
+from stratbench.match.build import build_game, obfuscation_options
 from stratbench.match.play import MatchFailure, play_and_close, play_in_cassette
 from stratbench.match.record import build_record, package_versions, result_for, unscored_record
 from stratbench.match.score import score_match
@@ -107,6 +108,15 @@ class RunSettings:
     """``--on-truncation``: ``retry`` or ``read``; None: ``read`` under a paper protocol, else ``retry``."""
     prompt_cache: str = "auto"
     """``--prompt-cache``: mark the stable prefix for providers that cache on request (``auto``) or not (``off``)."""
+    obfuscations: list[str] = field(default_factory=list)
+    """``--obfuscate``: each renaming (``MODE:SEED``) makes every match of a game that supports it a probe beside
+    the original."""
+    seed_salt: str = field(default="", repr=False)
+    """``--seed-salt``: mixed into every renaming (never written: ids and records carry its digest only)."""
+
+    def renamings(self) -> list[Obfuscation]:
+        """The ``--obfuscate`` renamings, salted with ``--seed-salt``."""
+        return [Obfuscation.parse(spec, self.seed_salt) for spec in self.obfuscations]
 
     def model_params(self) -> list[tuple[tuple[str, Any], ...]]:
         """The request parameters of each agent under test a model plays (one entry: none)."""
@@ -121,7 +131,8 @@ class RunSettings:
     def as_options(self) -> dict[str, Any]:
         """Returns the settings as a plain dict, every family's fields included (for variant listers and
         agents)."""
-        options = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "families"}
+        options = {name: getattr(self, name) for name in self.__dataclass_fields__
+                   if name not in ("families", "seed_salt")}
         return {**options, **merged_options(self.families)}
 
     def __getattr__(self, name: str) -> Any:
@@ -250,11 +261,17 @@ class StratbenchSession:
         return reference.limits(suite.game)
 
     def _build_game(
-        self, name: str, variant: str | None, *, reference: bool, protocol: Protocol | None = None
+        self, name: str, variant: str | None, *, reference: bool, protocol: Protocol | None = None,
+        obfuscation: Obfuscation | None = None,
     ) -> tuple[GameBase, dict[str, Any]]:
         """Builds a match's game with its options (see :func:`stratbench.match.build.build_game`)."""
         return build_game(self.registry, self.settings.reference, name, variant, reference=reference,
-                          protocol_options=protocol.game_options if protocol is not None else None)
+                          protocol_options=protocol.game_options if protocol is not None else None,
+                          obfuscation=obfuscation)
+
+    def renaming(self, spec: MatchSpec) -> Obfuscation | None:
+        """The renaming a memorisation probe plays (salted with ``--seed-salt``); None for an original."""
+        return None if spec.obfuscation is None else Obfuscation.parse(spec.obfuscation, self.settings.seed_salt)
 
     def is_reference(self, spec: MatchSpec) -> bool:
         """Tells whether a reference subject plays in the match."""
@@ -334,7 +351,7 @@ class StratbenchSession:
     def _game_options(self, spec: MatchSpec) -> dict[str, Any]:
         profile = self.settings.reference
         options = dict(profile.game_options.get(spec.game, {})) if profile is not None and self.is_reference(spec) else {}
-        return {**options, **self.protocol(spec).game_options}
+        return {**options, **self.protocol(spec).game_options, **obfuscation_options(self.renaming(spec))}
 
     def settings_hash(self, spec: MatchSpec, suite: SuiteSpec) -> str:
         """Returns the hash of the settings that decide the match's outcome (see ``match_settings``)."""
@@ -399,7 +416,7 @@ class StratbenchSession:
     ) -> PlayedMatch:
         reference = self.is_reference(spec)
         game, game_options = self._build_game(spec.game, spec.variant, reference=reference,
-                                              protocol=self.protocol(spec))
+                                              protocol=self.protocol(spec), obfuscation=self.renaming(spec))
         if len(spec.sides) != len(game.info.sides):
             raise HarnessError(f"{spec.game} has {len(game.info.sides)} sides, the match has {len(spec.sides)}")
         mode = self.settings.record_mode

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from stratbench.core.agent import AgentSpec
-from stratbench.core.schedule import SuiteSpec, build_schedule
+from stratbench.core.obfuscation import Obfuscation
+from stratbench.core.schedule import SuiteSpec, build_schedule, with_obfuscations
 
 GPT = AgentSpec("llm", model="gpt-4o", scaffold="cot")
 CLAUDE = AgentSpec("llm", model="anthropic/claude", scaffold="direct")
@@ -127,3 +130,25 @@ def test_pairs_leave_solo_games_and_named_seatings_alone():
     assert build_schedule(solo, [RANDOM], num_sides=1, pairs=True) == build_schedule(solo, [RANDOM], num_sides=1)
     seated = SuiteSpec(game="d", matches=2, seatings={"vs-hold": ("subject", "hold", "hold")})
     assert build_schedule(seated, [GPT], num_sides=3, pairs=True) == build_schedule(seated, [GPT], num_sides=3)
+
+
+def test_each_renaming_puts_a_probe_beside_each_match_with_the_same_sides_seed_variant_and_seating():
+    suite = SuiteSpec(game="g", opponents=("random",), baselines=(), matches=2, seats="half")
+    specs = build_schedule(suite, [AgentSpec(kind="llm", model="openai/m", scaffold="direct")], num_sides=2,
+                           variants=[("v1", None)])
+    renamings = [Obfuscation("mystery", 7), Obfuscation("random", 0, salt="ours")]
+    expanded = with_obfuscations(specs, renamings)
+    salted = f"obf-random-s0-k{hashlib.sha256(b'ours').hexdigest()[:6]}"
+    assert [s.id for s in expanded] == [
+        "openai/m+direct-vs-random-v1-second-s0", "openai/m+direct-vs-random-v1-second-s0-obf-mystery-s7",
+        f"openai/m+direct-vs-random-v1-second-s0-{salted}",
+        "openai/m+direct-vs-random-v1-s1", "openai/m+direct-vs-random-v1-s1-obf-mystery-s7",
+        f"openai/m+direct-vs-random-v1-s1-{salted}",
+    ]
+    for original, *probes in (expanded[0:3], expanded[3:6]):
+        assert original.obfuscation is None
+        assert [p.obfuscation for p in probes] == ["mystery:7", "random:0"]  # the salt stays out of the spec
+        for probe in probes:
+            assert (probe.sides, probe.subject, probe.seed, probe.variant, probe.seating) == (
+                original.sides, original.subject, original.seed, original.variant, original.seating)
+    assert with_obfuscations(specs, []) == specs

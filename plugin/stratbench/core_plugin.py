@@ -41,8 +41,8 @@ def pytest_stratbench_add_scaffolds(registry: Registry) -> None:
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
     """Registers the models section (cost per decision, truncated answers, answer formats and efforts side by
-    side), the scaffolds section (scaffolds side by side, the revise metrics) and the memorisation gap
-    (renamed tasks against their originals, ``--obfuscate``)."""
+    side), the memorisation gap (renamed tasks against their originals, ``--obfuscate``) and the scaffolds
+    section (scaffolds side by side, the revise metrics)."""
     registry.add_report_section("model_cost", model_cost)
-    registry.add_report_section("scaffolds", scaffolds)
     registry.add_report_section("memorisation", memorisation)
+    registry.add_report_section("scaffolds", scaffolds)

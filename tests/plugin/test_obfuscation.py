@@ -197,3 +197,16 @@ def test_a_salt_without_a_renaming_is_refused(pytester):
     assert ("stratbench: --seed-salt: salts the renamings of --obfuscate, and none is given; add --obfuscate "
             "MODE[:SEED]") in result.stderr.str()
     assert SALT not in result.stderr.str() + result.stdout.str()
+
+
+def test_the_reference_recordings_get_no_probe_beside_them(pytester):
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_probe=SUITE.replace('baselines=[], matches=2', 'baselines=["random"], matches=1'))
+    (pytester.path / "cassettes").mkdir()
+    (pytester.path / "cassettes" / "reference.json").write_text(json.dumps(
+        {"models": ["openai/ref"], "scaffolds": ["direct"], "matches": 1, "max_tokens": 32}))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--collect-only", "-q", "-k", "test_labelled",
+                                           "--obfuscate", "mystery:7")
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    ids = sorted(line.split("[", 1)[1].rstrip("]") for line in result.stdout.lines if "::test_labelled[" in line)
+    assert ids == ["openai/ref+direct-vs-random-s0", "random-vs-random-s0", "random-vs-random-s0-obf-mystery-s7"]

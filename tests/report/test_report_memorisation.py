@@ -43,7 +43,7 @@ def _records():
                 for i in range(1, 7)]
     records.append(_record("planning", "blocksworld/p07", 0, 1.0, "mystery:7"))  # no original: unpaired
     records.append(_record("planning", "blocksworld/p01", 0, 0.0, "random:0"))
-    for i, score in enumerate((1.0, 0.0, 1.0), 1):
+    for i, score in enumerate((1.0, 0.0, 1.0, 0.0, 1.0), 1):
         records.append(_record("planning", f"logistics/p0{i}", 0, score))
         records.append(_record("planning", f"logistics/p0{i}", 0, score, "mystery:7"))
     records.append(_record("tictactoe", None, 0, 1.0, opponent="minimax"))
@@ -54,7 +54,7 @@ def _records():
 
 
 UNSCORED = [_record("planning", "blocksworld/p08", 0, 0.0, "mystery:7", status="errored"),
-            _record("planning", "logistics/p04", 0, 0.0, status="skipped")]
+            _record("planning", "logistics/p06", 0, 0.0, status="skipped")]
 
 
 def _rows():
@@ -85,13 +85,15 @@ def test_each_renaming_is_paired_with_its_originals_per_agent_and_domain():
     assert mystery[10] == _interval([-1.0] * 5 + [0.0])
     low, high = (float(x) for x in mystery[10].strip("[]").split(", "))
     assert high < 0 and mystery[11] == "gap"
+    # one pair: its interval has no width, and no verdict rests on it
     assert rows[("planning: blocksworld", "obf-random-s0")][3:] == [
-        "random:0", 1, 0, 0, 0.0, 1, -1.0, "[-1.000, -1.000]", "gap"]
-    assert rows[("planning: logistics", "original")][4:8] == [3, 0, 1, pytest.approx(2 / 3)]  # p04 skipped
+        "random:0", 1, 0, 0, 0.0, 1, -1.0, "[-1.000, -1.000]", "too few pairs"]
+    assert rows[("planning: logistics", "original")][4:8] == [5, 0, 1, pytest.approx(3 / 5)]  # p06 skipped
     assert rows[("planning: logistics", "obf-mystery-s7")][4:] == [
-        3, 0, 0, pytest.approx(2 / 3), 3, 0.0, "[0.000, 0.000]", "no evidence of a gap"]
+        5, 0, 0, pytest.approx(3 / 5), 5, 0.0, "[0.000, 0.000]", "no evidence of a gap"]
     # the renamed match in the other seat has no original in that seat: counted, not paired
-    assert rows[("tictactoe", "obf-mystery-s7")][4:] == [2, 0, 0, 0.25, 1, -0.5, "[-0.500, -0.500]", "gap"]
+    assert rows[("tictactoe", "obf-mystery-s7")][4:] == [2, 0, 0, 0.25, 1, -0.5, "[-0.500, -0.500]",
+                                                         "too few pairs"]
 
 
 def test_the_section_is_absent_without_a_renamed_record_and_names_unrenamed_games():

@@ -9,7 +9,8 @@ game (a PDDL domain apart: variant ``blocksworld/p01`` counts under
 the paired difference (renamed − original) over the matches that share game,
 variant, seed, seat and opponents, with a percentile bootstrap 95% interval
 (:func:`stratbench.report.scaffolds.paired_difference`). Where the interval
-excludes zero the row says ``gap``, else ``no evidence of a gap``. The agents
+excludes zero the row says ``gap``, else ``no evidence of a gap`` (``too few
+pairs`` under :data:`MIN_PAIRS`). The agents
 are the model sides of each match (a match without one: its subject, an
 offline baseline, whose renamed score should equal its original one).
 Skipped and errored matches are counted beside.
@@ -31,6 +32,11 @@ ORIGINAL = "original"
 
 GAP = "gap"
 NO_GAP = "no evidence of a gap"
+FEW = "too few pairs"
+
+MIN_PAIRS = 5
+"""Pairs a verdict needs: below it a bootstrap of a handful of differences is overconfident (one pair gives a
+zero-width interval), so the row says ``too few pairs``."""
 
 
 def renaming_of(record: dict[str, Any]) -> str | None:
@@ -97,7 +103,7 @@ def memorisation(records: list[dict[str, Any]], unscored: list[dict[str, Any]] =
                            if renaming in found and ORIGINAL in found]
             if renaming != ORIGINAL and differences:
                 diff, low, high = paired_difference(differences)
-                verdict = GAP if low > 0 or high < 0 else NO_GAP
+                verdict = FEW if len(differences) < MIN_PAIRS else GAP if low > 0 or high < 0 else NO_GAP
                 row += [len(differences), diff, f"[{low:.3f}, {high:.3f}]", verdict]
             else:
                 row += [None, None, None, None]
@@ -108,7 +114,8 @@ def memorisation(records: list[dict[str, Any]], unscored: list[dict[str, Any]] =
         "title": "Memorisation gap",
         "note": "Each renamed task (--obfuscate) beside its original: matches pair on game, variant, seed, seat "
                 "and opponents; Δ is the mean paired score difference (renamed − original) with a percentile "
-                f"bootstrap 95% interval ({RESAMPLES} resamples, seed 0); 'gap' where the interval excludes zero. "
+                f"bootstrap 95% interval ({RESAMPLES} resamples, seed 0); 'gap' where the interval excludes zero "
+                f"(a verdict needs {MIN_PAIRS} pairs). "
                 "A score that falls under renaming was earned partly by the names (memorised), not the reasoning.",
         "columns": ["agent", "game", "renaming", "mode:seed", "matches", "errored", "skipped", "mean score",
                     "pairs", "Δ renamed − original", "95% interval", "verdict"],

@@ -16,8 +16,8 @@ import re
 import pytest
 
 from stratbench.core.obfuscation import Obfuscation
-from stratbench.core.runner import MatchRules, run_match
-from stratbench.core.types import Action, ActionParseError, Observation
+from stratbench.core.runner import MatchRules, _canonical, run_match
+from stratbench.core.types import Action, ActionParseError, IllegalActionError, Observation
 from stratbench.games.gamebench.pit import Pit
 from stratbench.games.spin import hanabi
 from stratbench.games.spin.agents.c4_solver_agent import C4SolverAgent
@@ -37,14 +37,14 @@ def _factory(name: str):
         "tictactoe": TicTacToe,
         "connect4": ConnectFour,
         "hanabi": lambda obfuscation=None: hanabi.Hanabi("2p", obfuscation=obfuscation),
-        "pit": lambda obfuscation=None: Pit(max_rounds=40, obfuscation=obfuscation),
+        "pit": lambda obfuscation=None: Pit(max_rounds=20, obfuscation=obfuscation),
     }[name]
 
 
 GAMES = ["tictactoe", "connect4", pytest.param("hanabi", marks=needs_hanabi), "pit"]
 
 
-def _playout(game, seed: int, seen: list[Observation] | None = None) -> tuple:
+def _playout(game, seed: int, seen: list[Observation] | None = None, refusals: list[str] | None = None) -> tuple:
     """Plays ``seed`` with choices drawn by position in the legal-action list, each answer read back by the game.
 
     The k-th legal action shown is the k-th legal action of the engine (the
@@ -59,6 +59,8 @@ def _playout(game, seed: int, seen: list[Observation] | None = None) -> tuple:
             observation = game.observe(state, player)
             if seen is not None:
                 seen.append(observation)
+            if refusals is not None:
+                refusals.append(_refusal(game, state, player))
             shown = observation.legal_actions[rng.randrange(len(observation.legal_actions))]
             joint[player] = Action(game.canonical_action(state, player, shown))
         state.apply(joint)
@@ -69,9 +71,8 @@ def _playout(game, seed: int, seen: list[Observation] | None = None) -> tuple:
 @pytest.mark.parametrize("name", GAMES)
 def test_a_renamed_game_plays_exactly_as_the_original(name: str, mode: str) -> None:
     factory = _factory(name)
-    playouts = PLAYOUTS if name != "pit" else 25  # Pit: four traders, up to 40 rounds each (the slow one)
     ends = set()
-    for seed in range(playouts):
+    for seed in range(PLAYOUTS):
         original = _playout(factory(), seed)
         renamed = _playout(factory(obfuscation=Obfuscation(mode, seed % 5)), seed)
         assert renamed == original, f"seed {seed}"
@@ -97,13 +98,22 @@ _COLOUR_LETTERS = set("RYGWB")
 _COLOUR_WORDS = {"red", "yellow", "green", "white", "blue"}
 
 
-def _shown(observation: Observation) -> str:
+def _shown(observation: Observation, refusal: str = "") -> str:
     """Everything the model reads for one decision: the scaffold's prompt, the game's own prompt and system
-    prompt, and the outcome line."""
+    prompt, the outcome line, and the refusal of a wrong answer."""
     asking = observation.asking
     parts = [game_prompt(observation), asking.prompt or "", asking.system_prompt or "", observation.outcome,
-             *observation.legal_actions]
+             *observation.legal_actions, refusal]
     return "\n".join(parts)
+
+
+def _refusal(game, state, player: int) -> str:
+    """The retry message a wrong answer gets (the runner's check, then the game's own)."""
+    try:
+        _canonical(game, state, player, Action("nonsense"))
+    except (ActionParseError, IllegalActionError) as error:
+        return str(error)
+    raise AssertionError("'nonsense' was accepted")
 
 
 def _leaks(name: str, text: str) -> set[str]:
@@ -122,14 +132,18 @@ def test_nothing_shown_names_an_original(name: str, mode: str) -> None:
     factory = _factory(name)
     for seed in range(3):
         seen: list[Observation] = []
-        _playout(factory(obfuscation=Obfuscation(mode, seed)), seed, seen)
-        assert len(seen) >= 5
-        leaks = {word for observation in seen for word in _leaks(name, _shown(observation))}
+        refusals: list[str] = []
+        _playout(factory(obfuscation=Obfuscation(mode, seed)), seed, seen, refusals)
+        assert len(seen) >= 5 and len(refusals) == len(seen)
+        shown = [_shown(observation, refusal) for observation, refusal in zip(seen, refusals)]
+        leaks = {word for text in shown for word in _leaks(name, text)}
         assert leaks == set(), f"seed {seed}"
-        # the check is not vacuous: the original game shows these names
+        # the check is not vacuous: the original game shows these names, in its prompts and in its refusals
         original: list[Observation] = []
-        _playout(factory(), seed, original)
+        original_refusals: list[str] = []
+        _playout(factory(), seed, original, original_refusals)
         assert {w for o in original for w in _leaks(name, _shown(o))}
+        assert name == "hanabi" or {w for r in original_refusals for w in _leaks(name, r)}
 
 
 def test_the_leak_check_catches_a_colour_word_and_a_card() -> None:
@@ -183,7 +197,9 @@ def test_tictactoe_reads_a_cell_name_back_and_refuses_the_original_number() -> N
     centre = observation.data["labels"]["4"]
     assert centre in observation.legal_actions and centre in observation.rules.summary
     assert game.canonical_action(state, 0, f" {centre.upper()} ") == "4"
-    assert game.canonical_action(state, 0, "4") is None
+    with pytest.raises(IllegalActionError) as refused:
+        game.canonical_action(state, 0, "4")
+    assert str(refused.value) == f"'4' is not a legal action. Legal actions: {', '.join(observation.legal_actions)}"
     assert observation.role not in {"X", "O"} and len(observation.role) == 1
     assert game.snapshot(state)["board"] == "." * 9  # the replay board keeps the original names
 
@@ -248,6 +264,22 @@ class _Context:
 class _Nonsense:
     async def act(self, observation: Observation) -> Action:
         return Action("nonsense")
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", GAMES)
+def test_the_random_fallback_plays_the_renamed_game_as_the_original(name: str, mode: str) -> None:
+    """Every answer is refused, so the runner's random fallback picks each move from the shown labels."""
+    factory = _factory(name)
+    outcomes = []
+    for obfuscation in (None, Obfuscation(mode, 1)):
+        game = factory(obfuscation=obfuscation)
+        agents = {p: _Nonsense() for p in range(game.info.num_players)}
+        outcome = asyncio.run(run_match(game, game.new_initial_state(2), agents, rng=random.Random(3),
+                                        rules=MatchRules(fallback="random")))
+        outcomes.append((outcome.scores, outcome.terminal, outcome.turns, outcome.history, outcome.fallbacks))
+    assert outcomes[0] == outcomes[1]
+    assert sum(outcomes[0][4].values()) == outcomes[0][2] * (4 if name == "pit" else 1)
 
 
 @pytest.mark.parametrize(("make", "engine"), [(TicTacToe, MinimaxAgent), (ConnectFour, C4SolverAgent)])

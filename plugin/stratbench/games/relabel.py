@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from stratbench.core.obfuscation import Obfuscation
+from stratbench.core.types import IllegalActionError
 
 MARK_ALPHABETS = {"random": "ABDEFHJKLMNPQRSTUVZ", "mystery": "#@*+%&$"}
 """One-character marks for a board under ``random`` (letters) and ``mystery`` (symbols); ``deceptive`` swaps."""
@@ -49,6 +50,18 @@ class Labels:
         """The action id an answer names (a label, any case), or None."""
         return self._back.get(answer.strip().lower())
 
+    def read(self, answer: str, legal: Sequence[str]) -> str:
+        """The legal action id an answer names.
+
+        Raises:
+            IllegalActionError: naming the answer and the legal actions by their labels (the runner's own
+                message would list the engine's ids).
+        """
+        found = self.original(answer)
+        if found is None or found not in legal:
+            raise IllegalActionError(not_legal(answer, [self.shown(action) for action in legal]))
+        return found
+
 
 class WordSwap:
     """Renames whole words of free text (any case, the first letter's case kept), all at once, and back.
@@ -70,6 +83,11 @@ class WordSwap:
     def back(self, text: str) -> str:
         """Writes an answer in the new names with the original ones."""
         return self._back_pattern.sub(lambda m: _cased(self._back[m[0].lower()], m[0]), text)
+
+
+def not_legal(answer: str, labels: Sequence[str]) -> str:
+    """The refusal of an answer that names no legal action, worded as the runner's, with the shown labels."""
+    return f"{answer.strip()!r} is not a legal action. Legal actions: {', '.join(labels)}"
 
 
 def _words(names: Mapping[str, str]) -> re.Pattern[str]:

@@ -344,18 +344,24 @@ class Pit(ProtocolGame):
 
         Raises:
             IllegalActionError: for a set the trader does not hold, an accept of
-                no standing offer or of a different size.
+                no standing offer or of a different size; renamed, also for an
+                answer that names no legal action (listed in the new names).
             ActionParseError: for an offer or accept that names no set of cards.
         """
         assert isinstance(state, PitState)
         if self.words is not None:  # read the answer in the original names; word a refusal in the new ones
             try:
-                return self._canonical(state, player, self.words.back(text))
+                found = self._canonical(state, player, self.words.back(text))
             except (ActionParseError, IllegalActionError) as error:
                 raise type(error)(self.words.forward(str(error))) from None
+            if found is None:
+                raise IllegalActionError(relabel.not_legal(text, [self.words.forward(action)
+                                                                  for action in state.legal_actions(player)]))
+            return found
         return self._canonical(state, player, text)
 
     def _canonical(self, state: PitState, player: int, text: str) -> str | None:
+        """The original names' reading of an answer (:meth:`canonical_action` without a renaming)."""
         found = super().canonical_action(state, player, " ".join(text.split()))
         if found is not None:
             return found

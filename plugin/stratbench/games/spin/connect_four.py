@@ -203,14 +203,20 @@ class ConnectFour(Game):
         )
 
     def canonical_action(self, state: State, player: int, text: str) -> str | None:
-        """Accepts a column number, tolerating spaces and a ``column``/``col`` prefix (a renamed column's name,
-        with or without ``column``, when obfuscated)."""
+        """Accepts a column number, tolerating spaces and a ``column``/``col`` prefix.
+
+        Renamed: accepts a column's new name (after ``column`` or not), and refuses anything else naming the
+        new names.
+
+        Raises:
+            IllegalActionError: renamed only, for an answer that names no playable column.
+        """
         cleaned = text.strip().lower()
         if self.names is not None:
-            found = self.names.columns.original(cleaned.strip("'\"`."))
-            if found is None and cleaned.startswith("column "):
-                found = self.names.columns.original(cleaned[len("column ") :])
-            return found if found in state.legal_actions(player) else None
+            bare = cleaned.strip("'\"`.")
+            if self.names.columns.original(bare) is None and bare.startswith("column "):
+                bare = bare[len("column ") :]
+            return self.names.columns.read(bare, state.legal_actions(player))
         for prefix in ("column", "col"):
             if cleaned.startswith(prefix):
                 cleaned = cleaned[len(prefix) :].strip()

@@ -231,11 +231,15 @@ class TicTacToe(Game):
         )
 
     def canonical_action(self, state: State, player: int, text: str) -> str | None:
-        """Accepts a cell number, tolerating surrounding spaces and a leading '#' (a renamed cell's name when
-        obfuscated)."""
+        """Accepts a cell number, tolerating surrounding spaces and a leading '#'.
+
+        Renamed: accepts a cell's new name, and refuses anything else naming the new names.
+
+        Raises:
+            IllegalActionError: renamed only, for an answer that names no empty cell.
+        """
         if self.names is not None:
-            cell = self.names.cells.original(text.strip().strip("'\"`."))
-            return cell if cell in state.legal_actions(player) else None
+            return self.names.cells.read(text.strip().strip("'\"`."), state.legal_actions(player))
         return super().canonical_action(state, player, text.strip().lstrip("#"))
 
 

@@ -272,7 +272,13 @@ def test_a_paper_protocol_refuses_a_renaming(name: str) -> None:
             "hanabi": lambda **kw: hanabi.Hanabi("2p", **kw)}[name]
     with pytest.raises(ValueError, match=rf"^{name}: --obfuscate renames the default protocol only, not the 'paper'"):
         make(protocol="paper", obfuscation=Obfuscation("random"))
-    assert getattr(make, "supports_obfuscation", True)
+
+
+def test_the_four_games_declare_support_and_chess_does_not() -> None:
+    from stratbench.games.spin.chess_game import ChessGame
+
+    assert [game.supports_obfuscation for game in (TicTacToe, ConnectFour, hanabi.Hanabi, Pit)] == [True] * 4
+    assert not getattr(ChessGame, "supports_obfuscation", False)
 
 
 # -- through the runner: engine opponents and the random fallback answer in the new names -------------

@@ -111,7 +111,9 @@ class Obfuscation:
         key = f"{self.mode}\0{self.seed}\0{self.salt}\0{scope}".encode()
         return random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
 
-    def rename(self, names: Sequence[str], scope: str, *, taken: Iterable[str] = ()) -> dict[str, str]:
+    def rename(
+        self, names: Sequence[str], scope: str, *, taken: Iterable[str] = (), alphabet: str | None = None
+    ) -> dict[str, str]:
         """Maps each name to its new name: injective, and (but for ``deceptive``'s swaps among the names
         themselves) never an original name nor one in ``taken``.
 
@@ -119,6 +121,12 @@ class Obfuscation:
             names: The names of one kind (a domain's actions), in a stable order.
             scope: What they are (``"pddl:blocksworld:action"``); another scope renames independently.
             taken: Names the new ones must avoid besides the originals (another kind's new names).
+            alphabet: Where names must stay one character (a board's marks, Hanabi's colour letters):
+                ``random`` and ``mystery`` draw each new name from these characters instead
+                (``deceptive`` still swaps two or more names among themselves).
+
+        Raises:
+            ValueError: when ``alphabet`` has too few characters left for the names.
         """
         originals = list(dict.fromkeys(names))
         avoid = {name.lower() for name in originals} | {name.lower() for name in taken}
@@ -126,6 +134,8 @@ class Obfuscation:
         if self.mode == "deceptive" and len(originals) >= 2:
             return _derangement(originals, rng)
         pool = {"mystery": MYSTERY_WORDS, "deceptive": DECEPTIVE_WORDS}.get(self.mode)
+        if alphabet is not None:
+            return _characters(originals, alphabet, rng, avoid)
         renamed: dict[str, str] = {}
         for name in originals:
             candidate = self._fresh(rng, pool, avoid)
@@ -143,6 +153,14 @@ class Obfuscation:
             token = "".join(rng.choice(_SYLLABLES) for _ in range(rng.choice((2, 3)))) + rng.choice("klmnrstvx")
             if token not in avoid:
                 return token
+
+
+def _characters(names: list[str], alphabet: str, rng: random.Random, avoid: set[str]) -> dict[str, str]:
+    """Each name becomes a distinct character of ``alphabet``, none an original or taken name."""
+    free = [char for char in dict.fromkeys(alphabet) if char.lower() not in avoid]
+    if len(free) < len(names):
+        raise ValueError(f"{len(names)} names need {len(names)} free characters, {alphabet!r} has {len(free)}")
+    return dict(zip(names, rng.sample(free, len(names))))
 
 
 def _derangement(names: list[str], rng: random.Random) -> dict[str, str]:

@@ -242,9 +242,13 @@ async def _decide(
 def _random_fallback(
     game: Game, state: State, player: int, observation: Observation, rng: random.Random
 ) -> Action | None:
-    """Returns a random legal action, else the state's fallback action (checked), else None."""
+    """Returns a random legal action, else the state's fallback action (checked), else None.
+
+    A renamed variant's label (``--obfuscate``: the game's ``obfuscation`` is set) is read back as an answer is.
+    """
     if observation.legal_actions:
-        return Action(rng.choice(observation.legal_actions))
+        picked = Action(rng.choice(observation.legal_actions))
+        return picked if getattr(game, "obfuscation", None) is None else _canonical(game, state, player, picked)
     action = state.fallback_action(player, rng)
     if action is None:
         return None

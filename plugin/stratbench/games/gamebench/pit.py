@@ -22,6 +22,15 @@ without being told. A side scores its traders' share of all points (0.5 each
 when nobody has scored), as GameBench normalises points by their sum.
 A trader's secret state is its hand and the cards behind its standing offer
 (:meth:`PitState.secret_state`); :meth:`Pit.secrets` words it for the others.
+
+``Pit(obfuscation=...)`` is a memorisation probe (``--obfuscate``): the four
+commodities, the Bull and the Bear, and the four actions (``offer``,
+``accept``, ``withdraw``, ``pass``) are renamed as whole words in everything
+the model reads, and an answer is read back to the original names; the
+engine, the logs, the records and the replay board keep the original names.
+Pit is the GameBench game whose names carry the most known meaning (a
+famous card game's commodities, Bull and Bear) in a small closed vocabulary
+that no other word of its text shares, so a whole-word renaming is exact.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from functools import lru_cache
 from typing import Any
 
 from stratbench.core.game import GameInfo, State
+from stratbench.core.obfuscation import Obfuscation
 from stratbench.core.types import (
     Action,
     Asking,
@@ -41,6 +51,7 @@ from stratbench.core.types import (
     Observation,
     Rules,
 )
+from stratbench.games import relabel
 from stratbench.games.gamebench import ProtocolGame, check_protocol
 
 __all__ = ["COMMODITIES", "INFO", "RULES", "Pit", "PitState", "TradeSet", "trader_name"]
@@ -283,10 +294,14 @@ class Pit(ProtocolGame):
 
     info = INFO
     rules = RULES
+    supports_obfuscation = True
 
     def __init__(self, corner_size: int = CORNER_SIZE, target_score: int = TARGET_SCORE, max_rounds: int = MAX_ROUNDS,
-                 protocol: str = "default") -> None:
+                 protocol: str = "default", obfuscation: Obfuscation | None = None) -> None:
         self.protocol = check_protocol(protocol)
+        relabel.check_protocol(INFO.name, self.protocol, obfuscation)
+        self.obfuscation = obfuscation
+        self.words = _renaming(obfuscation) if obfuscation is not None else None
         if not 2 <= corner_size <= CARDS_PER_COMMODITY:
             raise ValueError(f"corner_size must be between 2 and {CARDS_PER_COMMODITY}, got {corner_size}")
         if target_score < 1 or max_rounds < 1:
@@ -329,10 +344,24 @@ class Pit(ProtocolGame):
 
         Raises:
             IllegalActionError: for a set the trader does not hold, an accept of
-                no standing offer or of a different size.
+                no standing offer or of a different size; renamed, also for an
+                answer that names no legal action (listed in the new names).
             ActionParseError: for an offer or accept that names no set of cards.
         """
         assert isinstance(state, PitState)
+        if self.words is not None:  # read the answer in the original names; word a refusal in the new ones
+            try:
+                found = self._canonical(state, player, self.words.back(text))
+            except (ActionParseError, IllegalActionError) as error:
+                raise type(error)(self.words.forward(str(error))) from None
+            if found is None:
+                raise IllegalActionError(relabel.not_legal(text, [self.words.forward(action)
+                                                                  for action in state.legal_actions(player)]))
+            return found
+        return self._canonical(state, player, text)
+
+    def _canonical(self, state: PitState, player: int, text: str) -> str | None:
+        """The original names' reading of an answer (:meth:`canonical_action` without a renaming)."""
         found = super().canonical_action(state, player, " ".join(text.split()))
         if found is not None:
             return found
@@ -371,6 +400,33 @@ class Pit(ProtocolGame):
             turn=state.turn,
             data=view(state, player),
         )
+
+    def observe(self, state: State, player: int) -> Observation:
+        """The protocol's observation; with an obfuscation, its text, rules and legal actions in the new names
+        (``data``, for baselines, keeps the original ones)."""
+        observation = super().observe(state, player)
+        if self.words is None:
+            return observation
+        forward = self.words.forward
+        return replace(
+            observation,
+            text=forward(observation.text),
+            legal_actions=tuple(forward(action) for action in observation.legal_actions),
+            rules=Rules(title=RULES.title, summary=forward(RULES.summary)),
+            asking=replace(observation.asking, instructions=forward(observation.asking.instructions)),
+        )
+
+
+ACTION_WORDS = ("offer", "accept", "withdraw", "pass")
+"""The words that start Pit's actions (renamed by an obfuscation)."""
+
+
+def _renaming(obfuscation: Obfuscation) -> relabel.WordSwap:
+    """The probe's names: cards (capitalised) and action words, renamed apart."""
+    cards = {card: new.capitalize()
+             for card, new in obfuscation.rename([*COMMODITIES, BULL, BEAR], "pit:card").items()}
+    actions = obfuscation.rename(ACTION_WORDS, "pit:action", taken=cards.values())
+    return relabel.WordSwap({**cards, **actions})
 
 
 # -- observation ------------------------------------------------------------------

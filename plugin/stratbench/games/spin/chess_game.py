@@ -14,6 +14,10 @@ move stack (``board.copy(stack=False)``), never the live board.
 code does (:mod:`stratbench.games.spin.spin_paper`): FEN and board in tags, the
 legal moves in UCI, a JSON answer naming a UCI move; actions stay SAN. Its
 move-quality analysis runs at :data:`PAPER_ANNOTATION_DEPTH`.
+
+Chess has no renamed variant (``--obfuscate``): its notation is the language
+the game is played in, and renaming squares and pieces would test a different
+game, not a memorised one.
 """
 
 from __future__ import annotations

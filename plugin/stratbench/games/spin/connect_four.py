@@ -12,6 +12,11 @@ played from the empty board (``"4455"``); :func:`from_pons` and
 
 ``ConnectFour(protocol="paper")`` words each decision as SPIN-Bench's released
 code does (:mod:`stratbench.games.spin.spin_paper`); the actions are the same.
+
+``ConnectFour(obfuscation=...)`` is a memorisation probe (``--obfuscate``): the
+model reads the discs, the columns and the rules under seeded new names and
+answers with a column's new name, read back to its number; the engine, the
+records and the replay board keep the original names.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.obfuscation import Obfuscation
 from stratbench.core.types import Action, Asking, Observation, Rules
+from stratbench.games.relabel import Labels, check_protocol, mark_symbols
 from stratbench.games.spin import spin_paper
 
 __all__ = [
@@ -126,13 +133,19 @@ class ConnectFour(Game):
 
     Args:
         protocol: ``"default"`` or ``"paper"`` (SPIN-Bench's released wording).
+        obfuscation: Renames the discs and columns the model reads and writes (default protocol only); None: the
+            original.
     """
 
     info = INFO
     rules = RULES
+    supports_obfuscation = True
 
-    def __init__(self, protocol: str = "default") -> None:
+    def __init__(self, protocol: str = "default", obfuscation: Obfuscation | None = None) -> None:
         self.protocol = spin_paper.check_protocol(INFO.name, protocol)
+        check_protocol(INFO.name, self.protocol, obfuscation)
+        self.obfuscation = obfuscation
+        self.names = _Renamed(obfuscation) if obfuscation is not None else None
         self.engine_players: set[int] = set()
         self.engine_settings: dict[int, dict[str, Any]] = {}
 
@@ -168,6 +181,8 @@ class ConnectFour(Game):
         assert isinstance(state, ConnectFourState)
         mark = _MARKS[player]
         legal = tuple(state.legal_actions(player))
+        if self.names is not None:
+            return self.names.observe(state, player, legal)
         paper = _paper_fields(state.grid, player, legal) if self.protocol == spin_paper.PAPER else {}
         history = ", ".join(str(c) for c in state.moves) or "none"
         text = (
@@ -188,13 +203,76 @@ class ConnectFour(Game):
         )
 
     def canonical_action(self, state: State, player: int, text: str) -> str | None:
-        """Accepts a column number, tolerating spaces and a ``column``/``col`` prefix."""
+        """Accepts a column number, tolerating spaces and a ``column``/``col`` prefix.
+
+        Renamed: accepts a column's new name (after ``column`` or not), and refuses anything else naming the
+        new names.
+
+        Raises:
+            IllegalActionError: renamed only, for an answer that names no playable column.
+        """
         cleaned = text.strip().lower()
+        if self.names is not None:
+            bare = cleaned.strip("'\"`.")
+            if self.names.columns.original(bare) is None and bare.startswith("column "):
+                bare = bare[len("column ") :]
+            return self.names.columns.read(bare, state.legal_actions(player))
         for prefix in ("column", "col"):
             if cleaned.startswith(prefix):
                 cleaned = cleaned[len(prefix) :].strip()
                 break
         return super().canonical_action(state, player, cleaned)
+
+
+class _Renamed:
+    """The probe's names: one-character discs, renamed columns, and the observation worded with them."""
+
+    def __init__(self, obfuscation: Obfuscation) -> None:
+        self.marks = mark_symbols(obfuscation, "connect4:mark", _MARKS)
+        self.columns = Labels(obfuscation.rename([str(c) for c in range(COLUMNS)], "connect4:column",
+                                                 taken=self.marks.values()))
+        first, second = (self.marks[mark] for mark in _MARKS)
+        self.rules = Rules(
+            title=RULES.title,
+            summary=(
+                "Two players take turns dropping a disc into one of the seven columns of a vertical grid with "
+                f"six rows; {first} moves first, then {second}. The disc falls to the lowest empty cell of that "
+                "column. The first player to get four of their discs in a row, horizontally, vertically or "
+                "diagonally, wins. If the grid fills up with no four in a row, the game is a draw. "
+                f"The columns, from left to right, are named {self.order()}; a full column cannot be played. "
+                "Your action is the name of a column that is not full."
+            ),
+        )
+
+    def order(self) -> str:
+        """The columns' names from left to right."""
+        return ", ".join(self.columns.shown(str(c)) for c in range(COLUMNS))
+
+    def observe(self, state: ConnectFourState, player: int, legal: tuple[str, ...]) -> Observation:
+        """The observation in the new names; ``data`` keeps the engine's moves and board and names each column's
+        label."""
+        mark = self.marks[_MARKS[player]]
+        rows = ["|" + " ".join(self.marks.get(cell, cell) for cell in state.grid[row]) + "|"
+                for row in range(ROWS - 1, -1, -1)]
+        history = ", ".join(self.columns.shown(str(c)) for c in state.moves) or "none"
+        text = (
+            f"You play {mark} ({'first' if player == 0 else 'second'}).\n"
+            "Current board (. = empty, the bottom row is the last line):\n" + "\n".join(rows) + "\n"
+            f"Columns from left to right: {self.order()}\n"
+            f"Columns played so far, in order: {history}"
+        )
+        return Observation(
+            game=INFO.name,
+            player=player,
+            text=text,
+            legal_actions=tuple(self.columns.shown(column) for column in legal),
+            rules=self.rules,
+            role=mark,
+            turn=state.turn,
+            data={"moves": list(state.moves), "board": [list(row) for row in state.grid], "mark": _MARKS[player],
+                  "labels": dict(self.columns.renamed)},
+            asking=Asking(instructions="Answer with the name of the column you drop your disc into."),
+        )
 
 
 def _paper_intro(player: int) -> str:

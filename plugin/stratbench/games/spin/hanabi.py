@@ -22,17 +22,26 @@ released state description and action prompt, its system prompt, its retry
 message and its JSON reader (``spin_hanabi_json``); and the score is read as
 the released code reads it: the fireworks before the game's last action
 (its returns are logged before each action is applied).
+
+``Hanabi(obfuscation=...)`` is a memorisation probe (``--obfuscate``): every
+colour letter the model reads (cards, hints, fireworks, the rules and the
+action descriptions) becomes a seeded other letter (``deceptive``: another
+colour's); the action ids, the engine, the records and the replay table keep
+the original colours.
 """
 
 from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 from stratbench.core.game import CHANCE, Game, GameInfo, State
+from stratbench.core.obfuscation import Obfuscation
 from stratbench.core.types import Action, Asking, Observation, Rules
+from stratbench.games.relabel import check_protocol
 from stratbench.games.spin.planning.prompt import RELEASED_SYSTEM_PROMPT
 from stratbench.registry import Variant
 
@@ -243,14 +252,20 @@ class Hanabi(Game):
         max_turns: Ends the deal after this many turns, scored by the
             fireworks built so far (None: the full game).
         protocol: ``default`` or ``paper`` (SPIN-Bench's released wording, reader and score).
+        obfuscation: Renames the colours the model reads and writes (default protocol only); None: the original.
     """
 
     rules = RULES
+    supports_obfuscation = True
 
-    def __init__(self, variant: str | None = None, max_turns: int | None = None, *, protocol: str = "default") -> None:
+    def __init__(self, variant: str | None = None, max_turns: int | None = None, *, protocol: str = "default",
+                 obfuscation: Obfuscation | None = None) -> None:
         if protocol not in PROTOCOLS:
             raise ValueError(f"unknown hanabi protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
+        check_protocol("hanabi", protocol, obfuscation)
         self.protocol = protocol
+        self.obfuscation = obfuscation
+        self.colours = Recolour(obfuscation) if obfuscation is not None else None
         name = variant or "2p"
         if name not in {f"{n}p" for n in PLAYER_COUNTS}:
             raise ValueError(f"unknown Hanabi variant {name!r}; known: 2p, 3p, 4p, 5p")
@@ -317,7 +332,7 @@ class Hanabi(Game):
                 "The legal actions are provided in a mapping of action identifiers to their descriptions:\n"
                 f"{descriptions}\n{_ANSWER}"
             )
-        return Observation(
+        observation = Observation(
             game=self.info.name,
             player=player,
             text=text,
@@ -336,6 +351,7 @@ class Hanabi(Game):
                 system_prompt=SYSTEM_PROMPT if prompt else None,
             ),
         )
+        return observation if self.colours is None else self.colours.observation(observation)
 
     def _paper_observation(
         self, state: HanabiState, player: int, text: str, legal: tuple[str, ...], descriptions: dict[int, str],
@@ -385,9 +401,48 @@ class Hanabi(Game):
             return wanted
         bare = wanted.strip("()").strip().lower()
         for action in legal:
-            if state.describe(action).strip("()").lower() == bare:
+            description = state.describe(action) if self.colours is None else self.colours(state.describe(action))
+            if description.strip("()").lower() == bare:
                 return action
         return None
+
+
+class Recolour:
+    """A probe's colour letters: rewrites every colour letter of what the model reads (``'B3'``, ``'RX'``,
+    ``'RYG12'``, ``color R``, ``R stack``) in one pass; ``XX`` (unknown) and the answer legend's placeholders stay."""
+
+    def __init__(self, obfuscation: Obfuscation) -> None:
+        self.letters = obfuscation.rename(list(COLORS), "hanabi:colour", alphabet=_COLOUR_ALPHABET)
+
+    def __call__(self, text: str) -> str:
+        """``text`` with the new colour letters."""
+        def letters(match: re.Match[str]) -> str:
+            return "".join(self.letters.get(char, char) for char in match["colours"]) + match["ranks"]
+
+        return _COLOUR_WORD.sub(letters, text.replace(_RANK_PLACEHOLDER, _NEW_RANK_PLACEHOLDER))
+
+    def observation(self, observation: Observation) -> Observation:
+        """The observation as the model reads it; ``data`` (the baselines' view) keeps the engine's letters."""
+        asking = observation.asking
+        return replace(
+            observation,
+            text=self(observation.text),
+            rules=Rules(title=RULES.title, summary=self(RULES.summary)),
+            outcome=self(observation.outcome),
+            asking=replace(
+                asking,
+                instructions=self(asking.instructions),
+                prompt=None if asking.prompt is None else self(asking.prompt),
+                system_prompt=None if asking.system_prompt is None else self(asking.system_prompt),
+            ),
+        )
+
+
+_COLOUR_ALPHABET = "ADEFHJKLMPQSTUZ"
+"""New colour letters: none of R Y G W B, nor X (unknown), nor the answer legend's N, C and V."""
+_COLOUR_WORD = re.compile(r"\b(?=[A-Z]*[RYGWB])(?P<colours>[RYGWBX]+)(?P<ranks>[1-5X]*)\b")
+"""A word of colour letters (and X), then ranks: a card, a hint's knowledge, a set of possible cards, a colour."""
+_RANK_PLACEHOLDER, _NEW_RANK_PLACEHOLDER = "(Reveal player +N rank R)", "(Reveal player +N rank V)"
 
 
 # -- observation -------------------------------------------------------------------

@@ -10,6 +10,11 @@ code does (:mod:`stratbench.games.spin.spin_paper`): cells numbered by column
 (0 3 6 / 1 4 7 / 2 5 8), a JSON answer, ``Illegal move, try again``. Only the
 wording changes: actions, records and metrics keep the row-by-row numbers
 (:func:`paper_cell` converts).
+
+``TicTacToe(obfuscation=...)`` is a memorisation probe (``--obfuscate``): the
+model reads the marks, the cells and the rules under seeded new names and
+answers with a cell's new name, read back to its number; the engine, the
+records and the replay board keep the original names.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ from functools import lru_cache
 from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
+from stratbench.core.obfuscation import Obfuscation
 from stratbench.core.types import Action, Asking, Observation, Rules
+from stratbench.games.relabel import Labels, check_protocol, mark_symbols
 from stratbench.games.spin import spin_paper
 
 _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -172,13 +179,19 @@ class TicTacToe(Game):
 
     Args:
         protocol: ``"default"`` or ``"paper"`` (SPIN-Bench's released wording).
+        obfuscation: Renames the marks and cells the model reads and writes (default protocol only); None: the
+            original.
     """
 
     info = INFO
     rules = RULES
+    supports_obfuscation = True
 
-    def __init__(self, protocol: str = "default") -> None:
+    def __init__(self, protocol: str = "default", obfuscation: Obfuscation | None = None) -> None:
         self.protocol = spin_paper.check_protocol(INFO.name, protocol)
+        check_protocol(INFO.name, self.protocol, obfuscation)
+        self.obfuscation = obfuscation
+        self.names = _Renamed(obfuscation) if obfuscation is not None else None
 
     def new_initial_state(self, seed: int) -> TicTacToeState:
         """Returns the empty board (the game has no chance)."""
@@ -198,6 +211,8 @@ class TicTacToe(Game):
         """Returns the board, whose turn it is and the empty cells."""
         assert isinstance(state, TicTacToeState)
         legal = tuple(state.legal_actions(player))
+        if self.names is not None:
+            return self.names.observe(state, player, legal)
         paper = _paper_fields(state.board, player, legal) if self.protocol == spin_paper.PAPER else {}
         text = (
             f"You play {_MARKS[player]}.\nCurrent board (. = empty):\n{render(state.board)}\n"
@@ -216,8 +231,59 @@ class TicTacToe(Game):
         )
 
     def canonical_action(self, state: State, player: int, text: str) -> str | None:
-        """Accepts a cell number, tolerating surrounding spaces and a leading '#'."""
+        """Accepts a cell number, tolerating surrounding spaces and a leading '#'.
+
+        Renamed: accepts a cell's new name, and refuses anything else naming the new names.
+
+        Raises:
+            IllegalActionError: renamed only, for an answer that names no empty cell.
+        """
+        if self.names is not None:
+            return self.names.cells.read(text.strip().strip("'\"`."), state.legal_actions(player))
         return super().canonical_action(state, player, text.strip().lstrip("#"))
+
+
+class _Renamed:
+    """The probe's names: one-character marks, renamed cells, and the observation worded with them."""
+
+    def __init__(self, obfuscation: Obfuscation) -> None:
+        self.marks = mark_symbols(obfuscation, "tictactoe:mark", _MARKS)
+        self.cells = Labels(obfuscation.rename([str(i) for i in range(9)], "tictactoe:cell",
+                                               taken=self.marks.values()))
+        first, second = (self.marks[mark] for mark in _MARKS)
+        self.rules = Rules(
+            title=RULES.title,
+            summary=(
+                f"Two players take turns marking empty cells of a three-by-three grid; {first} moves first, then "
+                f"{second}. The first player to get three of their marks in a row (horizontally, vertically or "
+                "diagonally) wins. If all nine cells are filled with no three in a row, the game is a draw. "
+                f"The cells are named row by row:\n{self.grid()}\nYour action is the name of an empty cell."
+            ),
+        )
+
+    def grid(self) -> str:
+        """The cells' names in their places, three rows."""
+        names = [self.cells.shown(str(i)) for i in range(9)]
+        width = max(map(len, names))
+        return "\n".join(" | ".join(name.ljust(width) for name in names[r * 3 : r * 3 + 3]).rstrip()
+                         for r in range(3))
+
+    def observe(self, state: TicTacToeState, player: int, legal: tuple[str, ...]) -> Observation:
+        """The observation in the new names; ``data`` keeps the engine's board and names each cell's label."""
+        mark = self.marks[_MARKS[player]]
+        board = "".join(self.marks.get(cell, cell) for cell in state.board)
+        text = f"You play {mark}.\nCurrent board (. = empty):\n{render(board)}\nCell names:\n{self.grid()}"
+        return Observation(
+            game=INFO.name,
+            player=player,
+            text=text,
+            legal_actions=tuple(self.cells.shown(cell) for cell in legal),
+            rules=self.rules,
+            role=mark,
+            turn=state.turn,
+            data={"board": state.board, "labels": dict(self.cells.renamed)},
+            asking=Asking(instructions="Answer with the name of the cell you mark."),
+        )
 
 
 _PAPER_IDS = {str(paper_cell(i)): str(i) for i in range(9)}

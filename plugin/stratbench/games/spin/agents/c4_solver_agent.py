@@ -47,4 +47,5 @@ class C4SolverAgent:
         """Returns one of the best columns for the position in the observation."""
         moves = list(observation.data["moves"])
         scores = await offload(c4_solver.move_scores, moves, self.solver)  # off the loop, stoppable
-        return Action(str(self.rng.choice(best_columns(scores))))
+        column = str(self.rng.choice(best_columns(scores)))
+        return Action(observation.data.get("labels", {}).get(column, column))  # a renamed variant's label

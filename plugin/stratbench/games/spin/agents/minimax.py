@@ -32,5 +32,6 @@ class MinimaxAgent:
         values = await offload(tictactoe.move_values, board)  # off the loop, stoppable by the match's time limit
         best = max(values.values())
         choices = sorted(cell for cell, value in values.items() if value == best)
-        return Action(str(self.rng.choice(choices)))
+        cell = str(self.rng.choice(choices))
+        return Action(observation.data.get("labels", {}).get(cell, cell))  # a renamed variant's label
 

@@ -116,13 +116,38 @@ def test_the_original_names_are_unknown_under_random_and_mystery(toy):
         assert check.reason == "step 1 (unstack a b): unknown action 'unstack'"
 
 
-def test_a_type_mismatch_names_the_new_variable_and_types(toy):
+def test_a_wrong_arity_names_the_new_action(toy):
     game = PddlGame("blocksworld/p01", obfuscation=Obfuscation("mystery"))
     names = game.renamed.names
     game_check = game.check(answer(((names["action"]["pick-up"], (names["object"]["a"], "nothing")),)))
     assert game_check.error == "wrong_arity"
     assert game_check.reason == f"step 1 ({names['action']['pick-up']} {names['object']['a']} nothing): " \
         f"{names['action']['pick-up']} takes 1 arguments, got 2"
+
+
+def test_type_mismatches_and_unmet_conditions_name_the_new_variables_types_and_memberships(tmp_path):
+    from planning_toys import write_dataset
+    from wild_toys import EITHER_DOMAIN, EITHER_PROBLEM
+
+    dataset.list_variants({"pddl_dir": write_dataset(tmp_path, {"transport": (EITHER_DOMAIN, {"p01": EITHER_PROBLEM})})})
+    try:
+        original = PddlGame("transport/p01")
+        game = PddlGame("transport/p01", obfuscation=Obfuscation("mystery"))
+        n = {kind: names for kind, names in game.renamed.names.items()}
+        assert original.check(answer((("refuel", ("b1", "depot")),))).reason == \
+            "step 1 (refuel b1 depot): b1 is of type bike, parameter ?v needs (either truck plane)"
+        mismatch = game.check(answer(((n["action"]["refuel"], (n["object"]["b1"], n["object"]["depot"])),)))
+        assert mismatch.error == "type_mismatch" and mismatch.reason == (
+            f"step 1 ({n['action']['refuel']} {n['object']['b1']} {n['object']['depot']}): {n['object']['b1']} is of "
+            f"type {n['type']['bike']}, parameter ?a1 needs (either {n['type']['truck']} {n['type']['plane']})"
+        )
+        assert original.check(answer((("finish", ()),))).unmet == (
+            "(forall (?v - vehicle) (imply (either-truck-plane ?v) (fuelled ?v)))",)
+        unmet = game.check(answer(((n["action"]["finish"], ()),))).unmet
+        assert unmet == (f"(forall (?a1 - {n['type']['vehicle']}) (imply (either-{n['type']['truck']}-"
+                         f"{n['type']['plane']} ?a1) ({n['predicate']['fuelled']} ?a1)))",)
+    finally:
+        dataset.list_variants({})
 
 
 def test_the_snapshot_carries_the_plan_mapped_back(toy):

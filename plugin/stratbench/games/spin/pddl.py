@@ -6,7 +6,7 @@ prompt (Appendix E.1) with the domain and problem PDDL verbatim, and answers
 once with a plan; the open-ended action ``plan`` carries the whole answer.
 ``apply`` reads and validates it with unified-planning (after the reader's
 normalisation, :mod:`stratbench.games.spin.planning.normalise`: the model sees and
-answers in the original names; :attr:`PddlGame.normalisation` lists what
+answers in the task's own names; :attr:`PddlGame.normalisation` lists what
 was changed, and the match record carries it); the game then ends,
 scoring 1 for a valid plan and 0 otherwise, and ``terminal_reason`` says why
 (``valid plan``, or the first failure: parse error, unknown action or object,

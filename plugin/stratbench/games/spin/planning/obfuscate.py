@@ -117,7 +117,28 @@ class RenamedTask:
                 new: read.names.internal(role, old) or old for kind in kinds for old, new in self.names[kind].items()
             }
         renamed["variable"] = {new[1:]: old[1:] for old, new in self.names["variable"].items()}
+        known = set(renamed["predicate"].values()) | set(renamed["function"].values())
+        for fluent in read.problem.fluents:
+            if fluent.name not in known:
+                shown = self._membership(fluent.name)
+                if shown is not None:
+                    renamed["predicate"][shown] = fluent.name
         return NameMap(renamed)
+
+    def _membership(self, name: str) -> str | None:
+        """Returns the reader's membership predicate for an ``either`` type (``either-truck-plane``) in the new
+        type names (``either-plum-fern``), or None for another name."""
+        if not name.startswith("either-"):
+            return None
+        types = sorted(self.names["type"], key=len, reverse=True)
+        rest, members = re.sub(r"-\d+$", "", name[len("either-"):]), []
+        while rest:
+            found = next((t for t in types if rest == t or rest.startswith(t + "-")), None)
+            if found is None:
+                return None
+            members.append(self.names["type"][found])
+            rest = rest[len(found) + 1:]
+        return "either-" + "-".join(members) if members else None
 
 
 def obfuscate_task(domain_text: str, problem_text: str, obfuscation: Obfuscation, domain: str) -> RenamedTask:

@@ -8,6 +8,7 @@ CPU-minutes per mode: every renamed task is read again by unified-planning).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -18,6 +19,7 @@ from planning_toys import BLOCKS_DOMAIN, BLOCKS_P01, BLOCKS_P01_PLAN
 from wild_toys import WILD_TASKS
 
 from stratbench.core.obfuscation import Obfuscation
+from stratbench.core.types import Action
 from stratbench.games.spin.pddl import PddlGame, pddl_game
 from stratbench.games.spin.planning import dataset
 from stratbench.games.spin.planning.dataset import load_manifest
@@ -358,3 +360,40 @@ def test_the_renaming_is_a_function_of_the_obfuscation_and_the_domain():
     salted = obfuscate_task(BLOCKS_DOMAIN, BLOCKS_P01, Obfuscation("mystery", 7, "team"), "blocks")
     assert first == again
     assert first.names["action"] != other.names["action"] and first.names["action"] != salted.names["action"]
+
+
+# -- a match: the planner agent and the per-match metric ---------------------------------------------------------
+
+
+def _play_planner(game):
+    from stratbench.core.agent import AgentContext, AgentSpec
+    from stratbench.core.runner import MatchRules, run_match
+    from stratbench.core.transcript import Transcript
+    from stratbench.games.spin.agents.planner import PlannerAgent
+
+    transcript = Transcript()
+    context = AgentContext(AgentSpec("planner"), game, 0, 0, random.Random(0), transcript)
+    return asyncio.run(run_match(game, game.new_initial_state(0), {0: PlannerAgent(context)}, rng=random.Random(0),
+                                 rules=MatchRules(illegal_tolerance=1, fallback="forfeit"), transcript=transcript))
+
+
+def test_the_planner_agent_solves_an_obfuscated_task_and_the_metric_matches_the_original(toy):
+    from stratbench.games.spin.metrics.pddl import plan_validity
+
+    game = PddlGame("blocksworld/p01", obfuscation=Obfuscation("mystery"))
+    outcome = _play_planner(game)
+    assert outcome.scores == [1.0]
+    plan = json.loads(re.search(r"\$\$\s*(\{.*\})\s*\$\$", outcome.history[0][0], re.DOTALL).group(1))["plan"]
+    actions = {line.strip("()").split()[0] for line in plan.splitlines()}
+    assert actions and actions <= set(game.renamed.names["action"].values())
+    metrics = plan_validity(game, outcome, 0)[0]
+    original = PddlGame("blocksworld/p01")
+    state = original.new_initial_state(0)
+    state.apply({0: Action("plan", answer(game.renamed.original_steps(parse_plan_text(plan))))})
+
+    class Outcome:
+        history = state.history
+        terminal = state.terminal_reason()
+
+    expected = plan_validity(original, Outcome, 0)[0]
+    assert metrics == expected and metrics["valid"] is True and metrics["plan_length"] == len(plan.splitlines())

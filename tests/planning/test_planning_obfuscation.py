@@ -131,7 +131,8 @@ def test_type_mismatches_and_unmet_conditions_name_the_new_variables_types_and_m
     from planning_toys import write_dataset
     from wild_toys import EITHER_DOMAIN, EITHER_PROBLEM
 
-    dataset.list_variants({"pddl_dir": write_dataset(tmp_path, {"transport": (EITHER_DOMAIN, {"p01": EITHER_PROBLEM})})})
+    root = write_dataset(tmp_path, {"transport": (EITHER_DOMAIN, {"p01": EITHER_PROBLEM})})
+    dataset.list_variants({"pddl_dir": root})
     try:
         original = PddlGame("transport/p01")
         game = PddlGame("transport/p01", obfuscation=Obfuscation("mystery"))

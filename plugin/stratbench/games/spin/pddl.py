@@ -171,11 +171,10 @@ class PddlGame(Game):
             return None
         if self._renamed is None:
             from stratbench.games.spin.planning.obfuscate import obfuscate_task
-            from stratbench.games.spin.planning.sexpr import SExprError
 
             try:
                 self._renamed = obfuscate_task(*self.original_texts, self.obfuscation, self.instance.domain)
-            except SExprError as error:
+            except ValueError as error:  # not one balanced s-expression: the reader refuses it too
                 raise HarnessError(f"{self.variant}: cannot rename it: {error}") from None
         return self._renamed
 
@@ -265,7 +264,8 @@ class PddlGame(Game):
         lines.append(summary)
         board = {"steps": steps, "check": check.to_dict(), "text": "\n".join(lines)}
         if self.renamed is not None:  # the plan mapped back, to set beside the original task's records
-            board["original_steps"] = [render_plan([s]) for s in self.renamed.original_steps(tuple(read))] if steps else []
+            back = self.renamed.original_steps(tuple(read)) if steps else ()
+            board["original_steps"] = [render_plan([step]) for step in back]
         return board
 
     def role(self, player: int) -> str:

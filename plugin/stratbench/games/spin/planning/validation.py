@@ -282,14 +282,14 @@ def _resolve(
                     wanted = "(either " + " ".join(names.original("type", m) for m in members) + ")"
                     return failure(
                         "type_mismatch",
-                        f"{arg} is of type {_type_name(obj.type, names)}, parameter {_variable(parameter.name, names)} needs "
-                        f"{wanted}",
+                        f"{arg} is of type {_type_name(obj.type, names)}, parameter "
+                        f"{_variable(parameter.name, names)} needs {wanted}",
                     )
             elif not obj.type.is_subtype(parameter.type):
                 return failure(
                     "type_mismatch",
-                    f"{arg} is of type {_type_name(obj.type, names)}, parameter {_variable(parameter.name, names)} needs "
-                    f"{_type_name(parameter.type, names)}",
+                    f"{arg} is of type {_type_name(obj.type, names)}, parameter "
+                    f"{_variable(parameter.name, names)} needs {_type_name(parameter.type, names)}",
                 )
             bound.append(obj)
         resolved.append((action, tuple(bound)))

@@ -398,3 +398,18 @@ def test_the_planner_agent_solves_an_obfuscated_task_and_the_metric_matches_the_
 
     expected = plan_validity(original, Outcome, 0)[0]
     assert metrics == expected and metrics["valid"] is True and metrics["plan_length"] == len(plan.splitlines())
+
+
+def test_a_task_that_is_not_pddl_is_a_harness_error_naming_it(tmp_path):
+    from planning_toys import write_dataset
+
+    from stratbench.core.types import HarnessError
+
+    root = write_dataset(tmp_path, {"broken": (BLOCKS_DOMAIN, {"p01": BLOCKS_P01 + ")"})})
+    dataset.list_variants({"pddl_dir": root})
+    try:
+        game = PddlGame("broken/p01", obfuscation=Obfuscation("random"))
+        with pytest.raises(HarnessError, match=r"^broken/p01: cannot rename it: the problem has text after its closing parenthesis, near '\)'$"):
+            game.new_initial_state(0)
+    finally:
+        dataset.list_variants({})

@@ -409,7 +409,8 @@ def test_a_task_that_is_not_pddl_is_a_harness_error_naming_it(tmp_path):
     dataset.list_variants({"pddl_dir": root})
     try:
         game = PddlGame("broken/p01", obfuscation=Obfuscation("random"))
-        with pytest.raises(HarnessError, match=r"^broken/p01: cannot rename it: the problem has text after its closing parenthesis, near '\)'$"):
+        why = r"the problem has text after its closing parenthesis, near '\)'"
+        with pytest.raises(HarnessError, match=rf"^broken/p01: cannot rename it: {why}$"):
             game.new_initial_state(0)
     finally:
         dataset.list_variants({})

@@ -61,7 +61,7 @@ def toy(toy_dataset):
 
 
 def test_the_game_supports_obfuscation_and_its_factory_takes_one(toy):
-    assert PddlGame.supports_obfuscation is True
+    assert PddlGame.supports_obfuscation is True and pddl_game.supports_obfuscation is True
     game = pddl_game("blocksworld/p01", obfuscation=Obfuscation("mystery", 7))
     assert game.obfuscation == Obfuscation("mystery", 7)
     assert pddl_game("blocksworld/p01").texts == (BLOCKS_DOMAIN, BLOCKS_P01)

@@ -306,3 +306,6 @@ def pddl_game(
     """Builds the ``pddl`` game for one variant (the registered factory); ``obfuscation`` renames what the model
     reads and writes (None: the original names)."""
     return PddlGame(variant, protocol=protocol, obfuscation=obfuscation)
+
+
+pddl_game.supports_obfuscation = True  # type: ignore[attr-defined]  # the factory says it as the class does

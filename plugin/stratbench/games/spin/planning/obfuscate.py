@@ -5,9 +5,10 @@ objects, predicates, functions and actions (each kind with
 :meth:`stratbench.core.obfuscation.Obfuscation.rename`, scope
 ``pddl:<domain>:<kind>``, avoiding every original name, every new name of
 another kind and PDDL's keywords), and the domain's and the problem's own
-names. Variables become neutral ``?a1``, ``?a2``...: a ``?truck`` would tell
-what the renaming hides. Keywords, requirements and numbers stay, and so
-does the text's layout; comments (which may name anything) are dropped.
+names; ``total-cost``, which ``:action-costs`` defines, stays. Variables
+become neutral ``?a1``, ``?a2``...: a ``?truck`` would tell what the
+renaming hides. Keywords, requirements and numbers stay, and so does the
+text's layout; comments (which may name anything) are dropped.
 
 Each name is renamed where PDDL's grammar puts it (a predicate and an action
 may share a name), on the parsed tree; the tree keeps its shape, so the new
@@ -47,6 +48,9 @@ KEYWORDS = frozenset({
 })
 """Words PDDL gives a meaning: never a new name (a task may still declare one, ``at`` say, and it is renamed)."""
 
+_KEPT = frozenset({"object", "number", "total-cost"})
+"""Names PDDL defines, kept when a task declares them: the root type, numbers' type, and ``total-cost``
+(``:action-costs``: planners read its increases as action costs, not as a numeric fluent)."""
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?\Z|[-+]?\.\d+\Z")
 _TOKEN = re.compile(r";[^\n]*|\s+|\(|\)|[^\s();]+")
 _QUANTIFIERS = ("forall", "exists")
@@ -188,7 +192,7 @@ def _declarations(domain_tree: list[SExpr], problem_tree: list[SExpr]) -> dict[s
     found: dict[str, dict[str, None]] = {kind: {} for kind in (*KINDS, "variable")}
 
     def add(kind: str, name: SExpr) -> None:
-        if isinstance(name, str) and name not in ("object", "number") and not name.startswith(("?", ":")) \
+        if isinstance(name, str) and name not in _KEPT and not name.startswith(("?", ":")) \
                 and not _NUMBER.match(name) and name != "-":
             found[kind][name] = None
 

@@ -6,7 +6,7 @@ prompt (Appendix E.1) with the domain and problem PDDL verbatim, and answers
 once with a plan; the open-ended action ``plan`` carries the whole answer.
 ``apply`` reads and validates it with unified-planning (after the reader's
 normalisation, :mod:`stratbench.games.spin.planning.normalise`: the model sees and
-answers in the original names; :attr:`PddlGame.normalisation` lists what
+answers in the task's own names; :attr:`PddlGame.normalisation` lists what
 was changed, and the match record carries it); the game then ends,
 scoring 1 for a valid plan and 0 otherwise, and ``terminal_reason`` says why
 (``valid plan``, or the first failure: parse error, unknown action or object,
@@ -19,11 +19,20 @@ string (:func:`stratbench.games.spin.planning.plan_parsing.released_plan`); an a
 without one is unreadable (the reader ``spin_pddl_plan`` rejects it, and
 the task counts as failed, class Other). The request carries the released
 code's system prompt.
+
+Under an obfuscation (``--obfuscate``, PlanBench's "Mystery Blocksworld") the
+model reads the task under other names (:mod:`stratbench.games.spin.planning.obfuscate`:
+types, constants, objects, predicates, functions, actions, the domain's and
+problem's names, neutral variables) and answers in them; the original task's
+validator checks the plan with those names mapped back to the original ones,
+so the verdict, the error kind, the plan length and the failed step are the
+original's, and every message (reason, failed step, unmet conditions) names
+what the model saw.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Asking, HarnessError, Observation, Rules
@@ -36,6 +45,10 @@ from stratbench.games.spin.planning.plan_parsing import (
     render_plan,
 )
 from stratbench.games.spin.planning.prompt import RELEASED_SYSTEM_PROMPT, planning_prompt
+
+if TYPE_CHECKING:
+    from stratbench.core.obfuscation import Obfuscation
+    from stratbench.games.spin.planning.obfuscate import RenamedTask
 
 __all__ = ["INFO", "PROTOCOLS", "PddlGame", "PddlState", "RULES", "pddl_game"]
 
@@ -115,45 +128,87 @@ class PddlGame(Game):
         variant: ``<domain>/<instance>``, resolved by :func:`stratbench.games.spin.planning.dataset.resolve`.
         prompt_style: ``e1`` (the paper's prompt) or ``code`` (the released code's).
         protocol: ``default`` (the lenient plan reader) or ``paper`` (the released code's reader).
+        obfuscation: The renaming the model reads and answers in; None for the original names.
     """
 
     info = INFO
     rules = RULES
+    supports_obfuscation = True
 
-    def __init__(self, variant: str | None = None, *, prompt_style: str = "e1", protocol: str = "default") -> None:
+    def __init__(
+        self, variant: str | None = None, *, prompt_style: str = "e1", protocol: str = "default",
+        obfuscation: Obfuscation | None = None,
+    ) -> None:
         if protocol not in PROTOCOLS:
             raise ValueError(f"unknown pddl protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
         self.variant = variant
         self.prompt_style = prompt_style
         self.protocol = protocol
+        self.obfuscation = obfuscation
         self.instance = None if variant is None else dataset.resolve(variant)
         self._texts: tuple[str, str] | None = None
+        self._renamed: RenamedTask | None = None
+        self._shown: Any = None
         self._checks: dict[str, Any] = {}
 
     @property
-    def texts(self) -> tuple[str, str]:
-        """Returns the domain and problem PDDL texts."""
+    def original_texts(self) -> tuple[str, str]:
+        """Returns the domain and problem PDDL texts as the dataset holds them."""
         if self.instance is None:
             raise HarnessError("the pddl game needs a variant (<domain>/<instance>)")
         if self._texts is None:
             self._texts = dataset.domain_problem(self.instance)
         return self._texts
 
+    @property
+    def renamed(self) -> RenamedTask | None:
+        """Returns the task under the obfuscation's names (None without one).
+
+        Raises:
+            HarnessError: when the texts are not PDDL s-expressions (a dataset fault).
+        """
+        if self.obfuscation is None:
+            return None
+        if self._renamed is None:
+            from stratbench.games.spin.planning.obfuscate import obfuscate_task
+
+            try:
+                self._renamed = obfuscate_task(*self.original_texts, self.obfuscation, self.instance.domain)
+            except ValueError as error:  # not one balanced s-expression: the reader refuses it too
+                raise HarnessError(f"{self.variant}: cannot rename it: {error}") from None
+        return self._renamed
+
+    @property
+    def texts(self) -> tuple[str, str]:
+        """Returns the domain and problem PDDL texts the model reads (renamed under an obfuscation)."""
+        renamed = self.renamed
+        return self.original_texts if renamed is None else (renamed.domain, renamed.problem)
+
     def task(self) -> Any:
         """Returns the task as read: a ``ReadTask`` (normalised, parsed once per content).
+
+        Under an obfuscation it is the original task with the names the model
+        reads mapped to the original's (the same problem, the same validator).
 
         Raises:
             HarnessError: when unified-planning cannot read the task (a dataset fault).
         """
         from stratbench.games.spin.planning.reading import (  # lean: the reader loads at the first task
             PDDLReadError,
+            ReadTask,
             read_task,
         )
 
         try:
-            return read_task(*self.texts)
+            read = read_task(*self.original_texts)
         except PDDLReadError as error:
             raise HarnessError(f"{self.variant}: unified-planning cannot read it: {error.reason}") from None
+        renamed = self.renamed
+        if renamed is None:
+            return read
+        if self._shown is None or self._shown.problem is not read.problem:
+            self._shown = ReadTask(read.problem, renamed.shown_names(read), read.changes, read.either_parameters)
+        return self._shown
 
     def problem(self) -> Any:
         """Returns the task as a unified-planning ``Problem`` (in the normalised names)."""
@@ -165,7 +220,7 @@ class PddlGame(Game):
         return self.task().changes
 
     def check(self, answer: str | None) -> Any:
-        """Validates an answer in the task's original names (memoised per answer text); returns a ``PlanCheck``."""
+        """Validates an answer in the names the model read (memoised per answer text); returns a ``PlanCheck``."""
         from stratbench.games.spin.planning.validation import (  # lean: the checker loads at the first answer
             check_answer,
             check_released_answer,
@@ -207,7 +262,11 @@ class PddlGame(Game):
             lines.append("(no plan could be read)")
         summary = "valid: the goal is reached" if check.valid else f"invalid ({check.error_class}): {check.reason}"
         lines.append(summary)
-        return {"steps": steps, "check": check.to_dict(), "text": "\n".join(lines)}
+        board = {"steps": steps, "check": check.to_dict(), "text": "\n".join(lines)}
+        if self.renamed is not None:  # the plan mapped back, to set beside the original task's records
+            back = self.renamed.original_steps(tuple(read)) if steps else ()
+            board["original_steps"] = [render_plan([step]) for step in back]
+        return board
 
     def role(self, player: int) -> str:
         """Returns ``"planner"``."""
@@ -218,10 +277,14 @@ class PddlGame(Game):
         assert isinstance(state, PddlState)
         domain, problem = self.texts
         paper = self.protocol == "paper"
+        data = {"task": self.variant, "domain_pddl": domain, "problem_pddl": problem}
+        if self.renamed is None:  # the files hold the original names
+            data |= {"domain_path": str(self.instance.domain_path), "problem_path": str(self.instance.problem_path)}
+        title = "Planning task" if self.renamed is not None else f"Planning task {self.variant}"
         return Observation(
             game=INFO.name,
             player=player,
-            text=f"Planning task {self.variant}.\n\nTask PDDL:\n{problem.strip()}",
+            text=f"{title}.\n\nTask PDDL:\n{problem.strip()}",
             legal_actions=(),
             rules=RULES,
             open_ended=state.open_ended(player),
@@ -233,16 +296,16 @@ class PddlGame(Game):
                 system_prompt=RELEASED_SYSTEM_PROMPT if paper else None,
                 answer_parser=PAPER_READER if paper else "",
             ),
-            data={
-                "task": self.variant,
-                "domain_pddl": domain,
-                "problem_pddl": problem,
-                "domain_path": str(self.instance.domain_path),
-                "problem_path": str(self.instance.problem_path),
-            },
+            data=data,
         )
 
 
-def pddl_game(variant: str | None = None, *, protocol: str = "default") -> PddlGame:
-    """Builds the ``pddl`` game for one variant (the registered factory)."""
-    return PddlGame(variant, protocol=protocol)
+def pddl_game(
+    variant: str | None = None, *, protocol: str = "default", obfuscation: Obfuscation | None = None
+) -> PddlGame:
+    """Builds the ``pddl`` game for one variant (the registered factory); ``obfuscation`` renames what the model
+    reads and writes (None: the original names)."""
+    return PddlGame(variant, protocol=protocol, obfuscation=obfuscation)
+
+
+pddl_game.supports_obfuscation = True  # type: ignore[attr-defined]  # the factory says it as the class does

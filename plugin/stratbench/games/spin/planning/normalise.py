@@ -94,7 +94,9 @@ class UnrepairableTask(ValueError):
 
 @dataclass(frozen=True)
 class NameMap:
-    """The names the normaliser changed, per role (``type``, ``object``, ``predicate``, ``function``, ``action``).
+    """The names the normaliser changed, per role (``type``, ``object``, ``predicate``, ``function``, ``action``;
+    an obfuscated task's map, :meth:`stratbench.games.spin.planning.obfuscate.RenamedTask.shown_names`, also has
+    ``variable``).
 
     Attributes:
         renamed: ``{role: {original: internal}}`` for the renamed names only (lower-case).

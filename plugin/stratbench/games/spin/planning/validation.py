@@ -282,13 +282,14 @@ def _resolve(
                     wanted = "(either " + " ".join(names.original("type", m) for m in members) + ")"
                     return failure(
                         "type_mismatch",
-                        f"{arg} is of type {_type_name(obj.type, names)}, parameter ?{parameter.name} needs {wanted}",
+                        f"{arg} is of type {_type_name(obj.type, names)}, parameter "
+                        f"{_variable(parameter.name, names)} needs {wanted}",
                     )
             elif not obj.type.is_subtype(parameter.type):
                 return failure(
                     "type_mismatch",
-                    f"{arg} is of type {_type_name(obj.type, names)}, parameter ?{parameter.name} needs "
-                    f"{_type_name(parameter.type, names)}",
+                    f"{arg} is of type {_type_name(obj.type, names)}, parameter "
+                    f"{_variable(parameter.name, names)} needs {_type_name(parameter.type, names)}",
                 )
             bound.append(obj)
         resolved.append((action, tuple(bound)))
@@ -298,6 +299,11 @@ def _resolve(
 def _type_name(kind: Any, names: NameMap) -> str:
     """Returns a type's name in the original names (as unified-planning prints it when not renamed)."""
     return names.original("type", kind.name) if kind.is_user_type() else str(kind)
+
+
+def _variable(name: str, names: NameMap) -> str:
+    """Returns ``?name`` as the model saw it (renamed under an obfuscation)."""
+    return f"?{names.original('variable', name)}"
 
 
 def _unmet_preconditions(
@@ -357,15 +363,15 @@ def render_condition(node: Any, names: NameMap | None = None) -> str:
     if node.is_object_exp():
         return names.original("object", node.object().name)
     if node.is_parameter_exp():
-        return f"?{node.parameter().name}"
+        return _variable(node.parameter().name, names)
     if node.is_variable_exp():
-        return f"?{node.variable().name}"
+        return _variable(node.variable().name, names)
     if node.is_bool_constant():
         return "true" if node.bool_constant_value() else "false"
     if node.is_int_constant() or node.is_real_constant():
         return str(node.constant_value())
     if node.is_exists() or node.is_forall():
-        declared = " ".join(f"?{v.name} - {_type_name(v.type, names)}" for v in node.variables())
+        declared = " ".join(f"{_variable(v.name, names)} - {_type_name(v.type, names)}" for v in node.variables())
         body = render_condition(node.arg(0), names)
         return f"({'exists' if node.is_exists() else 'forall'} ({declared}) {body})"
     operators = {

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Asking, HarnessError, Observation, Rules
 from stratbench.games.spin.planning import dataset
+from stratbench.games.spin.planning.obfuscate import obfuscate_task
 from stratbench.games.spin.planning.plan_parsing import (
     PlanParseError,
     extract_plan,
@@ -170,8 +171,6 @@ class PddlGame(Game):
         if self.obfuscation is None:
             return None
         if self._renamed is None:
-            from stratbench.games.spin.planning.obfuscate import obfuscate_task
-
             try:
                 self._renamed = obfuscate_task(*self.original_texts, self.obfuscation, self.instance.domain)
             except ValueError as error:  # not one balanced s-expression: the reader refuses it too

@@ -340,3 +340,20 @@ def test_the_llr_path_equals_the_sequential_test_on_each_prefix(elo_model):
     _, path, _ = decide(points, False, settings)
     for n in (1, 9, len(path)):
         assert path[n - 1] == pytest.approx(sprt_points(points[:n], 0.45, 0.5).llr, rel=1e-9, abs=1e-9)
+
+
+def test_a_memorisation_probe_never_pairs_with_its_original_under_an_agent_map():
+    from stratbench.report.analysis import analyse
+    from stratbench.report.gate import _match_key, rows_from_records
+
+    original = {"match_id": "t[new-vs-opp-s0]", "game": "tictactoe", "sides": [{"agent": "new"}, {"agent": "opp"}],
+                "scores": [1.0, 0.0], "seed": 0, "variant": None, "subject": 0, "status": "scored",
+                "game_options": {}}
+    probe = {**original, "match_id": "t[new-vs-opp-s0-obf-mystery-s7]", "scores": [0.0, 1.0],
+             "game_options": {"obfuscation": "mystery:7", "obfuscation_tag": "obf-mystery-s7"}}
+    rows = rows_from_records([original, probe])["matches"]
+    keys = {_match_key(row, {"new": "old"}) for row in rows}
+    assert len(keys) == 2 and {row.get("renaming") for row in rows} == {None, "obf-mystery-s7"}
+    analysed = {row["match_id"]: row for row in analyse([original, probe], resamples=10)["matches"]}
+    assert analysed["t[new-vs-opp-s0-obf-mystery-s7]"]["renaming"] == "obf-mystery-s7"
+    assert "renaming" not in analysed["t[new-vs-opp-s0]"]

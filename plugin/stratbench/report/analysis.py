@@ -361,8 +361,15 @@ def _unscored_row(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def renaming_part(record: dict[str, Any]) -> dict[str, Any]:
+    """A memorisation probe's renaming (``--obfuscate``) as a match row's ``renaming``; nothing for an original."""
+    tag = (record.get("game_options") or {}).get("obfuscation_tag")
+    return {"renaming": tag} if tag else {}
+
+
 def _match_row(record: dict[str, Any]) -> dict[str, Any]:
     return {
+        **renaming_part(record),
         "match_id": record["match_id"],
         "test_id": record.get("test_id", record["match_id"]),
         "game": record["game"],

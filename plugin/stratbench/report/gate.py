@@ -60,6 +60,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from stratbench.report.analysis import renaming_part
 from stratbench.report.scales import builtin_scales
 
 __all__ = [
@@ -245,7 +246,8 @@ def _h1(s: GateSettings) -> str:
 def rows_from_records(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Returns a report-like ``{"agents", "matches"}`` of the scored records (the last per match id)."""
     latest = {r["match_id"]: r for r in records if r.get("status", "scored") == "scored" and "scores" in r}
-    rows = [{"match_id": r["match_id"], "game": r["game"], "agents": [side["agent"] for side in r["sides"]],
+    rows = [{**renaming_part(r), "match_id": r["match_id"], "game": r["game"],
+             "agents": [side["agent"] for side in r["sides"]],
              "scores": r["scores"], "seed": r.get("seed"), "variant": r.get("variant"),
              "subject": r.get("subject", 0), "score_range": r.get("score_range"), "cost_usd": r.get("cost_usd")}
             for _, r in sorted(latest.items())]
@@ -385,7 +387,8 @@ def _match_key(row: dict[str, Any], mapping: dict[str, str] | None) -> tuple[Any
 
     Without an agent map this is the match id. With one (NEW=OLD), a match is
     identified by its test, its seats (current labels mapped to the
-    baseline's), seed, variant and subject seat, since the renamed agent's
+    baseline's), seed, variant, subject seat and renaming (a memorisation
+    probe is not its original), since the renamed agent's
     match ids differ; rewriting the id's text instead could also change other
     labels that contain NEW.
     """
@@ -393,7 +396,8 @@ def _match_key(row: dict[str, Any], mapping: dict[str, str] | None) -> tuple[Any
         return ("id", row["match_id"])
     agents = tuple(mapping.get(name, name) for name in row["agents"])
     test = str(row["match_id"]).split("[", 1)[0]
-    return ("seats", test, row.get("game"), agents, row.get("seed"), row.get("variant"), row.get("subject", 0))
+    return ("seats", test, row.get("game"), agents, row.get("seed"), row.get("variant"), row.get("subject", 0),
+            row.get("renaming"))
 
 
 def _scales(*reports: dict[str, Any]) -> dict[str, tuple[float, float]]:

@@ -19,7 +19,7 @@ from stratbench.games.spin.tictactoe import TicTacToe, TicTacToeState
 
 class LabelledState(TicTacToeState):
     def _legal_actions(self, player):
-        return [self.game.names[cell] for cell in super()._legal_actions(player)]
+        return [self.game.cell_names[cell] for cell in super()._legal_actions(player)]
 
     def _apply(self, actions):
         ((player, action),) = actions.items()
@@ -35,8 +35,8 @@ class Labelled(TicTacToe):
     def __init__(self, obfuscation=None):
         super().__init__()
         cells = [str(i) for i in range(9)]
-        self.names = obfuscation.rename(cells, "labelled:cell") if obfuscation else {c: c for c in cells}
-        self.cells = {name: cell for cell, name in self.names.items()}
+        self.cell_names = obfuscation.rename(cells, "labelled:cell") if obfuscation else {c: c for c in cells}
+        self.cells = {name: cell for cell, name in self.cell_names.items()}
 
     def new_initial_state(self, seed):
         return LabelledState(self)

@@ -7,7 +7,6 @@ which checks the key header that provider expects; litellm and vcrpy run for rea
 from __future__ import annotations
 
 import json
-import os
 import re
 import socket
 import threading
@@ -52,15 +51,6 @@ PROVIDERS = {
     # an OpenAI-compatible local server, no key set: a placeholder is the only key there is to send
     "compatible": Provider("openai/my-local-model", {}, None, "authorization", "/v1/chat/completions", "api_base"),
 }
-
-
-@pytest.fixture
-def clean_env(monkeypatch):
-    """No provider credentials or endpoints in the environment."""
-    for name in list(os.environ):
-        if name.endswith(("_API_KEY", "_API_VERSION", "_API_BASE", "_BASE_URL")) or name.startswith("AZURE_"):
-            monkeypatch.delenv(name, raising=False)
-    return monkeypatch
 
 
 QUICK = ["-p", "no:cacheprovider", "-n", "0", "--stratbench-bootstrap", "50"]

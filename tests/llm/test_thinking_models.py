@@ -9,7 +9,6 @@ are read back, and a recorded match is replayed offline.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -27,14 +26,6 @@ def test_tictactoe(match):
 QUICK = ["-p", "no:cacheprovider", "-n", "0", "--stratbench-bootstrap", "50", "--stratbench-reference", "off"]
 
 THOUGHT = "I weigh the centre against the corners and pick"
-
-
-@pytest.fixture
-def clean_env(monkeypatch):
-    for name in list(os.environ):
-        if name.endswith(("_API_KEY", "_API_VERSION", "_API_BASE", "_BASE_URL")) or name.startswith("AZURE_"):
-            monkeypatch.delenv(name, raising=False)
-    return monkeypatch
 
 
 def _records(root: Path) -> list[dict]:

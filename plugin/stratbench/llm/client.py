@@ -332,14 +332,15 @@ class LLMClient:
         accepted = accepted_params(call_model)
         refused = [name for name in requested if accepted is not None and name not in accepted]
         needed = [name for name in refused if name in CAPABILITY_PARAMS]
+        provider = provider_of(call_model)
         if needed:
-            raise LLMCapabilityError(model, provider_of(call_model) or "model's", needed)
-        if self.prompt_cache != "off" and provider_of(call_model) in CACHE_ON_REQUEST:
+            raise LLMCapabilityError(model, provider or "model's", needed)
+        if self.prompt_cache != "off" and provider in CACHE_ON_REQUEST:
             messages = mark_cache_prefix(messages)
         else:
             messages = without_stable_marks(messages)
         kwargs: dict[str, Any] = {"model": call_model, "messages": messages, "timeout": self.timeout_s}
-        refused += thinking_conflicts(provider_of(call_model), requested, refused)
+        refused += thinking_conflicts(provider, requested, refused)
         kwargs.update({name: value for name, value in requested.items() if name not in refused})
         if api_base:
             kwargs["api_base"] = api_base

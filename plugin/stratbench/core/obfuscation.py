@@ -27,6 +27,7 @@ import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 MODES = ("random", "mystery", "deceptive")
 
@@ -168,3 +169,17 @@ def _derangement(names: list[str], rng: random.Random) -> dict[str, str]:
     order = list(names)
     rng.shuffle(order)
     return {order[i]: order[(i + 1) % len(order)] for i in range(len(order))}
+
+
+def renaming_of(record: dict[str, Any]) -> str | None:
+    """The tag of the renaming a match record played (``obf-mystery-s7``), or None for an original task."""
+    options = record.get("game_options") or {}
+    tag = options.get("obfuscation_tag") if isinstance(options, dict) else None
+    return str(tag) if tag else None
+
+
+def renaming_part(record: dict[str, Any]) -> dict[str, Any]:
+    """A probe's renaming as a match row's ``renaming`` (which keeps it from pairing with its original); nothing
+    for an original."""
+    tag = renaming_of(record)
+    return {"renaming": tag} if tag else {}

@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from stratbench.core.obfuscation import renaming_part
 from stratbench.report.overview import model_overview
 from stratbench.run.results import ERRORED, SKIPPED, is_scored, status_of, unscored_by_agent
 from stratbench.rating import (
@@ -359,12 +360,6 @@ def _unscored_row(record: dict[str, Any]) -> dict[str, Any]:
         "reason": record.get("reason"),
         "transcript": record.get("transcript"),
     }
-
-
-def renaming_part(record: dict[str, Any]) -> dict[str, Any]:
-    """A memorisation probe's renaming (``--obfuscate``) as a match row's ``renaming``; nothing for an original."""
-    tag = (record.get("game_options") or {}).get("obfuscation_tag")
-    return {"renaming": tag} if tag else {}
 
 
 def _match_row(record: dict[str, Any]) -> dict[str, Any]:

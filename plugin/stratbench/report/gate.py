@@ -60,7 +60,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from stratbench.report.analysis import renaming_part
+from stratbench.core.obfuscation import renaming_part
 from stratbench.report.scales import builtin_scales
 
 __all__ = [

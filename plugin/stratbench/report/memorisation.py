@@ -22,10 +22,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from stratbench.core.obfuscation import renaming_of
 from stratbench.report.scaffolds import RESAMPLES, paired_difference
 from stratbench.report.unplayed import NONE, unplayed_counts
 
-__all__ = ["ORIGINAL", "memorisation", "renaming_of", "unrenamed_games"]
+__all__ = ["ORIGINAL", "memorisation", "unrenamed_games"]
 
 ORIGINAL = "original"
 """The renaming column of the rows of the original tasks."""
@@ -37,13 +38,6 @@ FEW = "too few pairs"
 MIN_PAIRS = 5
 """Pairs a verdict needs: below it a bootstrap of a handful of differences is overconfident (one pair gives a
 zero-width interval), so the row says ``too few pairs``."""
-
-
-def renaming_of(record: dict[str, Any]) -> str | None:
-    """The tag of the renaming a record played (``obf-mystery-s7``), or None for an original task."""
-    options = record.get("game_options") or {}
-    tag = options.get("obfuscation_tag") if isinstance(options, dict) else None
-    return str(tag) if tag else None
 
 
 def _game_label(record: dict[str, Any]) -> str:

@@ -240,9 +240,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         )
         specs = [session.seat_models(spec) for spec in specs]
         if getattr(game, "supports_obfuscation", False):  # --obfuscate: a probe beside each match
-            renamings = session.settings.renamings()  # (not beside a reference match: no recording holds one)
-            specs = [probe for spec in specs
-                     for probe in with_obfuscations([spec], [] if session.is_reference(spec) else renamings)]
+            specs = [probe for spec in specs for probe in with_obfuscations([spec], session.renamings_for(spec))]
     except ValueError as error:
         pytest.fail(f"{name}: {error}", pytrace=False)
     params = [

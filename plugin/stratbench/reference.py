@@ -40,23 +40,37 @@ game would otherwise allow it::
 
     "per_model": {"local/qwen2.5-coder-0.5b": {"note": "...", "scaffolds": ["direct"],
                   "games": {"tictactoe": {"scaffolds": ["direct", "cot", "constrained"]}}}}
+
+``probes`` are the recorded memorisation probes (``--obfuscate``): each
+renaming in ``renamings`` (``MODE:SEED``, never salted: a recording is
+public) plays beside every reference match of a listed game whose reference
+sides are among ``models`` and the game's scaffolds, so ``pytest suites/``
+replays the memorisation gap of the reference model::
+
+    "probes": {"renamings": ["mystery:7"], "models": ["local/qwen2.5-coder-0.5b"],
+               "games": {"tictactoe": ["direct", "cot"], "pddl": ["direct"]}}
+
+A reference match gets these renamings only, never the run's ``--obfuscate``
+ones: no recording holds those.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from stratbench.core.agent import AgentSpec
+from stratbench.core.obfuscation import Obfuscation, ObfuscationError
 from stratbench.core.schedule import SubjectLimit
 from stratbench.llm.session import TRUNCATION_RULES
 
 PROFILE_NAME = "reference.json"
 MODES = ("auto", "replay", "record", "off")
 _KEYS = {"models", "scaffolds", "matches", "max_tokens", "games", "per_model", "note", "scaffold_settings",
-         "on_truncation"}
+         "on_truncation", "probes"}
 
 
 class ReferenceError(ValueError):
@@ -84,6 +98,9 @@ class ReferenceProfile:
         game_max_tokens: Per game name, the answer limit that replaces ``max_tokens`` for its matches.
         on_truncation: What the recordings did with an answer the output-token limit cut (``read``:
             read it as it is, as every recording before the re-ask existed did; ``retry``), or None (the run's).
+        probe_renamings: The recorded memorisation probes' renamings (``mystery:7``).
+        probe_models: The reference models whose matches have probes.
+        probe_games: Per game name, the scaffolds whose reference matches have probes.
     """
 
     path: Path
@@ -99,6 +116,20 @@ class ReferenceProfile:
     scaffold_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     game_max_tokens: dict[str, int] = field(default_factory=dict)
     on_truncation: str | None = None
+    probe_renamings: tuple[str, ...] = ()
+    probe_models: frozenset[str] = frozenset()
+    probe_games: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def probes(self, game: str, sides: Sequence[AgentSpec]) -> list[Obfuscation]:
+        """The recorded renamings that play beside a reference match of a game (none if any of its reference
+        sides is not among the probes' models and the game's scaffolds)."""
+        labels = self.labels()
+        reference = [side for side in sides if side.label in labels]
+        scaffolds = self.probe_games.get(game, frozenset())
+        if not reference or not all(side.model in self.probe_models and side.scaffold in scaffolds
+                                    for side in reference):
+            return []
+        return [Obfuscation.parse(spec) for spec in self.probe_renamings]
 
     def merged_scaffold_settings(self, run: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         """Returns the run's scaffold settings with the profile's laid over them, scaffold by scaffold."""
@@ -190,8 +221,32 @@ def load_profile(path: Path) -> ReferenceProfile:
     return ReferenceProfile(
         path, tuple(models), tuple(scaffolds), matches, max_tokens, games, game_scaffolds, game_options,
         model_scaffolds, model_game_scaffolds, _scaffold_settings(path, data.get("scaffold_settings"), scaffolds),
-        game_max_tokens, on_truncation,
+        game_max_tokens, on_truncation, *_probes(path, data.get("probes"), models, scaffolds),
     )
+
+
+def _probes(path: Path, value: Any, models: list[str], scaffolds: list[str]
+            ) -> tuple[tuple[str, ...], frozenset[str], dict[str, frozenset[str]]]:
+    if value is None:
+        return (), frozenset(), {}
+    if not isinstance(value, dict) or set(value) - {"renamings", "models", "games", "note"}:
+        raise ReferenceError(f"{path}: 'probes' must be an object with 'renamings', 'models' and 'games'")
+    renamings = _strings(path, value, "renamings", where="probes.")
+    for spec in renamings:
+        try:
+            Obfuscation.parse(spec)
+        except ObfuscationError as error:
+            raise ReferenceError(f"{path}: probes.renamings: {error}") from None
+    listed = _strings(path, value, "models", where="probes.")
+    unknown = sorted(set(listed) - set(models))
+    if unknown:
+        raise ReferenceError(f"{path}: probes.models names {', '.join(unknown)}, not in 'models'")
+    games = value.get("games")
+    if not isinstance(games, dict) or not games:
+        raise ReferenceError(f"{path}: probes.games must be an object of game name -> scaffolds")
+    return (tuple(renamings), frozenset(listed),
+            {game: _known_scaffolds(path, {"scaffolds": entry}, f"probes.games.{game}", scaffolds)
+             for game, entry in games.items()})
 
 
 def _answer_limit(path: Path, value: Any, where: str) -> int | None:

@@ -199,14 +199,50 @@ def test_a_salt_without_a_renaming_is_refused(pytester):
     assert SALT not in result.stderr.str() + result.stdout.str()
 
 
-def test_the_reference_recordings_get_no_probe_beside_them(pytester):
+def test_the_reference_recordings_get_only_the_probes_their_profile_recorded(pytester, fake_llm):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_probe=SUITE.replace('baselines=[], matches=2', 'baselines=["random"], matches=1'))
     (pytester.path / "cassettes").mkdir()
-    (pytester.path / "cassettes" / "reference.json").write_text(json.dumps(
-        {"models": ["openai/ref"], "scaffolds": ["direct"], "matches": 1, "max_tokens": 32}))
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--collect-only", "-q", "-k", "test_labelled",
-                                           "--obfuscate", "mystery:7")
-    assert result.ret == 0, result.stdout.str()[-3000:]
-    ids = sorted(line.split("[", 1)[1].rstrip("]") for line in result.stdout.lines if "::test_labelled[" in line)
-    assert ids == ["openai/ref+direct-vs-random-s0", "random-vs-random-s0", "random-vs-random-s0-obf-mystery-s7"]
+    profile = {"models": ["openai/ref"], "scaffolds": ["direct", "constrained"], "matches": 1, "max_tokens": 32}
+    (pytester.path / "cassettes" / "reference.json").write_text(json.dumps(profile))
+
+    def ids(*args):
+        result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--collect-only", "-q", "-k",
+                                               "test_labelled", *args)
+        assert result.ret == 0, result.stdout.str()[-3000:]
+        return sorted(line.split("[", 1)[1].rstrip("]") for line in result.stdout.lines if "::test_labelled[" in line)
+
+    # no probes in the profile: the run's --obfuscate renames the offline baselines' matches only
+    assert ids("--obfuscate", "mystery:7") == ["openai/ref+constrained-vs-random-s0", "openai/ref+direct-vs-random-s0",
+                                               "random-vs-random-s0", "random-vs-random-s0-obf-mystery-s7"]
+    profile["probes"] = {"renamings": ["mystery:7", "random:3"], "models": ["openai/ref"],
+                         "games": {"labelled": ["direct"]}}
+    (pytester.path / "cassettes" / "reference.json").write_text(json.dumps(profile))
+    recorded_ids = ["openai/ref+constrained-vs-random-s0", "openai/ref+direct-vs-random-s0",
+                    "openai/ref+direct-vs-random-s0-obf-mystery-s7", "openai/ref+direct-vs-random-s0-obf-random-s3",
+                    "random-vs-random-s0"]
+    assert ids() == recorded_ids  # only the listed scaffold's matches, under the profile's renamings
+    # the run's renaming joins the baselines; a reference match keeps the recorded ones (salted or not)
+    assert ids("--obfuscate", "deceptive:1", "--seed-salt", SALT) == sorted(
+        recorded_ids + [f"random-vs-random-s0-{Obfuscation.parse('deceptive:1', SALT).tag}"])
+
+    recorded = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-k", "test_labelled",
+                                             "--stratbench-reference=record", "--api-base", fake_llm.api_base,
+                                             "--stratbench-bootstrap", "20")
+    assert recorded.ret == 0, recorded.stdout.str()[-3000:]
+    fake_llm.stop()
+    replayed = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-k", "test_labelled",
+                                             "--stratbench-bootstrap", "20")
+    assert replayed.ret == 0, replayed.stdout.str()[-3000:]
+    records = {_param(r): r for r in _records(pytester)}
+    assert sorted(records) == recorded_ids
+    probe = records["openai/ref+direct-vs-random-s0-obf-mystery-s7"]
+    assert probe["cassette"]["record_mode"] == "none"
+    assert probe["cassette"]["path"] != records["openai/ref+direct-vs-random-s0"]["cassette"]["path"]
+    report = json.loads((pytester.path / "reports/latest/results.json").read_text())
+    section = next(s for s in report["sections"] if s["name"] == "memorisation")
+    rows = {(row[0], row[2]): row for row in section["rows"]}
+    assert sorted(rows) == [("openai/ref+direct", "obf-mystery-s7"), ("openai/ref+direct", "obf-random-s3"),
+                            ("openai/ref+direct", "original")]
+    assert rows[("openai/ref+direct", "obf-mystery-s7")][8] == 1  # one pair: the recorded match and its probe
+    assert 0.0 <= rows[("openai/ref+direct", "original")][7] <= 1.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from stratbench.report.analysis import analyse
-from stratbench.report.memorisation import memorisation, unrenamed_games
+from stratbench.report.memorisation import ALL_GAMES, memorisation, unrenamed_games
 from stratbench.report.render import render_html, render_markdown
 from stratbench.report.scaffolds import paired_difference, scaffolds
 
@@ -73,6 +73,7 @@ def test_each_renaming_is_paired_with_its_originals_per_agent_and_domain():
     assert section["columns"][4:12] == ["matches", "errored", "skipped", "mean score", "pairs",
                                         "Δ renamed − original", "95% interval", "verdict"]
     assert sorted(rows) == [
+        (ALL_GAMES, "obf-mystery-s7"), (ALL_GAMES, "obf-random-s0"), (ALL_GAMES, "original"),
         ("planning: blocksworld", "obf-mystery-s7"), ("planning: blocksworld", "obf-random-s0"),
         ("planning: blocksworld", "original"), ("planning: logistics", "obf-mystery-s7"),
         ("planning: logistics", "original"), ("tictactoe", "obf-mystery-s7"), ("tictactoe", "original"),
@@ -94,6 +95,32 @@ def test_each_renaming_is_paired_with_its_originals_per_agent_and_domain():
     # the renamed match in the other seat has no original in that seat: counted, not paired
     assert rows[("tictactoe", "obf-mystery-s7")][4:] == [2, 0, 0, 0.25, 1, -0.5, "[-0.500, -0.500]",
                                                          "too few pairs"]
+    # the agent's row over all its renamed games (never chess, which it played original only): 12 originals
+    # (one skipped), 14 renamed matches (one errored), 12 pairs
+    assert [row[1] for row in section["rows"]][-3:] == [ALL_GAMES] * 3  # after the agent's per-game rows
+    assert rows[(ALL_GAMES, "original")][4:8] == [12, 0, 1, pytest.approx(10 / 12)]
+    mystery = rows[(ALL_GAMES, "obf-mystery-s7")]
+    assert mystery[4:10] == [14, 1, 0, pytest.approx(5.5 / 14), 12, pytest.approx(-5.5 / 12)]
+    assert mystery[10] == _interval([-1.0] * 5 + [0.0] * 6 + [-0.5]) and mystery[11] == "gap"
+    assert rows[(ALL_GAMES, "obf-random-s0")][4:] == [1, 0, 0, 0.0, 1, -1.0, "[-1.000, -1.000]", "too few pairs"]
+
+
+def test_the_all_games_row_scales_each_game_by_its_score_range():
+    records = [_record("planning", f"blocksworld/p0{i}", 0, 1.0) for i in range(1, 4)]
+    records += [_record("planning", f"blocksworld/p0{i}", 0, 0.0, "mystery:7") for i in range(1, 4)]
+    for seed in range(3):  # a game scored 0-25: 20 -> 0.8 original, 5 -> 0.2 renamed
+        original = _record("hanabi", "2p", seed, 20.0)
+        renamed = _record("hanabi", "2p", seed, 5.0, "mystery:7")
+        for record in (original, renamed):
+            record["score_range"] = [0.0, 25.0]
+        records += [original, renamed]
+    section = memorisation(records)
+    rows = {(row[1], row[2]): row for row in section["rows"]}
+    assert rows[("hanabi", "obf-mystery-s7")][7:10] == [5.0, 3, -15.0]  # per game: its own scale
+    mystery = rows[(ALL_GAMES, "obf-mystery-s7")]
+    assert mystery[4] == 6 and mystery[7] == pytest.approx(0.1) and mystery[8] == 6
+    assert mystery[9] == pytest.approx((-1.0 * 3 - 0.6 * 3) / 6)
+    assert 0.0 <= rows[(ALL_GAMES, "original")][7] <= 1.0
 
 
 def test_the_section_is_absent_without_a_renamed_record_and_names_unrenamed_games():
@@ -106,7 +133,7 @@ def test_the_section_reaches_the_html_markdown_and_json_reports():
     data = analyse(_records() + UNSCORED, resamples=50, sections={"memorisation": memorisation})
     (section,) = [s for s in data["sections"] if s["name"] == "memorisation"]
     assert section["title"] == "Memorisation gap · default protocol"
-    assert len(section["rows"]) == 7
+    assert len(section["rows"]) == 10  # 7 per game or domain, 3 over all games
     markdown = render_markdown(data)
     assert "### Memorisation gap · default protocol" in markdown
     assert "| openai/m+direct | planning: blocksworld | obf-mystery-s7 | mystery:7 | 7 | 1 | 0 |" in markdown

@@ -5,7 +5,9 @@ A memorisation probe plays a task once more under other names (see
 renaming (``obfuscation``: ``mystery:7``; ``obfuscation_tag``:
 ``obf-mystery-s7``, with the salt's digest when salted). One row per agent,
 game (a PDDL domain apart: variant ``blocksworld/p01`` counts under
-``planning: blocksworld``) and renaming: the mean score, and for a renaming
+``planning: blocksworld``) and renaming, and for an agent renamed in two
+games or more one row over all of them (:data:`ALL_GAMES`, each score
+scaled by its game's ``score_range``): the mean score, and for a renaming
 the paired difference (renamed − original) over the matches that share game,
 variant, seed, seat and opponents, with a percentile bootstrap 95% interval
 (:func:`stratbench.report.scaffolds.paired_difference`). Where the interval
@@ -26,7 +28,7 @@ from stratbench.core.obfuscation import renaming_of
 from stratbench.report.scaffolds import RESAMPLES, paired_difference
 from stratbench.report.unplayed import NONE, unplayed_counts
 
-__all__ = ["ORIGINAL", "memorisation", "unrenamed_games"]
+__all__ = ["ALL_GAMES", "ORIGINAL", "memorisation", "unrenamed_games"]
 
 ORIGINAL = "original"
 """The renaming column of the rows of the original tasks."""
@@ -34,6 +36,10 @@ ORIGINAL = "original"
 GAP = "gap"
 NO_GAP = "no evidence of a gap"
 FEW = "too few pairs"
+
+ALL_GAMES = "all games (scores scaled 0-1)"
+"""The game column of an agent's row over every game it played renamed: each score scaled by its game's
+``score_range``, so a verdict can rest on a few tasks from each game."""
 
 MIN_PAIRS = 5
 """Pairs a verdict needs: below it a bootstrap of a handful of differences is overconfident (one pair gives a
@@ -60,6 +66,19 @@ def _agent_sides(record: dict[str, Any]) -> list[tuple[int, str]]:
     return [(subject, str(sides[subject].get("agent", "?")))]
 
 
+def _scaled(record: dict[str, Any], index: int) -> float | None:
+    """A side's score scaled to 0-1 by the record's ``score_range``; None without a usable range."""
+    scale = record.get("score_range")
+    if not (isinstance(scale, list) and len(scale) == 2 and all(isinstance(x, (int, float)) for x in scale)
+            and scale[0] < scale[1]):
+        return None
+    return (float(record["scores"][index]) - scale[0]) / (scale[1] - scale[0])
+
+
+def _total_counts(counts: list[dict[str, int]]) -> dict[str, int]:
+    return {kind: sum(found[kind] for found in counts) for kind in NONE}
+
+
 def _spec(record: dict[str, Any]) -> str:
     options = record.get("game_options") or {}
     return str(options.get("obfuscation") or "")
@@ -72,6 +91,8 @@ def memorisation(records: list[dict[str, Any]], unscored: list[dict[str, Any]] =
     # (agent, game label) -> pairing key -> renaming (or ORIGINAL) -> score
     scores: dict[tuple[str, str], dict[tuple, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
     specs: dict[str, str] = {}
+    # agent -> (game label, pairing key) -> renaming -> score scaled to 0-1 by the game's score_range
+    pooled: dict[str, dict[tuple, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
     for record in records:
         renaming = renaming_of(record) or ORIGINAL
         if renaming != ORIGINAL:
@@ -80,16 +101,28 @@ def memorisation(records: list[dict[str, Any]], unscored: list[dict[str, Any]] =
             opponents = tuple(str(side.get("agent", "?")) for j, side in enumerate(record["sides"]) if j != index)
             key = (record.get("game"), record.get("variant"), record.get("seed"), index, opponents)
             scores[(agent, _game_label(record))][key][renaming] = float(record["scores"][index])
+            scaled = _scaled(record, index)
+            if scaled is not None:
+                pooled[agent][(_game_label(record), *key)][renaming] = scaled
     unplayed = unplayed_counts(list(unscored), lambda r: [(agent, _game_label(r), renaming_of(r) or ORIGINAL)
                                                           for _, agent in _agent_sides(r)])
+    renamed_games: dict[str, set[str]] = defaultdict(set)  # agent -> the game labels it played renamed
+    for (agent, game), keyed in scores.items():
+        if any(name != ORIGINAL for played in keyed.values() for name in played):
+            renamed_games[agent].add(game)
+    for agent, games in renamed_games.items():  # renamed in two games or more: one row over all of them
+        if len(games) > 1:
+            scores[(agent, ALL_GAMES)] = {key: played for key, played in pooled[agent].items() if key[0] in games}
     rows = []
-    for (agent, game), keyed in sorted(scores.items()):
+    for (agent, game), keyed in sorted(scores.items(), key=lambda item: (item[0][0], item[0][1] == ALL_GAMES,
+                                                                          item[0][1])):
         renamings = sorted({name for played in keyed.values() for name in played if name != ORIGINAL})
         if not renamings:
             continue
         for renaming in (ORIGINAL, *renamings):
             played = [found[renaming] for found in keyed.values() if renaming in found]
-            counts = unplayed.get((agent, game, renaming), NONE)
+            counts = _total_counts([unplayed.get((agent, label, renaming), NONE) for label in renamed_games[agent]]) \
+                if game == ALL_GAMES else unplayed.get((agent, game, renaming), NONE)
             mean = sum(played) / len(played) if played else None
             row: list[Any] = [agent, game, renaming, specs.get(renaming, ""), len(played), counts["errored"],
                               counts["skipped"], mean]
@@ -110,6 +143,7 @@ def memorisation(records: list[dict[str, Any]], unscored: list[dict[str, Any]] =
                 "and opponents; Δ is the mean paired score difference (renamed − original) with a percentile "
                 f"bootstrap 95% interval ({RESAMPLES} resamples, seed 0); 'gap' where the interval excludes zero "
                 f"(a verdict needs {MIN_PAIRS} pairs). "
+                f"'{ALL_GAMES}' pools an agent's pairs over its games, each score scaled by its game's range. "
                 "A score that falls under renaming was earned partly by the names (memorised), not the reasoning.",
         "columns": ["agent", "game", "renaming", "mode:seed", "matches", "errored", "skipped", "mean score",
                     "pairs", "Δ renamed − original", "95% interval", "verdict"],

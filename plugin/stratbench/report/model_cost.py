@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stratbench.report.labels import label_settings, with_settings
-from stratbench.report.scaffolds import RESAMPLES, paired_difference
+from stratbench.report.scaffolds import RESAMPLES, paired_difference, pairing_key
 from stratbench.report.unplayed import NONE, unplayed_counts
 
 __all__ = ["NOT_REPORTED", "model_cost", "usd"]
@@ -228,10 +228,7 @@ def _by_axis(records: list[dict[str, Any]], axis: _Axis) -> dict[tuple[str, str]
             entry = found[(record["game"], with_settings(base, settings))].setdefault(
                 value, {"agent": side["agent"], "tally": _Tally(), "paired": {}})
             entry["tally"].add(record, index)
-            opponents = tuple(o.get("agent") for j, o in enumerate(record["sides"]) if j != index)
-            renaming = (record.get("game_options") or {}).get("obfuscation_tag")  # a probe pairs with probes
-            key = (record.get("variant"), renaming, record.get("seed"), index, opponents)
-            entry["paired"][key] = float(record["scores"][index])
+            entry["paired"][pairing_key(record, index)] = float(record["scores"][index])
     return found
 
 

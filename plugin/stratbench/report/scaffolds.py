@@ -22,6 +22,7 @@ import random
 from collections import defaultdict
 from typing import Any
 
+from stratbench.core.obfuscation import renaming_of
 from stratbench.metrics.revision import RevisionRow, pooled_revision_metrics
 from stratbench.report.labels import model_with_settings
 from stratbench.report.unplayed import NONE, unplayed_counts
@@ -57,16 +58,20 @@ def _model_sides(record: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     return [(i, side) for i, side in enumerate(record["sides"]) if side.get("model")]
 
 
+def pairing_key(record: dict[str, Any], index: int) -> tuple:
+    """What two matches of one game share to be paired for a side: variant, renaming (a memorisation probe pairs
+    with probes only), seed, seat and opponents."""
+    opponents = tuple(other.get("agent") for j, other in enumerate(record["sides"]) if j != index)
+    return record.get("variant"), renaming_of(record), record.get("seed"), index, opponents
+
+
 def paired_scores(records: list[dict[str, Any]]) -> dict[tuple[str, str], dict[tuple, dict[str, float]]]:
     """Maps (game, model) to the pairing keys, each to the score of every scaffold that played it. A model
     played with settings (``effort=high``, ``answers=tools``) is its own model here: ``openai/m(answers=tools)``."""
     found: dict[tuple[str, str], dict[tuple, dict[str, float]]] = defaultdict(dict)
     for record in records:
         for index, side in _model_sides(record):
-            opponents = tuple(other["agent"] for j, other in enumerate(record["sides"]) if j != index)
-            renaming = (record.get("game_options") or {}).get("obfuscation_tag")  # a probe pairs with probes
-            key = (record.get("variant"), renaming, record.get("seed"), index, opponents)
-            scores = found[(record["game"], model_with_settings(side))].setdefault(key, {})
+            scores = found[(record["game"], model_with_settings(side))].setdefault(pairing_key(record, index), {})
             scores[side.get("scaffold") or BASELINE] = float(record["scores"][index])
     return found
 

@@ -278,6 +278,13 @@ class StratbenchSession:
         reference = self.settings.reference
         return reference is not None and any(side.label in reference.labels() for side in spec.sides)
 
+    def renamings_for(self, spec: MatchSpec) -> list[Obfuscation]:
+        """The memorisation probes that play beside a match: the run's ``--obfuscate`` renamings, or for a
+        reference match the profile's recorded ones (no recording holds the run's)."""
+        if self.is_reference(spec):
+            return self.settings.reference.probes(spec.game, spec.sides)
+        return self.settings.renamings()
+
     # -- playing ------------------------------------------------------------------
 
     @property

@@ -150,3 +150,19 @@ def test_scaffolds_pair_a_renamed_match_with_renamed_matches_only():
     (table,) = section["tables"]
     cot = next(row for row in table["rows"] if row[1] == "cot")
     assert cot[2:9] == [4, 0, 0, 0.5, 4, 0.0, "[0.000, 0.000]"]  # four matches, four pairs, no difference
+
+
+def test_probes_are_listed_but_not_rated_so_ratings_match_a_run_without_them():
+    originals = [_record("tictactoe", None, seed, score, seat=seed % 2, opponent="minimax")
+                 for seed, score in enumerate((1.0, 0.0, 1.0, 0.5))]
+    probes = [_record("tictactoe", None, seed, 0.0, "mystery:7", seat=seed % 2, opponent="minimax")
+              for seed in range(4)]
+    plain = analyse(originals, resamples=50)
+    probed = analyse(originals + probes, resamples=50, sections={"memorisation": memorisation})
+    assert probed["ratings"]["n_matches"] == plain["ratings"]["n_matches"] == [4, 4]
+    assert probed["ratings"]["mean"] == plain["ratings"]["mean"]
+    assert probed["average_scores"] == plain["average_scores"]
+    assert probed["elo_by_game"] == plain["elo_by_game"]
+    assert len(probed["matches"]) == 8 and probed["n_matches"] == 8  # listed all the same
+    assert any("4 memorisation probe(s) (--obfuscate) are not rated" in note for note in probed["notes"])
+    assert not any("memorisation probe" in note for note in plain["notes"])

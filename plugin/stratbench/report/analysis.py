@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from stratbench.core.obfuscation import renaming_part
+from stratbench.core.obfuscation import renaming_of, renaming_part
 from stratbench.report.overview import model_overview
 from stratbench.run.results import ERRORED, SKIPPED, is_scored, status_of, unscored_by_agent
 from stratbench.rating import (
@@ -77,7 +77,9 @@ def analyse(
     Only scored records are rated; skipped and errored ones are listed under
     ``unscored`` (one row each, with reason and fault) and counted per agent
     under ``unscored_by_agent``. Records are taken in match-id order, so the
-    result does not depend on the order matches finished in.
+    result does not depend on the order matches finished in. Memorisation
+    probes (``--obfuscate``) are listed and go to the sections but are not
+    rated, so that ratings compare with runs without them.
 
     Args:
         records: Match records (deduplicated by match id; the last one wins).
@@ -100,7 +102,9 @@ def analyse(
     latest = sorted({r["match_id"]: r for r in usable}.values(), key=lambda r: r["match_id"])
     unscored = [r for r in latest if not is_scored(r)]
     records = [r for r in latest if is_scored(r)]
-    matches = to_match_results(records)
+    probes = [r for r in records if renaming_of(r)]  # memorisation probes: compared with their originals only
+    rated = [r for r in records if not renaming_of(r)]
+    matches = to_match_results(rated)
     two_sided = [m for m in matches if len(m.agents) == 2 and m.agents[0] != m.agents[1]]
     known = record_scales(records, notes)
     missing = sorted({r["game"] for r in records} - set(known))
@@ -116,7 +120,7 @@ def analyse(
         "agents": sorted({side["agent"] for r in records for side in r["sides"]}),
         "ratings": None,
         "elo": None,
-        "elo_by_game": elo_by_game(records),
+        "elo_by_game": elo_by_game(rated),
         "win_probability": None,
         # An agent playing itself always averages the mean score: leave self-play out of the averages.
         "average_scores": _average_scores([m for m in matches if len(m.agents) == 1 or len(set(m.agents)) > 1],
@@ -133,6 +137,10 @@ def analyse(
     if unscored:
         notes.append(f"{counts[ERRORED]} errored and {counts[SKIPPED]} skipped match(es) are not rated; "
                      "they are listed under 'Skipped and errored matches'.")
+    if probes:
+        notes.append(f"{len(probes)} memorisation probe(s) (--obfuscate) are not rated and not in the average "
+                     "scores, so that ratings compare with runs without them; each is set beside its original "
+                     "under 'Memorisation gap'.")
     late = [(r.get("match_id"), why) for r in records for why in (r.get("metrics_not_computed") or {}).values()]
     if late:
         shown = "; ".join(f"{match}: {why}" for match, why in late[:5]) + ("; …" if len(late) > 5 else "")

@@ -17,6 +17,7 @@ import pytest
 from stratbench.llm.cassettes import safe_component
 from stratbench.match.record import MatchRecord
 from stratbench.reference import PROFILE_NAME, load_profile
+from stratbench.report.memorisation import ALL_GAMES, ORIGINAL
 from stratbench.run.results import without_volatile
 
 REPO = Path(__file__).resolve().parents[2]
@@ -69,6 +70,16 @@ def test_every_reference_recording_replays_offline(tmp_path):
     assert used == committed, (
         f"never replayed (stale): {sorted(committed - used)[:5]}; replayed but not committed: {sorted(used - committed)[:5]}"
     )
+    # the recorded memorisation probes (the profile's 'probes'): the gap section has the instruct model's rows
+    profile = load_profile(CASSETTES / PROFILE_NAME)
+    probes = [r for r in records if (r.get("game_options") or {}).get("obfuscation_tag")]
+    assert probes and {r["game"] for r in probes} == set(profile.probe_games)
+    report_data = json.loads((report / "results.json").read_text())
+    (section,) = [s for s in report_data["sections"] if s["name"] == "memorisation"]
+    pooled = {row[0]: row for row in section["rows"] if row[1] == ALL_GAMES and row[2] != ORIGINAL}
+    direct = pooled["local/qwen2.5-coder-0.5b+direct"]
+    assert direct[8] == 5 and -1.0 <= direct[9] <= 1.0  # TTT, Connect Four and three PDDL tasks, paired
+    assert sum(row[4] for row in section["rows"] if row[1] != ALL_GAMES and row[2] != ORIGINAL) == len(probes)
 
 
 @pytest.mark.slow

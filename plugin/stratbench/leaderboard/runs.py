@@ -149,10 +149,11 @@ def load_run(file: Path) -> Run:
     Raises:
         RunInputError: naming the file (and line or record) when it is not a stratbench result file.
     """
-    report = _report_data(file.parent / REPORT_JSON) if file.name != REPORT_JSON else _report_data(file, strict=True)
     if file.suffix == ".json":
+        report = _report_data(file, strict=True)
         records = _records_from_report(file, report or {})
     else:
+        report = _report_data(file.parent / REPORT_JSON)  # beside a results.jsonl: its links and command line
         records = _records_from_jsonl(file)
     folder = file.parent
     report_dir = folder if (folder / "report.html").is_file() else None

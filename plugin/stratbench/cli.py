@@ -373,8 +373,8 @@ def _agent_map(items: list[str]) -> dict[str, str]:
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     """Writes the leaderboard site (index.html, history.html, models/*.html) over the runs given."""
     from stratbench.leaderboard.board import UnknownAgent, build_board  # cli: loads the rating stack
-    from stratbench.leaderboard.pages import write_site
-    from stratbench.leaderboard.runs import RunInputError, collect_runs
+    from stratbench.leaderboard.pages import write_site  # cli: loads jinja2
+    from stratbench.leaderboard.runs import RunInputError, collect_runs  # cli: only this subcommand reads runs
 
     _check_site_output(args.out)
     agent_map = _agent_map(args.map)

@@ -79,15 +79,18 @@ def _events(record: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"kind": "action", "t": 0.1, "turn": 0, "player": 0, "attempt": 1, "action": "4"}]
 
 
-def write_run(directory: Path, records: list[dict[str, Any]], *, report: bool = True) -> Path:
-    """Stores the records as a run does (results.jsonl, transcripts) and, with ``report``, writes its report."""
+def write_run(directory: Path, records: list[dict[str, Any]], *, report: bool = True,
+              options: tuple[str, ...] = ()) -> Path:
+    """Stores the records as a run does (results.jsonl, transcripts) and, with ``report``, writes its report
+    (its manifest's command line with ``options`` added)."""
     store = ResultStore(directory, records[0]["run_id"])
     for record in records:
         store.append(record, _events(record))
     if report:
         stored = [json.loads(line) for line in store.path.read_text().splitlines()]
         manifest = manifest_for(stored, command=["pytest", "suites/spin", "--api-base",
-                                                 "http://user:SECRET@127.0.0.1:9/v1", "--report-dir", str(directory)])
+                                                 "http://user:SECRET@127.0.0.1:9/v1", "--report-dir", str(directory),
+                                                 *options])
         write_reports(analyse(stored, resamples=200, manifest=manifest), directory)
     return directory
 

@@ -81,6 +81,19 @@ def test_a_shared_match_with_another_settings_hash_is_not_pooled(tmp_path):
     assert len(pool_runs(found)) == 2
 
 
+def test_another_token_limit_on_the_command_line_is_not_pooled_without_shared_matches(tmp_path):
+    first = write_run(tmp_path / "a", run_records(M1, range(0, 2), run_id="20261118T000000-a", started=T0),
+                      options=("--stratbench-max-tokens", "256"))
+    second = write_run(tmp_path / "b", run_records(M1, range(2, 4), run_id="20261119T000000-b", started=T0 + DAY),
+                       options=("--stratbench-max-tokens=1024", "--temperature", "0"))
+    found = collect_runs([first, second])
+    assert differences(found[0], found[1]) == ["--stratbench-max-tokens on the command line: 256 vs 1024",
+                                               "--temperature on the command line: default vs 0"]
+    same = write_run(tmp_path / "c", run_records(M1, range(4, 6), run_id="20261120T000000-c", started=T0 + 2 * DAY),
+                     options=("--stratbench-max-tokens", "256"))
+    assert differences(found[0], collect_runs([same])[0]) == []
+
+
 def test_pooled_counts_are_sums_and_ratings_lie_in_their_intervals(runs):
     board = build_board(collect_runs([runs["seed0"].parent]), resamples=300, baseline="random")
     pooled = board.pooled["pool 1"]

@@ -107,6 +107,25 @@ def _pool_rows(board: Board) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
     return headers, rows
 
 
+def _chart(table: dict[str, Any]) -> str:
+    """A section table's optional chart as inline SVG, drawn as the report draws it."""
+    from stratbench.report.svg import radar_chart, xy_chart  # lean: only sections with charts need it
+
+    chart = table.get("chart")
+    if not chart:
+        return ""
+    if chart.get("kind") == "radar":
+        return radar_chart(chart["axes"], chart["series"])
+    return xy_chart(chart["series"], x_label=chart["x_label"], y_label=chart["y_label"],
+                    lines=chart.get("lines", True))
+
+
+def _notes(data: dict[str, Any]) -> list[str]:
+    """A pool's analysis notes, pointing at the runs' reports for what the leaderboard does not list."""
+    return [note.replace("they are listed under 'Skipped and errored matches'", "each run's report lists them")
+            for note in data.get("notes", [])]
+
+
 def _section_tables(section: dict[str, Any]) -> list[dict[str, Any]]:
     if section.get("tables"):
         return list(section["tables"])
@@ -171,7 +190,8 @@ def write_site(board: Board, out: Path) -> dict[str, Path]:
     written: dict[str, Path] = {}
     index = env.get_template("index.html.j2").render(
         board=board, headers=headers, rows=rows, pooling_rule=POOLING_RULE, cost_rule=COST_RULE,
-        runs=_run_rows(board, out), tables=_section_tables, num=_num, page=model_page,
+        runs=_run_rows(board, out), tables=_section_tables, num=_num, page=model_page, chart=_chart,
+        notes=_notes,
     )
     written["index.html"] = _write(out / "index.html", index)
     history = env.get_template("history.html.j2").render(

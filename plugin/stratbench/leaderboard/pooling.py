@@ -6,6 +6,8 @@ Two runs pool when, for every game both played:
 * **game options** — it was built with the same options (variant options, renamings);
 * **rules** — the same illegal-move tolerance, fallback and truncation handling;
 * **stratbench version** — prompts and rules live in it;
+* **request options** — the options on the recorded command line that enter the settings hash
+  (:data:`DECIDING_OPTIONS`: max tokens, temperature, vision, ...), an absent one being its default;
 * **settings hash** — every match id the two share, played with the same seed, carries the same
   ``settings_hash`` (it covers what the record does not show: max tokens, temperature, vision,
   scaffold settings, the Stockfish binary, the annotator model).
@@ -23,13 +25,23 @@ from typing import Any
 
 from stratbench.leaderboard.runs import Run
 
-__all__ = ["POOLING_RULE", "Pool", "differences", "pool_runs"]
+__all__ = ["DECIDING_OPTIONS", "POOLING_RULE", "Pool", "differences", "pool_runs"]
+
+DECIDING_OPTIONS = (
+    "--stratbench-max-tokens", "--temperature", "--stratbench-vision", "--protocol", "--prompt-cache",
+    "--on-truncation", "--reasoning-effort", "--thinking-budget", "--answer-format", "--rap-depth",
+    "--rap-iterations", "--annotator-model", "--advgame-rounds", "--stockfish",
+)
+"""Command-line options whose values enter a match's settings hash (:mod:`stratbench.match.settings`):
+compared between two runs that both recorded their command line, so runs without a shared match are
+not pooled across, say, two token limits."""
 
 POOLING_RULE = (
     "Runs are rated together only where, for every game they share, the protocol, the game options, the rules "
-    "(illegal-move tolerance, fallback, truncation handling) and the stratbench version agree, and every match "
-    "id they share with the same seed carries the same settings hash (which also covers max tokens, temperature, "
-    "vision and scaffold settings). Runs that differ are shown side by side, each pool with its own ratings."
+    "(illegal-move tolerance, fallback, truncation handling), the stratbench version and the request options on "
+    "their command lines (max tokens, temperature, vision, reasoning effort, scaffold settings, ...) agree, and "
+    "every match id they share with the same seed carries the same settings hash. Runs that differ are shown "
+    "side by side, each pool with its own ratings."
 )
 """How pooling is decided (shown on the index page)."""
 
@@ -103,12 +115,28 @@ def differences(a: Run, b: Run) -> list[str]:
     left_version, right_version = a.version("pytest-stratbench"), b.version("pytest-stratbench")
     if "unknown" not in (left_version, right_version) and left_version != right_version:
         found.append(f"stratbench version: {left_version} vs {right_version}")
+    if a.command_line and b.command_line:
+        left_options, right_options = _options(a.command_line), _options(b.command_line)
+        for option in DECIDING_OPTIONS:
+            if left_options.get(option, "default") != right_options.get(option, "default"):
+                found.append(f"{option} on the command line: {left_options.get(option, 'default')} vs "
+                             f"{right_options.get(option, 'default')}")
     hashes_a, hashes_b = _hashes(a), _hashes(b)
     clashes = sorted(key for key, value in hashes_b.items() if key in hashes_a and hashes_a[key] != value)
     if clashes:
         match_id, seed = clashes[0]
         found.append(f"settings hash of {len(clashes)} shared match(es) (e.g. {match_id}, seed {seed}: "
                      f"{hashes_a[clashes[0]]} vs {hashes_b[clashes[0]]})")
+    return found
+
+
+def _options(argv: list[str]) -> dict[str, str]:
+    """The deciding options' values on a command line (``--opt value`` or ``--opt=value``; the last one wins)."""
+    found = {}
+    for k, word in enumerate(argv):
+        name, equals, value = word.partition("=")
+        if name in DECIDING_OPTIONS:
+            found[name] = value if equals else (argv[k + 1] if k + 1 < len(argv) else "")
     return found
 
 

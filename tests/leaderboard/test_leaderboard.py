@@ -177,6 +177,15 @@ def test_links_are_relative_and_point_at_existing_report_and_match_pages(site, r
                for r in replays)
 
 
+def test_a_match_page_is_found_by_its_transcript_name_when_results_json_names_none(tmp_path, runs):
+    run_dir = tmp_path / "run"
+    write_run(run_dir, run_records(M1, range(0, 1), run_id="20261118T000000-a", started=T0))
+    (run_dir / "results.json").unlink()  # e.g. a report written by another version, or lost
+    (run,) = collect_runs([run_dir])
+    assert len(run.pages) == 6
+    assert all((run_dir / page).is_file() and page.startswith("transcripts/") for page in run.pages.values())
+
+
 def test_a_result_file_alone_says_no_report(tmp_path, runs):
     alone = tmp_path / "alone"
     alone.mkdir()

@@ -20,7 +20,14 @@ from typing import Any
 
 from stratbench.match.record import version_problem
 from stratbench.redact import redact_argv
-from stratbench.run.results import RESULTS_FILE, TRANSCRIPT_DIR, WORKERS_DIR, is_scored, read_records
+from stratbench.run.results import (
+    RESULTS_FILE,
+    TRANSCRIPT_DIR,
+    WORKERS_DIR,
+    is_scored,
+    read_records,
+    transcript_name,
+)
 
 __all__ = ["REPORT_JSON", "Run", "RunInputError", "collect_runs", "find_result_files", "load_run"]
 
@@ -160,7 +167,7 @@ def load_run(file: Path) -> Run:
     manifest = (report or {}).get("manifest") if isinstance((report or {}).get("manifest"), dict) else {}
     command = manifest.get("command_line") if isinstance(manifest.get("command_line"), list) else []
     run = Run(label="", source=file, records=records, report_dir=report_dir,
-              pages=_pages(report or {}, report_dir), command_line=redact_argv([str(w) for w in command]),
+              pages=_pages(report or {}, records, report_dir), command_line=redact_argv([str(w) for w in command]),
               started=_started(records, manifest))
     run.label = (run.run_ids or [folder.name or file.stem])[-1]
     return run
@@ -241,17 +248,19 @@ def _records_from_report(file: Path, data: dict[str, Any]) -> list[dict[str, Any
     return records
 
 
-def _pages(data: dict[str, Any], report_dir: Path | None) -> dict[str, str]:
-    """Match id → its page (``transcripts/<page>.html``) as the report linked it, where the file exists."""
+def _pages(data: dict[str, Any], records: list[dict[str, Any]], report_dir: Path | None) -> dict[str, str]:
+    """Match id → its page as the report linked it (``page`` in results.json), else the page named after its
+    transcript (``transcripts/<transcript name>.html``); only pages that exist are kept."""
     if report_dir is None:
         return {}
-    pages = {}
+    candidates: dict[str, str] = {}
+    for record in records:
+        candidates[str(record["match_id"])] = f"{TRANSCRIPT_DIR}/{transcript_name(str(record['match_id']))[:-5]}.html"
     for row in [*(data.get("matches") or []), *(data.get("unscored") or [])]:
-        page = row.get("page") if isinstance(row, dict) else None
-        if isinstance(page, str) and not Path(page).is_absolute() and ".." not in Path(page).parts \
-                and (report_dir / page).is_file():
-            pages[str(row.get("match_id"))] = page
-    return pages
+        if isinstance(row, dict) and isinstance(row.get("page"), str):
+            candidates[str(row.get("match_id"))] = row["page"]
+    return {match_id: page for match_id, page in candidates.items()
+            if not Path(page).is_absolute() and ".." not in Path(page).parts and (report_dir / page).is_file()}
 
 
 def _started(records: list[dict[str, Any]], manifest: dict[str, Any]) -> datetime | None:

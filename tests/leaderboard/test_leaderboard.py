@@ -49,6 +49,8 @@ def test_a_folder_is_searched_and_runs_come_oldest_first(runs):
     assert all(run.report_dir == path for run, path in zip(found, runs.values()))
     assert len(found[0].pages) == 24  # every match's page as the report linked it
     assert "http://***@127.0.0.1:9/v1" in found[0].command_line and "SECRET" not in " ".join(found[0].command_line)
+    again = collect_runs([runs["seed0"], runs["seed0"] / "results.jsonl", runs["seed0"] / "results.json"])
+    assert [run.label for run in again] == ["20261118T000000-aaaaaa"]  # one run, however it is named
 
 
 def test_two_seeds_of_the_same_settings_pool_and_the_paper_run_stands_apart(runs):

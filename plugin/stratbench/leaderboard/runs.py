@@ -131,7 +131,8 @@ def _own_result_file(folder: Path) -> Path | None:
 
 
 def collect_runs(paths: list[Path]) -> list[Run]:
-    """Loads every run the inputs stand for, each file once, oldest first, with unique labels.
+    """Loads every run the inputs stand for, each file once (a ``results.json`` given beside its ``results.jsonl``
+    counts once), oldest first, with unique labels.
 
     Raises:
         RunInputError: An input is missing, holds no run, or a file is not a stratbench result file.
@@ -140,7 +141,8 @@ def collect_runs(paths: list[Path]) -> list[Run]:
     for path in paths:
         for file in find_result_files(path):
             files.setdefault(file.resolve(), file)
-    runs = [load_run(file) for file in files.values()]
+    runs = [load_run(file) for resolved, file in files.items()  # a results.json beside its results.jsonl: one run
+            if not (resolved.name == REPORT_JSON and resolved.with_name(RESULTS_FILE) in files)]
     runs.sort(key=lambda run: (run.started or datetime.max.replace(tzinfo=timezone.utc), str(run.source)))
     seen: dict[str, int] = {}
     for run in runs:

@@ -21,6 +21,7 @@ from stratbench.leaderboard.cost import COST_RULE
 from stratbench.leaderboard.plots import runs_chart
 from stratbench.leaderboard.pooling import POOLING_RULE
 from stratbench.leaderboard.runs import Run
+from stratbench.report.svg import radar_chart, xy_chart
 
 __all__ = ["CSP", "model_page", "write_site"]
 
@@ -109,8 +110,6 @@ def _pool_rows(board: Board) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
 
 def _chart(table: dict[str, Any]) -> str:
     """A section table's optional chart as inline SVG, drawn as the report draws it."""
-    from stratbench.report.svg import radar_chart, xy_chart  # lean: only sections with charts need it
-
     chart = table.get("chart")
     if not chart:
         return ""

@@ -12,6 +12,9 @@
     stratbench gate CURRENT [BASELINE]             pass, fail or inconclusive: a sequential test on
                                                    paired matches (without BASELINE: head to head,
                                                    --map NEW=OLD within CURRENT)
+    stratbench leaderboard RUN... [--out DIR] [--map NEW=OLD] [--baseline AGENT]
+                                                   a static site over many runs (report directories,
+                                                   result files, or folders of them)
 
 Exit status: 0 fine (gate: pass), 1 regression (gate: fail), 2 bad input (a
 one-line message) or unresolved merge conflicts (one line each), 4 gate:
@@ -367,6 +370,46 @@ def _agent_map(items: list[str]) -> dict[str, str]:
     return mapping
 
 
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    """Writes the leaderboard site (index.html, history.html, models/*.html) over the runs given."""
+    from stratbench.leaderboard.board import UnknownAgent, build_board  # cli: loads the rating stack
+    from stratbench.leaderboard.pages import write_site  # cli: loads jinja2
+    from stratbench.leaderboard.runs import RunInputError, collect_runs  # cli: only this subcommand reads runs
+
+    _check_site_output(args.out)
+    agent_map = _agent_map(args.map)
+    try:
+        runs = collect_runs(args.runs)
+        board = build_board(runs, sections=_registry_sections(), resamples=args.resamples, agent_map=agent_map,
+                            baseline=args.baseline)
+    except (RunInputError, UnknownAgent) as error:
+        raise InputError(str(error)) from None
+    try:
+        written = write_site(board, args.out)
+    except OSError as error:
+        raise InputError(f"--out {args.out}: cannot write ({error.strerror or error})") from None
+    for pool in board.pools:
+        for earlier, why in pool.apart:
+            print(f"warning: not pooled: {pool.name} ({', '.join(r.label for r in pool.runs)}) differs from "
+                  f"{earlier} in {'; '.join(why)}", file=sys.stderr)
+    print(f"wrote {args.out / 'index.html'}: {len(runs)} run(s) in {len(board.pools)} pool(s), "
+          f"{len(written) - 2} model page(s)")
+    return 0
+
+
+def _check_site_output(out: Path) -> None:
+    """Refuses an output path that cannot take the site, before any run is read."""
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out}: is a file, not a directory")
+    existing = out
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InputError(f"--out {out}: {existing} is a file, not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise InputError(f"--out {out}: {existing} is not writable")
+
+
 def cmd_sprt(args: argparse.Namespace) -> int:
     """Prints the LLR of a sequential test, its bounds, the decision and the Elo estimate."""
     from stratbench.rating.sprt import (  # cli: loads numpy and scipy; a typo is answered first
@@ -447,7 +490,9 @@ def _rate(option: str, text: str) -> float:
 
 def build_parser() -> argparse.ArgumentParser:
     """Builds the argument parser."""
-    parser = argparse.ArgumentParser(prog="stratbench", description="Rate, report, merge and gate stratbench results.")
+    parser = argparse.ArgumentParser(prog="stratbench",
+                                     description="Rate, report, merge and gate stratbench results; "
+                                                 "build a leaderboard over runs.")
     commands = parser.add_subparsers(dest="command", required=True)
     rate = commands.add_parser("rate", help="Print the ratings table for result files")
     rate.add_argument("files", nargs="+", type=Path, metavar="FILE", help="results.jsonl or GameBench matches.json")
@@ -522,6 +567,23 @@ def build_parser() -> argparse.ArgumentParser:
                       help="Rating points of slack for the rating-interval note")
     gate.add_argument("--resamples", type=positive_int, default=10_000, metavar="B")
     gate.set_defaults(run=cmd_gate)
+    board = commands.add_parser(
+        "leaderboard", help="Write a static leaderboard site over many runs",
+        description="Reads runs (report directories, results.jsonl or results.json files, or folders searched "
+                    "recursively for them) and writes index.html (ratings per agent and game, pooled over runs "
+                    "whose settings agree, with a warning naming what differs where they do not), history.html "
+                    "(each agent's rating and scores run by run) and models/<model>.html (links into each run's "
+                    "report and match pages) into OUT. The pages need no script and load nothing.")
+    board.add_argument("runs", nargs="+", type=Path, metavar="RUN", help="Report directory, result file or folder")
+    board.add_argument("--out", type=Path, default=Path("leaderboard"), metavar="DIR",
+                       help="Output directory (default: ./leaderboard)")
+    board.add_argument("--map", action="append", default=[], metavar="NEW=OLD",
+                       help="Draw agent NEW as the continuation of OLD (a model upgrade, as the gate takes it)")
+    board.add_argument("--baseline", default=None, metavar="AGENT",
+                       help="Agent the cost per rating point is measured from")
+    board.add_argument("--resamples", type=positive_int, default=2000, metavar="B",
+                       help="Bootstrap resamples per pool and run (default 2000)")
+    board.set_defaults(run=cmd_leaderboard)
     return parser
 
 

@@ -1,0 +1,5 @@
+"""A static leaderboard over many runs: ``stratbench leaderboard RUN... --out DIR``.
+
+runs (collect the runs) → pooling (which runs are rated together) → board (ratings, history, cost)
+→ pages (index.html, history.html, models/*.html; plots for the SVG charts).
+"""

@@ -1,0 +1,255 @@
+"""`stratbench leaderboard`: runs pooled where their settings agree, apart (with a warning) where not; values."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+from board_runs import DAY, MODEL_USD, T0, run_records, three_runs, write_run
+from stratbench.cli import main
+from stratbench.leaderboard.board import build_board
+from stratbench.leaderboard.cost import usd_per_point
+from stratbench.leaderboard.history import lineages
+from stratbench.leaderboard.pooling import differences, pool_runs
+from stratbench.leaderboard.runs import collect_runs
+
+M1, M2 = "openai/m1+direct", "openai/m2+direct"
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    return three_runs(tmp_path_factory.mktemp("runs"))
+
+
+@pytest.fixture(scope="module")
+def site(runs, tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    status = main(["leaderboard", str(runs["seed0"].parent), "--out", str(out), "--baseline", "random",
+                   "--map", f"{M2}={M1}", "--resamples", "300"])
+    assert status == 0
+    return out
+
+
+def _counts(run_dir: Path) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for line in (run_dir / "results.jsonl").read_text().splitlines():
+        for side in json.loads(line)["sides"]:
+            counts[side["agent"]] = counts.get(side["agent"], 0) + 1
+    return counts
+
+
+def test_a_folder_is_searched_and_runs_come_oldest_first(runs):
+    found = collect_runs([runs["seed0"].parent])
+    assert [run.label for run in found] == ["20261118T000000-aaaaaa", "20261119T000000-bbbbbb",
+                                            "20261120T000000-cccccc"]
+    assert [run.date for run in found] == ["2026-11-18 11:06", "2026-11-19 11:06", "2026-11-20 11:06"]
+    assert all(run.report_dir == path for run, path in zip(found, runs.values()))
+    assert len(found[0].pages) == 24  # every match's page as the report linked it
+    assert "http://***@127.0.0.1:9/v1" in found[0].command_line and "SECRET" not in " ".join(found[0].command_line)
+    again = collect_runs([runs["seed0"], runs["seed0"] / "results.jsonl", runs["seed0"] / "results.json"])
+    assert [run.label for run in again] == ["20261118T000000-aaaaaa"]  # one run, however it is named
+
+
+def test_two_seeds_of_the_same_settings_pool_and_the_paper_run_stands_apart(runs):
+    found = collect_runs([runs["seed0"].parent])
+    assert differences(found[0], found[1]) == []
+    assert differences(found[0], found[2]) == [
+        "protocol of connect4: default vs paper",
+        "protocol of tictactoe: default vs paper",
+        'game options of connect4: {} vs {protocol="paper"}',
+        'game options of tictactoe: {} vs {protocol="paper"}',
+        'rules of connect4: {fallback="forfeit", illegal_tolerance=10} vs {fallback="forfeit", illegal_tolerance=11}',
+        'rules of tictactoe: {fallback="forfeit", illegal_tolerance=10} vs {fallback="forfeit", illegal_tolerance=11}',
+    ]
+    pools = pool_runs(found)
+    assert [[run.label for run in pool.runs] for pool in pools] == [
+        ["20261118T000000-aaaaaa", "20261119T000000-bbbbbb"], ["20261120T000000-cccccc"]]
+    assert pools[1].apart[0][0] == "pool 1" and pools[1].apart[0][1][0] == "protocol of connect4: default vs paper"
+
+
+def test_a_shared_match_with_another_settings_hash_is_not_pooled(tmp_path):
+    first = write_run(tmp_path / "a", run_records(M1, range(0, 2), run_id="20261118T000000-a", started=T0),
+                      report=False)
+    changed = run_records(M1, range(0, 2), run_id="20261119T000000-b", started=T0 + DAY)
+    changed[0]["settings_hash"] = "0123456789abcdef"  # the same match id and seed, played with other settings
+    second = write_run(tmp_path / "b", changed, report=False)
+    found = collect_runs([first, second])
+    (why,) = differences(found[0], found[1])
+    assert why.startswith(f"settings hash of 1 shared match(es) (e.g. {changed[0]['match_id']}, seed 0: ")
+    assert why.endswith(" vs 0123456789abcdef)")
+    assert len(pool_runs(found)) == 2
+
+
+def test_another_token_limit_on_the_command_line_is_not_pooled_without_shared_matches(tmp_path):
+    first = write_run(tmp_path / "a", run_records(M1, range(0, 2), run_id="20261118T000000-a", started=T0),
+                      options=("--stratbench-max-tokens", "256"))
+    second = write_run(tmp_path / "b", run_records(M1, range(2, 4), run_id="20261119T000000-b", started=T0 + DAY),
+                       options=("--stratbench-max-tokens=1024", "--temperature", "0"))
+    found = collect_runs([first, second])
+    assert differences(found[0], found[1]) == ["--stratbench-max-tokens on the command line: 256 vs 1024",
+                                               "--temperature on the command line: default vs 0"]
+    same = write_run(tmp_path / "c", run_records(M1, range(4, 6), run_id="20261120T000000-c", started=T0 + 2 * DAY),
+                     options=("--stratbench-max-tokens", "256"))
+    assert differences(found[0], collect_runs([same])[0]) == []
+
+
+def test_pooled_counts_are_sums_and_ratings_lie_in_their_intervals(runs):
+    board = build_board(collect_runs([runs["seed0"].parent]), resamples=300, baseline="random")
+    pooled = board.pooled["pool 1"]
+    seed0, seed1 = _counts(runs["seed0"]), _counts(runs["seed1"])
+    assert pooled["n_matches"] == 24 + 24
+    ratings = pooled["ratings"]
+    for agent in ("random", "minimax"):
+        assert ratings["n_matches"][ratings["agents"].index(agent)] == seed0[agent] + seed1[agent] == 32
+    assert ratings["n_matches"][ratings["agents"].index(M1)] == seed0[M1] == 16
+    for mean, low, high in zip(ratings["mean"], ratings["low"], ratings["high"]):
+        assert low <= mean <= high
+    assert set(ratings["agents"]) == {M1, M2, "random", "minimax"}
+    assert board.pooled["pool 2"]["n_matches"] == 24
+
+
+def test_cost_per_rating_point_over_the_baseline(runs):
+    board = build_board(collect_runs([runs["seed0"].parent]), resamples=300, baseline="random")
+    rows = {row["agent"]: row for row in board.costs["pool 1"]}
+    ratings = board.pooled["pool 1"]["ratings"]
+    rating = dict(zip(ratings["agents"], ratings["mean"]))
+    m1 = rows[M1]
+    assert m1["matches"] == 16 and m1["usd_per_match"] == pytest.approx(MODEL_USD)
+    assert m1["tokens_per_match"] == 900 and m1["wall_s_per_match"] == pytest.approx(0.5)
+    assert rows["random"]["usd_per_match"] == 0 and rows["random"]["usd_per_point"] is None
+    assert m1["gain"] == pytest.approx(rating[M1] - rating["random"]) and m1["gain"] > 0
+    assert m1["usd_per_point"] == pytest.approx(MODEL_USD / (rating[M1] - rating["random"]))
+    assert rows["minimax"]["usd_per_point"] == pytest.approx(0.0)  # free and better than random
+    assert usd_per_point(0.03, 1.0, 0.01, 1.5) is None  # below the baseline: no gain to pay for
+    assert usd_per_point(0.03, 2.0, 0.01, 1.5) == pytest.approx(0.04)
+
+
+def test_an_upgrade_map_draws_one_line(runs):
+    assert lineages(["a", "b", "c", "x"], {"c": "b", "b": "a"}) == [["a", "b", "c"], ["x"]]
+    board = build_board(collect_runs([runs["seed0"].parent]), resamples=300, agent_map={M2: M1})
+    line = next(line for line in board.lines if line.agents == [M1, M2])
+    assert line.name == f"{M1} → {M2}"
+    assert [(p["run"], p["agent"]) for p in line.points] == [
+        ("20261118T000000-aaaaaa", M1), ("20261119T000000-bbbbbb", M2), ("20261120T000000-cccccc", M2)]
+    assert [p["games"]["tictactoe"] for p in line.points] == [pytest.approx(3.5 / 8)] * 3
+    random_line = next(line for line in board.lines if line.agents == ["random"])
+    assert len(random_line.points) == 3
+
+
+def _cell_text(markup: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", markup)).strip()
+
+
+def test_the_index_shows_the_warning_pooled_counts_and_provenance(site, runs):
+    index = (site / "index.html").read_text()
+    (warning,) = re.findall(r'<div class="warning pool-warning">(.*?)</div>', index, re.DOTALL)
+    assert html.unescape(warning).startswith("Not pooled: pool 2 (run 20261120T000000-cccccc) differs from pool 1 "
+                                             "in protocol of connect4: default vs paper;")
+    headers = [_cell_text(h) for h in re.findall(r'<th class="pool-head"[^>]*>(.*?)</th>', index)]
+    assert headers == ["pool 1 · default protocol · 48 matches · runs 20261118T000000-aaaaaa, 20261119T000000-bbbbbb",
+                       "pool 2 · paper protocol · 24 matches · runs 20261120T000000-cccccc"]
+    row = re.search(r'<tr><td class="l agent"><a href="models/random-[0-9a-f]{8}\.html">random</a>.*?</tr>',
+                    index, re.DOTALL).group(0)
+    cells = [_cell_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)]
+    assert cells[1] == "default, paper"
+    assert cells[2].endswith("(32)") and cells[5].endswith("(16)")  # pooled overall, paper overall
+    low, high = map(float, re.search(r"\[([-+.\d]+), ([-+.\d]+)\]", cells[2]).groups())
+    assert low <= float(cells[2].split()[0]) <= high
+    runs_table = re.search(r'<table id="runs-table">.*?</table>', index, re.DOTALL).group(0)
+    reports = [(site / html.unescape(href)).resolve() for href in re.findall(r'<a href="([^"]+)">report.html</a>',
+                                                                             runs_table)]
+    assert reports == [(path / "report.html").resolve() for path in runs.values()]
+    assert "http://***@127.0.0.1:9/v1" in runs_table and "SECRET" not in index
+    assert "0.1.0" in runs_table and "1.106.2" in runs_table
+    assert "<script" not in index
+
+
+def test_links_are_relative_and_point_at_existing_report_and_match_pages(site, runs):
+    for page in sorted((site / "models").glob("*.html")):
+        for href in re.findall(r'href="([^"]+)"', page.read_text()):
+            assert not href.startswith(("/", "http", "file:")), href
+            assert (page.parent / html.unescape(href)).resolve().is_file(), href
+    model_page = next(p for p in (site / "models").glob("openai_m1*.html"))
+    replays = re.findall(r'class="replay-link" href="([^"]+)"', model_page.read_text())
+    assert len(replays) == 16
+    assert all((model_page.parent / html.unescape(r)).resolve().parent == (runs["seed0"] / "transcripts").resolve()
+               for r in replays)
+
+
+def test_a_match_page_is_found_by_its_transcript_name_when_results_json_names_none(tmp_path, runs):
+    run_dir = tmp_path / "run"
+    write_run(run_dir, run_records(M1, range(0, 1), run_id="20261118T000000-a", started=T0))
+    (run_dir / "results.json").unlink()  # e.g. a report written by another version, or lost
+    (run,) = collect_runs([run_dir])
+    assert len(run.pages) == 6
+    assert all((run_dir / page).is_file() and page.startswith("transcripts/") for page in run.pages.values())
+
+
+def test_a_result_file_alone_says_no_report(tmp_path, runs):
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "results.jsonl").write_text((runs["seed0"] / "results.jsonl").read_text())
+    out = tmp_path / "site"
+    assert main(["leaderboard", str(alone / "results.jsonl"), "--out", str(out), "--resamples", "50"]) == 0
+    index = (out / "index.html").read_text()
+    assert "no report (results.jsonl only)" in index
+    page = next((out / "models").glob("openai_m1*.html")).read_text()
+    assert "no report (results.jsonl only: no match pages)" in page and "replay-link" not in page
+
+
+def test_a_results_json_alone_is_a_run(tmp_path, runs):
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "results.json").write_text((runs["paper"] / "results.json").read_text())
+    (run,) = collect_runs([alone])
+    assert len(run.scored) == 24 and run.protocols == ["paper"] and run.settings_hashes == []
+    board = build_board([run], resamples=50, baseline="random")
+    assert {row["agent"]: row["usd_per_match"] for row in board.costs["pool 1"]}[M2] == pytest.approx(MODEL_USD)
+
+
+def _refused(argv: list[str], capsys) -> str:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    return lines[0]
+
+
+def test_bad_inputs_get_one_line_and_exit_2(tmp_path, runs, capsys):
+    out = str(tmp_path / "site")
+    assert _refused(["leaderboard", str(tmp_path / "missing"), "--out", out], capsys) == \
+        f"stratbench leaderboard: {tmp_path / 'missing'}: no such file or directory"
+    (tmp_path / "empty").mkdir()
+    assert _refused(["leaderboard", str(tmp_path / "empty"), "--out", out], capsys) == \
+        f"stratbench leaderboard: {tmp_path / 'empty'}: no results.jsonl or results.json found in it or below it"
+    bad = tmp_path / "bad" / "results.jsonl"
+    bad.parent.mkdir()
+    bad.write_text('{"match_id": "x"\n{}\n')
+    assert _refused(["leaderboard", str(bad.parent), "--out", out], capsys) == \
+        f"stratbench leaderboard: {bad}:1: not JSON (Expecting ',' delimiter)"
+    not_report = tmp_path / "other.json"
+    not_report.write_text('{"rows": []}')
+    assert _refused(["leaderboard", str(not_report), "--out", out], capsys) == \
+        f"stratbench leaderboard: {not_report}: not a stratbench results.json (no 'matches' list)"
+    newer = tmp_path / "newer" / "results.jsonl"
+    newer.parent.mkdir()
+    newer.write_text(json.dumps({**json.loads((runs["seed0"] / "results.jsonl").read_text().splitlines()[0]),
+                                 "version": 99}) + "\n")
+    assert _refused(["leaderboard", str(newer), "--out", out], capsys) == (
+        f"stratbench leaderboard: {newer}: record 1: field 'version': 99 is newer than this stratbench reads (1); "
+        "upgrade stratbench to read it")
+    assert _refused(["leaderboard", str(runs["seed0"]), "--out", out, "--baseline", "nobody"], capsys) == (
+        f"stratbench leaderboard: --baseline nobody: no run played this agent (known: minimax, {M1}, random)")
+    assert _refused(["leaderboard", str(runs["seed0"]), "--out", out, "--map", "x"], capsys) == \
+        "stratbench leaderboard: --map 'x': expected NEW=OLD"
+    assert _refused(["leaderboard", str(runs["seed0"]), "--out", out, "--map", "a=b"], capsys) == (
+        f"stratbench leaderboard: --map a=b: no run played either agent (known: minimax, {M1}, random)")
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    assert _refused(["leaderboard", str(runs["seed0"]), "--out", str(a_file)], capsys) == \
+        f"stratbench leaderboard: --out {a_file}: is a file, not a directory"
+    assert not (tmp_path / "site").exists()  # nothing half-written

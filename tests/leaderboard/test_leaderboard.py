@@ -253,3 +253,29 @@ def test_bad_inputs_get_one_line_and_exit_2(tmp_path, runs, capsys):
     assert _refused(["leaderboard", str(runs["seed0"]), "--out", str(a_file)], capsys) == \
         f"stratbench leaderboard: --out {a_file}: is a file, not a directory"
     assert not (tmp_path / "site").exists()  # nothing half-written
+
+
+def test_a_run_with_memorisation_probes_pools_with_one_without_them(tmp_path):
+    plain = run_records(M1, range(0, 2), run_id="20261118T000000-a", started=T0)
+    probed = run_records(M1, range(2, 4), run_id="20261119T000000-b", started=T0 + DAY)
+    probes = []
+    for record in probed[:3]:  # the same matches once more, renamed: their own ids and options
+        probe = json.loads(json.dumps(record))
+        probe["match_id"] = record["match_id"].replace("]", "-obf-mystery-s7]")
+        probe["game_options"] = {"obfuscation": "mystery:7", "obfuscation_tag": "obf-mystery-s7"}
+        probes.append(probe)
+    first = write_run(tmp_path / "a", plain, report=False)
+    second = write_run(tmp_path / "b", probed + probes, report=False)
+    found = collect_runs([first, second])
+    assert differences(found[0], found[1]) == []
+    (pool,) = pool_runs(found)
+    assert len(pool.records) == len(plain) + len(probed) + len(probes)
+    # a probe under other options than another run's probe of the same renaming still keeps them apart
+    other = [json.loads(json.dumps(p)) for p in probes]
+    for probe in other:
+        probe["game_options"]["obfuscation"] = "mystery:7"
+        probe["game_options"]["max_turns"] = 3
+    third = write_run(tmp_path / "c", run_records(M1, range(4, 6), run_id="20261120T000000-c",
+                                                  started=T0 + 2 * DAY) + other, report=False)
+    (why,) = differences(collect_runs([second])[0], collect_runs([third])[0])
+    assert why.startswith("game options of tictactoe: {obfuscation=")

@@ -3,7 +3,8 @@
 Two runs pool when, for every game both played:
 
 * **protocol** — their matches of it were played under the same protocol(s);
-* **game options** — it was built with the same options (variant options, renamings);
+* **game options** — it was built with the same options (variant options; a memorisation probe,
+  ``--obfuscate``, is compared with the same renaming's probes only, so runs with and without probes pool);
 * **rules** — the same illegal-move tolerance, fallback and truncation handling;
 * **stratbench version** — prompts and rules live in it;
 * **request options** — the options on the recorded command line that enter the settings hash
@@ -23,6 +24,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from stratbench.core.obfuscation import renaming_of
 from stratbench.leaderboard.runs import Run
 
 __all__ = ["DECIDING_OPTIONS", "POOLING_RULE", "Pool", "differences", "pool_runs"]
@@ -151,7 +153,10 @@ def _recorded(run: Run, field_name: str) -> dict[tuple[str, ...], set[str]]:
     out: dict[tuple[str, ...], set[str]] = {}
     for record in run.scored:
         if field_name in record:
-            key = (str(record.get("game")), *(side["agent"] for side in record["sides"]))
+            # a memorisation probe is compared with probes of its renaming only: a run with probes pools with
+            # one without them (probes are extra matches, not other settings of the same ones)
+            key = (str(record.get("game")), renaming_of(record) or "",
+                   *(side["agent"] for side in record["sides"]))
             out.setdefault(key, set()).add(_compact(record[field_name]))
     return out
 

@@ -17,10 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from stratbench.report.gate_section import GATE_COLUMNS, gate_rows, llr_chart
-from stratbench.report.replay import CUT_OFF, finish_note, renderer_for, replay_steps, reply_text, token_split
+from stratbench.report.embed import ENCODING, embed
+from stratbench.report.replay import (
+    CUT_OFF, finish_note, pack_replay, renderer_for, replay_steps, reply_text, token_split,
+)
 from stratbench.report.svg import heatmap, radar_chart, rating_plot, xy_chart
 from stratbench.report.unplayed import beside
-from stratbench.run.results import transcript_name
+from stratbench.run.results import read_transcript, transcript_name
 
 __all__ = ["render_html", "render_markdown", "render_transcript", "write_reports"]
 
@@ -384,13 +387,6 @@ def _replay_script() -> tuple[str, str]:
     return script, f"sha256-{digest}"
 
 
-def _json_for_script(value: Any) -> str:
-    """JSON that cannot end its <script> element or open markup: <, > and & are escaped."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-    return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
-
-
 def final_board(events: list[dict[str, Any]], renderer: Any) -> str | None:
     """The match's last ``board`` snapshot drawn by the game's board renderer (None without either)."""
     boards = [event.get("board") for event in events if event.get("kind") == "board"]
@@ -402,11 +398,20 @@ def final_board(events: list[dict[str, Any]], renderer: Any) -> str | None:
         return None
 
 
+FINAL_BOARD_INLINE_LIMIT = 64_000
+"""Characters of a final board drawn at the top of a match page; a larger one (a map) is the replay's last step."""
+
+
 def render_transcript(
     match: dict[str, Any], events: list[dict[str, Any]], board_svg: str | None = None,
     renderers: dict[str, Any] | None = None,
 ) -> str:
     """Returns one match's transcript page: the step-by-step replay, then every event (folded).
+
+    The replay (:func:`~stratbench.report.replay.pack_replay`: each distinct
+    board once) and the list of events ride in the page compressed
+    (:mod:`stratbench.report.embed`); the page's script unpacks them, drawing
+    one step at a time and the list of events when it is opened.
 
     Args:
         match: The match's report row.
@@ -414,20 +419,31 @@ def render_transcript(
         board_svg: The final board picture, if any.
         renderers: Board renderers by game (``Registry.board_renderers``) for the replay.
     """
-
+    environment = _environment()
     replay = None
     if events:
         script, script_hash = _replay_script()
-        data = replay_steps(events, renderer_for(match.get("game", ""), renderers))
-        replay = {"data_json": _json_for_script(data), "script": script, "script_hash": script_hash}
-    return _environment().get_template("transcript.html.j2").render(
-        match=match, events=events, board_svg=board_svg, replay=replay)
+        data = pack_replay(replay_steps(events, renderer_for(match.get("game", ""), renderers)))
+        listed = environment.get_template("transcript_events.html.j2").render(events=events, cut_off=CUT_OFF)
+        replay = {"data": embed(json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)),
+                  "events": embed(listed), "encoding": ENCODING, "script": script, "script_hash": script_hash}
+    large = board_svg is not None and len(board_svg) > FINAL_BOARD_INLINE_LIMIT
+    return environment.get_template("transcript.html.j2").render(
+        match=match, events=events, board_svg=None if large else board_svg, board_shown_in_replay=large,
+        replay=replay)
 
 
 def _write(path: Path, text: str) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
+
+
+def _other_forms(path: Path) -> list[Path]:
+    """The same transcript under its other name: ``x.json`` written compressed is ``x.json.gz``, and back."""
+    if path.name.endswith(".json.gz"):
+        return [path.with_name(path.name[:-3])]
+    return [path.with_name(path.name + ".gz")] if path.name.endswith(".json") else []
 
 
 def write_reports(
@@ -439,7 +455,8 @@ def write_reports(
     Args:
         data: The analysed report data.
         directory: Where to write.
-        transcripts_from: Directories whose ``transcripts/*.json`` hold the matches' events.
+        transcripts_from: Directories whose ``transcripts/`` hold the matches' events (``.json`` or
+            ``.json.gz``).
         renderers: Board renderers by game for the replay viewer (``Registry.board_renderers``); None: text
             boards only.
 
@@ -458,11 +475,12 @@ def write_reports(
         events: list[dict[str, Any]] = []
         for source in sources:
             candidate = source / match["transcript"]
-            if candidate.is_file():
+            found = next((c for c in (candidate, *_other_forms(candidate)) if c.is_file()), None)
+            if found is not None:
                 try:
-                    events = json.loads(candidate.read_text(encoding="utf-8")).get("events", [])
-                except (OSError, ValueError):
-                    events = [{"kind": "error", "t": 0, "text": f"unreadable transcript {candidate}"}]
+                    events = read_transcript(found).get("events", [])
+                except (OSError, ValueError, EOFError):
+                    events = [{"kind": "error", "t": 0, "text": f"unreadable transcript {found}"}]
                 break
         board = final_board(events, renderer_for(match["game"], renderers))
         _write(directory / match["page"], render_transcript(match, events, board, renderers))

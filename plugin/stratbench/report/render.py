@@ -8,6 +8,7 @@ markup; the pages also carry a Content-Security-Policy that forbids scripts.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import math
@@ -45,7 +46,9 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+@functools.lru_cache(maxsize=1)
 def _environment() -> Any:
+    """The templates' environment, made once: each template is compiled once per process, not once per page."""
     import jinja2  # lean: jinja2 loads only when a report is written
 
     env = jinja2.Environment(
@@ -274,6 +277,51 @@ def _page_name(match_id: str, used: set[str]) -> str:
     return f"transcripts/{stem}.html"
 
 
+MATCH_ROWS_PER_GROUP = 500
+"""Rows of the matches table under one fold: a game's matches, cut into folds of this many."""
+MATCH_ROWS_OPEN = 500
+"""Matches in a run up to which the matches table is plain rows in open folds. A larger run's rows ride
+in the page compressed and its script draws a fold's rows when it is opened (report.html opens in well
+under a second at 5,000 matches)."""
+
+
+def _match_groups(matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The matches table's folds: per game (in order of first appearance), at most
+    :data:`MATCH_ROWS_PER_GROUP` rows each, open when the run is small."""
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for match in matches:
+        by_game.setdefault(str(match.get("game")), []).append(match)
+    groups = []
+    for game, rows in by_game.items():
+        for start in range(0, len(rows), MATCH_ROWS_PER_GROUP):
+            part = rows[start:start + MATCH_ROWS_PER_GROUP]
+            span = (f"{len(rows)} match{'es' if len(rows) != 1 else ''}" if len(part) == len(rows)
+                    else f"matches {start + 1}–{start + len(part)} of {len(rows)}")
+            groups.append({"title": f"{game}: {span}", "rows": part, "open": len(matches) <= MATCH_ROWS_OPEN})
+    return groups
+
+
+def _match_cells(match: dict[str, Any]) -> list[Any]:
+    """A matches-table row as the page's script draws it: page (or None), then the cells' texts."""
+    terminal = f" ({match['terminal']})" if match.get("terminal") else ""
+    return [match["page"] if match.get("transcript") else None, str(match.get("test_id")),
+            " vs ".join(map(str, match.get("agents") or [])), " / ".join(_fmt(s) for s in match.get("scores") or []),
+            f"{match.get('result')}{terminal}", _fmt(match.get("turns")),
+            "/".join(map(str, match["illegal"])) if match.get("illegal") else "", _fmt(match.get("tokens")),
+            _fmt(match.get("cost_usd"))]
+
+
+def _match_rows(groups: list[dict[str, Any]]) -> dict[str, str] | None:
+    """The compressed rows of a large run's matches table, with the script that draws them (None: a small run)."""
+    if not groups or groups[0]["open"]:
+        return None
+    script = files("stratbench.report").joinpath("templates/matches.js").read_text(encoding="utf-8")
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    rows = [[_match_cells(m) for m in group["rows"]] for group in groups]
+    return {"data": embed(json.dumps(rows, ensure_ascii=False, separators=(",", ":"))), "encoding": ENCODING,
+            "script": script, "script_hash": f"sha256-{digest}"}
+
+
 def render_html(data: dict[str, Any]) -> str:
     """Returns the self-contained HTML report."""
     games, rows = _rating_rows(data)
@@ -289,6 +337,7 @@ def render_html(data: dict[str, Any]) -> str:
         match["page"] = _page_name(match["match_id"], used)
     manifest = {**_EMPTY_MANIFEST, **(data.get("manifest") or {})}
     elo_games, elo_rows = _elo_rows(data)
+    groups = _match_groups(data["matches"])
     return _environment().get_template("report.html.j2").render(
         data=data, manifest=manifest, rating_games=games, rating_rows=rows, score_rows=_score_rows(data), plot=plot,
         heat=heat, score_header=_score_header(data), score_caption=_score_caption(data), elo_games=elo_games,
@@ -297,6 +346,7 @@ def render_html(data: dict[str, Any]) -> str:
         overview=_overview_table(data), overview_caption=OVERVIEW_CAPTION,
         gate_columns=GATE_COLUMNS, gate_rows=gate_rows(data.get("gate") or {}),
         gate_charts=[llr_chart(t) for t in (data.get("gate") or {}).get("tests", [])],
+        match_groups=groups, match_rows=_match_rows(groups),
     )
 
 
@@ -380,6 +430,7 @@ def render_markdown(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+@functools.lru_cache(maxsize=1)
 def _replay_script() -> tuple[str, str]:
     """The viewer's script and its CSP hash (only that script may run on a transcript page)."""
     script = files("stratbench.report").joinpath("templates/replay.js").read_text(encoding="utf-8")
@@ -446,6 +497,65 @@ def _other_forms(path: Path) -> list[Path]:
     return [path.with_name(path.name + ".gz")] if path.name.endswith(".json") else []
 
 
+PARALLEL_PAGES_FROM = 1000
+"""Match pages from which they are written by several processes (one per CPU, at most 4)."""
+
+
+class _PageJob:
+    """Writes match pages: reads each match's transcript and renders its page."""
+
+    def __init__(self, directory: Path, sources: list[Path], renderers: dict[str, Any]) -> None:
+        self.directory, self.sources, self.renderers = directory, sources, renderers
+
+    def events(self, match: dict[str, Any]) -> list[dict[str, Any]]:
+        for source in self.sources:
+            candidate = source / match["transcript"]
+            found = next((c for c in (candidate, *_other_forms(candidate)) if c.is_file()), None)
+            if found is not None:
+                try:
+                    return list(read_transcript(found).get("events", []))
+                except (OSError, ValueError, EOFError):
+                    return [{"kind": "error", "t": 0, "text": f"unreadable transcript {found}"}]
+        return []
+
+    def write(self, match: dict[str, Any]) -> None:
+        events = self.events(match)
+        board = final_board(events, renderer_for(match["game"], self.renderers))
+        _write(self.directory / match["page"], render_transcript(match, events, board, self.renderers))
+
+
+def _page_workers(pages: int) -> int:
+    if pages < PARALLEL_PAGES_FROM or not hasattr(os, "fork"):
+        return 1
+    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+_JOB: dict[str, Any] = {}
+"""The page job a forked worker inherits (renderers may be closures, which cannot be pickled)."""
+
+
+def _write_chunk(indexes: list[int]) -> int:
+    job, todo = _JOB["job"], _JOB["todo"]
+    for index in indexes:
+        job.write(todo[index])
+    return len(indexes)
+
+
+def _write_pages_in_parallel(job: _PageJob, todo: list[dict[str, Any]], workers: int) -> None:
+    """Splits the pages among forked processes; each inherits the job and writes its share."""
+    import multiprocessing
+
+    _JOB.update(job=job, todo=todo)
+    try:
+        chunks = [list(range(k, len(todo), workers * 8)) for k in range(workers * 8)]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            written = sum(pool.map(_write_chunk, chunks))
+        if written != len(todo):
+            raise RuntimeError(f"wrote {written} of {len(todo)} match pages")
+    finally:
+        _JOB.clear()
+
+
 def write_reports(
     data: dict[str, Any], directory: Path, *, transcripts_from: list[Path] | None = None,
     renderers: dict[str, Any] | None = None,
@@ -468,22 +578,14 @@ def write_reports(
     html = render_html(data)
     pages = directory / "transcripts"
     pages.mkdir(exist_ok=True)
-    sources = transcripts_from or [directory]
-    for match in [*data["matches"], *data.get("unscored", [])]:
-        if not match.get("transcript"):
-            continue
-        events: list[dict[str, Any]] = []
-        for source in sources:
-            candidate = source / match["transcript"]
-            found = next((c for c in (candidate, *_other_forms(candidate)) if c.is_file()), None)
-            if found is not None:
-                try:
-                    events = read_transcript(found).get("events", [])
-                except (OSError, ValueError, EOFError):
-                    events = [{"kind": "error", "t": 0, "text": f"unreadable transcript {found}"}]
-                break
-        board = final_board(events, renderer_for(match["game"], renderers))
-        _write(directory / match["page"], render_transcript(match, events, board, renderers))
+    todo = [match for match in [*data["matches"], *data.get("unscored", [])] if match.get("transcript")]
+    job = _PageJob(directory, transcripts_from or [directory], renderers)
+    workers = _page_workers(len(todo))
+    if workers > 1:
+        _write_pages_in_parallel(job, todo, workers)
+    else:
+        for match in todo:
+            job.write(match)
     written = {
         "report.html": directory / "report.html",
         "report.md": directory / "report.md",

@@ -3,7 +3,6 @@ fallback after an answer cut twice, in the replay's steps and in the page's even
 
 from __future__ import annotations
 
-import json
 import re
 
 from page_data import inflated, replay_data

@@ -58,6 +58,7 @@ def test_a_2000_step_match_with_a_large_board_makes_a_page_under_1_mb():
     events = long_match(2000)
     page = render_transcript(ROW, events, renderers={"walk": map_board})
     assert len(page.encode("utf-8")) < 1_000_000
+    assert len(packed_replay(page)["boards"]) == 141  # of 2001 snapshots
     shown = replay_data(page)
     assert len(shown["steps"]) == 2002  # start, 2000 decisions, end
     decisions = shown["steps"][1:-1]

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from typing import Any
 
 from stratbench.llm.reply import TRUNCATED_FINISH_REASONS
@@ -243,7 +242,6 @@ def pack_replay(replay: dict[str, Any]) -> dict[str, Any]:
     indexes into ``pieces``: ``{"pieces": [...], "boards": [{"svg"|"text": [i, ...], "note"?}], "steps"}``.
     :func:`unpack_replay` (and the page's script) joins them back.
     """
-    pieces: list[str] = []
     index: dict[str, int] = {}
     boards = []
     for board in replay["boards"]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from base64 import b64decode, b64encode
 from hashlib import sha256
@@ -165,3 +166,22 @@ def test_a_page_is_the_same_bytes_on_every_build():
     assert first == render_transcript(ROW, events, renderers={"walk": map_board})
     data = re.search(r'id="replay-data" data-encoding="gzip\+base64">(.*?)</script>', first).group(1)
     assert b64decode(data)[4:8] == b"\0\0\0\0"  # gzip's MTIME field
+
+
+def test_pages_written_by_forked_workers_are_the_pages_one_process_writes(tmp_path, monkeypatch):
+    import stratbench.report.render as render
+
+    store = ResultStore(tmp_path / "run", "run-1")
+    for k in range(6):
+        store.append(record(f"t[m{k}]", seed=k), long_match(k + 1))
+    records = [json.loads(line) for line in store.path.read_text().splitlines()]
+    pages = {}
+    for name, workers_from in (("serial", 10_000), ("forked", 2)):
+        monkeypatch.setattr(render, "PARALLEL_PAGES_FROM", workers_from)
+        assert render._page_workers(6) == (1 if name == "serial" else min(4, len(os.sched_getaffinity(0))))
+        out = tmp_path / name
+        write_reports(analyse(records, resamples=20), out, transcripts_from=[tmp_path / "run"],
+                      renderers={"tictactoe": map_board})
+        pages[name] = {p.name: p.read_bytes() for p in (out / "transcripts").glob("*.html")}
+    assert len(pages["forked"]) == 6 and pages["forked"] == pages["serial"]
+    assert replay_data(pages["forked"][next(iter(pages["forked"]))].decode())["boards"]

@@ -185,3 +185,31 @@ def test_pages_written_by_forked_workers_are_the_pages_one_process_writes(tmp_pa
         pages[name] = {p.name: p.read_bytes() for p in (out / "transcripts").glob("*.html")}
     assert len(pages["forked"]) == 6 and pages["forked"] == pages["serial"]
     assert replay_data(pages["forked"][next(iter(pages["forked"]))].decode())["boards"]
+
+
+def conversation(calls: int) -> list[dict]:
+    """One player's model calls, each re-sending the whole conversation so far (about 600 characters a turn)."""
+    events, messages = [], [{"role": "system", "content": "You play a long game. " * 20}]
+    for k in range(calls):
+        messages = [*messages, {"role": "user", "content": f"Turn {k}: the position is " + "ab" * 150}]
+        events += [{"kind": "observation", "t": k, "turn": k, "player": 0, "text": f"turn {k}", "legal": ["0"]},
+                   {"kind": "llm_call", "t": k, "player": 0, "model": "openai/m", "messages": messages,
+                    "response": f"Action: 0 (turn {k})", "prompt_tokens": 10 + k, "completion_tokens": 3,
+                    "duration_s": 0.1},
+                   {"kind": "action", "t": k, "turn": k, "player": 0, "action": "0"}]
+        messages = [*messages, {"role": "assistant", "content": f"Action: 0 (turn {k})"}]
+    return events
+
+
+def test_a_long_conversation_lists_each_message_once():
+    events = conversation(600)  # the last call re-sends 1,200 messages: 110 MB of markup listed whole
+    page = render_transcript(ROW, events)
+    assert len(page.encode("utf-8")) < 1_000_000
+    listed = inflated(page)
+    assert listed.count("Turn 599: the position is") == 1 and listed.count("Turn 0: the position is") == 1
+    assert listed.count("You play a long game.") == 20  # the system prompt, once: 20 repeats of its sentence
+    notes = re.findall(r"<div class=\"muted\">… the first (\d+) messages?, as in this player's previous call</div>",
+                       listed)
+    assert [int(n) for n in notes] == [2 * k for k in range(1, 600)]  # system + each earlier turn and reply
+    steps = replay_data(page)["steps"]
+    assert steps[599]["items"][2] == {"label": "prompt", "text": "[user]\nTurn 599: the position is " + "ab" * 150}

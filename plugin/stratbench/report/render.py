@@ -449,6 +449,25 @@ def final_board(events: list[dict[str, Any]], renderer: Any) -> str | None:
         return None
 
 
+def _repeated_messages(events: list[dict[str, Any]]) -> dict[int, int]:
+    """For each model call (by its place among the listed events), how many of its first messages are its
+    player's previous call's: a conversation re-sends them every call, the list shows them once."""
+    previous: dict[Any, list[Any]] = {}
+    repeated: dict[int, int] = {}
+    listed = [event for event in events if event.get("kind") != "board"]
+    for place, event in enumerate(listed):
+        if event.get("kind") != "llm_call" or not isinstance(event.get("messages"), list):
+            continue
+        messages, before = event["messages"], previous.get(event.get("player"), [])
+        same = 0
+        while same < min(len(messages), len(before)) and messages[same] == before[same]:
+            same += 1
+        if same:
+            repeated[place] = same
+        previous[event.get("player")] = messages
+    return repeated
+
+
 FINAL_BOARD_INLINE_LIMIT = 64_000
 """Characters of a final board drawn at the top of a match page; a larger one (a map) is the replay's last step."""
 
@@ -475,7 +494,8 @@ def render_transcript(
     if events:
         script, script_hash = _replay_script()
         data = pack_replay(replay_steps(events, renderer_for(match.get("game", ""), renderers)))
-        listed = environment.get_template("transcript_events.html.j2").render(events=events, cut_off=CUT_OFF)
+        listed = environment.get_template("transcript_events.html.j2").render(
+            events=events, cut_off=CUT_OFF, repeated=_repeated_messages(events))
         replay = {"data": embed(json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)),
                   "events": embed(listed), "encoding": ENCODING, "script": script, "script_hash": script_hash}
     large = board_svg is not None and len(board_svg) > FINAL_BOARD_INLINE_LIMIT

@@ -213,3 +213,14 @@ def test_a_long_conversation_lists_each_message_once():
     assert [int(n) for n in notes] == [2 * k for k in range(1, 600)]  # system + each earlier turn and reply
     steps = replay_data(page)["steps"]
     assert steps[599]["items"][2] == {"label": "prompt", "text": "[user]\nTurn 599: the position is " + "ab" * 150}
+
+
+def test_a_damaged_gzipped_transcript_is_shown_as_an_error(tmp_path):
+    (tmp_path / "transcripts").mkdir()
+    (tmp_path / "transcripts" / "m1.json.gz").write_bytes(b"\x1f\x8b\x08\x00not gzip")
+    data = analyse([record("m1", transcript="transcripts/m1.json.gz")], resamples=20)
+    write_reports(data, tmp_path)
+    (page,) = [m["page"] for m in data["matches"]]
+    steps = replay_data((tmp_path / page).read_text())["steps"]
+    assert steps[0]["items"] == [{"label": "error", "text": '{\n "text": "unreadable transcript '
+                                  + str(tmp_path / "transcripts" / "m1.json.gz") + '"\n}'}]

@@ -2,7 +2,9 @@
 
 Rendering is separate from computation (:mod:`stratbench.report.analysis`).
 jinja2 autoescapes every value, so strings produced by models cannot inject
-markup; the pages also carry a Content-Security-Policy that forbids scripts.
+markup; the pages also carry a Content-Security-Policy that allows no script but
+the report's own, by its hash (a match page's viewer; report.html's matches table
+when the run is large).
 """
 
 from __future__ import annotations

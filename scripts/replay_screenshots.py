@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from stratbench.testing.browser import Chromium, find_chromium
@@ -32,6 +33,9 @@ def main(report_dir: Path, out: Path) -> int:
                 print(f"replay_screenshots: no {game} match in {report_dir}", file=sys.stderr)
                 continue
             browser.open(report_dir / rows[0]["page"])
+            deadline = time.monotonic() + 30  # the page unpacks its replay after loading
+            while browser.evaluate("document.body.getAttribute('data-replay')") != "ready" and time.monotonic() < deadline:
+                time.sleep(0.05)
             for _ in range(steps):
                 browser.press("ArrowRight")
             path = browser.screenshot(out / f"replay-{game}.png")

@@ -25,6 +25,8 @@ from pathlib import Path
 import pytest
 
 import stratbench
+from stratbench.run.results import read_transcript
+from stratbench.testing.written import readable_text
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "stratbench-nim"
@@ -103,7 +105,7 @@ def nim_run(nim_venv: tuple[Path, Path]) -> tuple[Path, Path, list[dict]]:
     lines = (report_dir / "results.jsonl").read_text().splitlines()
     records = [record for record in map(json.loads, lines) if record.get("type") == "match"]
     for record in records:
-        events = json.loads((report_dir / record["transcript"]).read_text())["events"]
+        events = read_transcript(report_dir / record["transcript"])["events"]
         record["start"] = next(event["board"]["heaps"] for event in events if event.get("kind") == "board")
     return python, report_dir, records
 
@@ -195,7 +197,7 @@ def test_the_report_has_the_nim_section_and_the_replay_draws_the_heaps(nim_run):
     assert "Nim" in (out / "report.html").read_text()
     pages = sorted((out / "transcripts").glob("*.html"))
     assert len(pages) == len(records)
-    assert all('class="nim-heaps"' in page.read_text() for page in pages)
+    assert all('class="nim-heaps"' in readable_text(page) for page in pages)
 
 
 @pytest.mark.slow
@@ -259,7 +261,7 @@ def test_a_model_plays_nim_with_the_familys_strategy_guide(nim_venv, fake_llm):
     for record in played:
         side = _side_of(record, "openai/fake+guide")
         assert record["usage"][side]["calls"] == record["decisions"][side] > 0
-        events = json.loads((report_dir / record["transcript"]).read_text())["events"]
+        events = read_transcript(report_dir / record["transcript"])["events"]
         systems = [e["messages"][0]["content"] for e in events if e.get("kind") == "llm_call"]
         assert systems and all(text.endswith(f"Strategy guide for Nim:\n{guide}") for text in systems)
         metric = record["metrics"][str(record["sides"][side]["players"][0])]

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from stratbench.testing.fake_llm import FakeLLMServer, Faults
+from stratbench.run.results import read_transcript
+from stratbench.testing.written import readable_text
 
 SUITE = """
 import pytest
@@ -62,11 +64,12 @@ def _records(root: Path) -> list[dict]:
 
 def _transcript(root: Path, record: dict) -> list[dict]:
     path = root / "reports/latest" / record["transcript"]
-    return json.loads(path.read_text())["events"]
+    return read_transcript(path)["events"]
 
 
 def _files_containing(root: Path, secret: str) -> list[str]:
-    return [str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and secret.encode() in p.read_bytes()]
+    return [str(p.relative_to(root)) for p in root.rglob("*")
+            if p.is_file() and (secret.encode() in p.read_bytes() or secret in readable_text(p))]
 
 
 @pytest.mark.parametrize("name", sorted(PROVIDERS))
@@ -155,7 +158,7 @@ def test_faults_are_retried_counted_and_shown(pytester, clean_env):
     assert all(e["backoff_s"] > 0 and e["attempts"] == 9 for e in failed)
     assert all(e["status"] == (429 if e["failure"] == "429" else 500) for e in failed if e["failure"] in ("429", "5xx"))
     page = (pytester.path / "reports/latest" / "transcripts").glob("*.html")
-    html = "\n".join(p.read_text() for p in page)
+    html = "\n".join(readable_text(p) for p in page)
     assert f"attempt 1/9 failed: {failed[0]['failure']}" in html and "retried after" in html
     assert _files_containing(pytester.path, "sk-user-faults-0b7") == []
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from stratbench.testing.fake_llm import FakeLLMServer, ScriptedReply, first_legal_responder, tool_legal_responder
+from stratbench.run.results import read_transcript
 
 SUITE = """
 import pytest
@@ -39,7 +40,7 @@ def _model_record(root: Path) -> dict:
 
 
 def _events(root: Path, record: dict, kind: str) -> list[dict]:
-    events = json.loads((root / "reports/latest" / record["transcript"]).read_text())["events"]
+    events = read_transcript(root / "reports/latest" / record["transcript"])["events"]
     return [e for e in events if e["kind"] == kind]
 
 

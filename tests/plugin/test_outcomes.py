@@ -9,6 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from stratbench.testing.fake_llm import first_legal_responder
+from stratbench.run.results import read_transcript
 
 SUITE = """
 import pytest
@@ -139,7 +140,7 @@ def test_a_hung_provider_times_the_match_out_with_its_transcript(pytester, provi
     assert record["status"] == "errored" and record["fault"] == "provider"
     assert record["reason"] == ("MatchTimeout: the match ran past --match-timeout 2 s "
                                 "(waiting on a model call)")
-    events = json.loads((pytester.path / "reports/latest" / record["transcript"]).read_text())["events"]
+    events = read_transcript(pytester.path / "reports/latest" / record["transcript"])["events"]
     assert events[0]["kind"] == "board" and events[0]["board"]["board"] == "." * 9  # the start position
     played = [e for e in events if e["kind"] != "board"]
     assert played[0]["kind"] == "observation" and "Legal actions" in str(played[0]) or played[0]["player"] >= 0

@@ -9,6 +9,7 @@ import pytest
 from stratbench.core.agent import AgentSpec
 from stratbench.core.schedule import SubjectLimit, SuiteSpec, build_schedule
 from stratbench.reference import ReferenceError, choose_profile, load_profile
+from stratbench.run.results import read_transcript
 
 SUITE = """
 import pytest
@@ -229,5 +230,5 @@ def test_profile_scaffold_settings_shape_the_reference_rap_matches_and_their_rep
 
 def _searches(pytester, record):
     """The (depth, iterations) of the match's searches, from its transcript."""
-    events = json.loads((pytester.path / "reports/latest" / record["transcript"]).read_text())["events"]
+    events = read_transcript(pytester.path / "reports/latest" / record["transcript"])["events"]
     return {(e["depth"], e["iterations"]) for e in events if e.get("kind") == "rap_search" and e["searched"]}

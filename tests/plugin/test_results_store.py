@@ -14,6 +14,7 @@ from stratbench.match.play import MatchTimeout, fault_of, within
 from stratbench.match.record import unscored_record
 from stratbench.report.analysis import analyse, malformed
 from stratbench.report.render import render_markdown
+from stratbench.testing.written import readable_text
 from stratbench.run.results import (
     ResultStore,
     WorkerJournal,
@@ -153,6 +154,6 @@ def test_stratbench_report_rebuilds_a_directory_with_unscored_records_and_per_ru
     assert result.returncode == 0, result.stderr
     html = (tmp_path / "report.html").read_text()
     assert 'id="unscored-table"' in html and "why t.py::c" in html
-    pages = {p.name: p.read_text() for p in (tmp_path / "transcripts").glob("*.html")}
+    pages = {p.name: readable_text(p) for p in (tmp_path / "transcripts").glob("*.html")}
     assert len(pages) == 3 and any("boom" in text for text in pages.values())
     assert any("a1" in text for text in pages.values())

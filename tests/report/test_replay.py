@@ -19,6 +19,7 @@ from stratbench.games.spin.tictactoe import TicTacToe, winner
 from stratbench.report.render import render_transcript
 from stratbench.families import standalone_registry
 from stratbench.report.replay import replay_steps
+from page_data import inflated, replay_data
 
 
 class RandomLegal:
@@ -144,11 +145,14 @@ def test_model_text_cannot_leave_the_replay_data_element():
     ]
     page = render_transcript({"test_id": "t", "game": "tictactoe", "agents": ["a", "b"], "scores": [1, 0],
                               "seed": 0, "subject": 0, "result": "won"}, events)
-    data = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.DOTALL).group(1)
-    assert "<" not in data and ">" not in data
-    steps = json.loads(data)["steps"]
+    for data in re.findall(r'<script type="application/octet-stream" id="\w+-data" data-encoding="gzip\+base64">'
+                           r'(.*?)</script>', page, re.DOTALL):
+        assert re.fullmatch(r"[A-Za-z0-9+/=]+", data)  # base64: nothing in it can end the element
+    steps = replay_data(page)["steps"]
     assert steps[0]["items"][0]["text"] == evil  # shown as text, intact
-    assert page.count("<script") == 2
+    assert page.count("<script") == 3  # the replay's data, the list of events and the viewer
+    listed = inflated(page)
+    assert evil not in listed and "&lt;/script&gt;&lt;script&gt;alert(1)" in listed
 
 
 def test_pddl_replay_gives_each_step_its_verdict():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -51,6 +52,15 @@ def _match(game_name: str):
     return render_transcript(row, events, renderers=standalone_registry(("reporters",)).board_renderers)
 
 
+def open_replay(browser, page) -> None:
+    """Opens a match page and waits until its script has unpacked the replay and shown the first step."""
+    browser.open(page)
+    deadline = time.monotonic() + 30
+    while browser.evaluate("document.body.getAttribute('data-replay')") != "ready":
+        assert time.monotonic() < deadline, f"the replay never became ready: {browser.errors}"
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def browser(tmp_path):
     profile = tmp_path / "chromium-profile"
@@ -64,7 +74,7 @@ def browser(tmp_path):
 def test_arrow_keys_step_through_the_replay_and_the_board_changes(game_name, tmp_path, browser):
     page = tmp_path / f"{game_name}.html"
     page.write_text(_match(game_name), encoding="utf-8")
-    browser.open(page)
+    open_replay(browser, page)
     first = browser.evaluate(STATE)
     import json
 
@@ -108,7 +118,7 @@ def test_reasoning_is_folded_until_opened_and_a_cut_reply_is_marked(tmp_path, br
 
     path = tmp_path / "model-calls.html"
     path.write_text(model_call_page(), encoding="utf-8")
-    browser.open(path)
+    open_replay(browser, path)
     items = json.loads(browser.evaluate(FOLD))
     reasoning = next(item for item in items if "summary" in item)
     assert reasoning == {"summary": "reasoning (300 tokens)", "open": False, "text": REASONING, "shown": False}

@@ -3,9 +3,9 @@ fallback after an answer cut twice, in the replay's steps and in the page's even
 
 from __future__ import annotations
 
-import json
 import re
 
+from page_data import inflated, replay_data
 from stratbench.report.render import render_transcript
 from stratbench.report.replay import replay_steps
 
@@ -58,9 +58,8 @@ def test_the_replay_folds_reasoning_and_shows_the_token_split_the_cut_and_the_to
 
 
 def test_the_page_lists_reasoning_closed_with_its_token_count_and_escapes_it():
-    html = page()
-    data = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', html, re.DOTALL).group(1)
-    assert json.loads(data)["steps"][0]["items"][3]["fold"] is True
+    html = inflated(page())
+    assert replay_data(html)["steps"][0]["items"][3]["fold"] is True
     folded = re.findall(r'<details class="reasoning"><summary>(.*?)</summary><pre>(.*?)</pre></details>', html)
     assert folded == [("reasoning (300 tokens)", "Square 4 is the centre &lt;b&gt;and&lt;/b&gt; it blocks two lines.")]
     assert "response (prompt 1200 (800 cached) · reasoning 300 · answer 40 tokens, 1.5 s) · " \

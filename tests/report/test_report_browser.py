@@ -28,11 +28,12 @@ pytestmark = [
 
 
 def dump_dom(page: Path, profile: Path) -> str:
-    """Loads a page from a file:// URL in headless Chromium and returns the DOM after its scripts ran."""
+    """Loads a page from a file:// URL in headless Chromium and returns the DOM after its scripts ran
+    (the virtual time budget lets a match page's replay unpack itself first)."""
     command = [
         str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={profile}", "--dump-dom", page.resolve().as_uri(),
+        f"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom", page.resolve().as_uri(),
     ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=90, check=False)
     assert result.returncode == 0, result.stderr[-2000:]

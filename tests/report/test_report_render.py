@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from page_data import inflated, replay_data
 from report_records import EVIL, EVIL_IMG, EVIL_SCRIPT, record
 from stratbench.report.analysis import analyse, manifest_for
 from stratbench.families import standalone_registry
@@ -108,10 +109,13 @@ def _without_replay_scripts(page: str) -> str:
 
     script, script_hash = _replay_script()
     assert f"script-src '{script_hash}'" in page
-    data = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.DOTALL)
-    assert data is not None and "<" not in data.group(1)  # model text cannot close the element or open markup
-    json.loads(data.group(1))
-    page = page.replace(data.group(0), "")
+    found = re.findall(r'<script type="application/octet-stream" id="(?:replay|events)-data" '
+                       r'data-encoding="gzip\+base64">[A-Za-z0-9+/=]*</script>', page)
+    assert len(found) == 2  # base64 only: model text cannot close the element or open markup
+    replay_data(page)
+    page = inflated(page)
+    for data in found:
+        page = page.replace(data, "")
     assert f"<script>{script}</script>" in page
     return page.replace(f"<script>{script}</script>", "")
 
@@ -127,8 +131,8 @@ def test_every_model_string_is_escaped_in_html_markdown_and_transcripts(written)
     for page in (directory / "transcripts").glob("*.html"):
         text = page.read_text()
         _assert_escaped(_without_replay_scripts(text))
-        assert text.lower().count("<script") == 2  # the replay's data and its viewer, nothing planted
-    page = next((directory / "transcripts").glob("*openai*.html")).read_text()
+        assert text.lower().count("<script") == 3  # the replay's data, the list of events, the viewer
+    page = inflated(next((directory / "transcripts").glob("*openai*.html")).read_text())
     for shown in ("Action: " + ESCAPED_SCRIPT, "let us ally " + ESCAPED_SCRIPT, "not legal: " + ESCAPED_SCRIPT):
         assert shown in page
     assert "&#34;detail&#34;: &#34;" + ESCAPED_SCRIPT in page  # an event without its own layout is shown as JSON text
@@ -171,7 +175,7 @@ def test_an_unreadable_transcript_is_shown_as_an_error(tmp_path):
     data = analyse([record("m1", transcript="transcripts/m1.json")], resamples=20)
     write_reports(data, tmp_path)
     (page,) = [m["page"] for m in data["matches"]]
-    assert "unreadable transcript" in (tmp_path / page).read_text()
+    assert "unreadable transcript" in inflated((tmp_path / page).read_text())
 
 
 def test_long_match_ids_get_distinct_transcript_pages(tmp_path):

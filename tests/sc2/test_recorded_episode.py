@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from stratbench.testing.fake_llm import FakeLLMServer
+from stratbench.run.results import read_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = "suites/sc2/test_mock_skirmish.py"
@@ -52,7 +53,7 @@ def _pytest(tmp_path, name, *extra, select="direct"):
 
 
 def _events(report, record, kinds):
-    events = json.loads((report / record["transcript"]).read_text())["events"]
+    events = read_transcript(report / record["transcript"])["events"]
     return [{k: v for k, v in e.items() if k != "t"} for e in events if e["kind"] in kinds]
 
 

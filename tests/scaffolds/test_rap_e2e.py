@@ -7,6 +7,7 @@ import json
 import pytest
 
 from stratbench.testing.rap_responder import rap_responder
+from stratbench.run.results import read_transcript
 
 SUITE = """
 import pytest
@@ -23,7 +24,7 @@ def results(pytester):
 
 
 def transcript(pytester, record):
-    return json.loads((pytester.path / "reports/latest" / record["transcript"]).read_text())["events"]
+    return read_transcript(pytester.path / "reports/latest" / record["transcript"])["events"]
 
 
 def played(events):

@@ -24,6 +24,7 @@ from stratbench.games.advgame import battle_card
 from stratbench.games.advgame.baselines import greedy_strategy, random_strategy
 from stratbench.games.advgame.prompts import catalogue_text
 from stratbench.testing.fake_llm import FakeLLMServer
+from stratbench.run.results import read_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = "suites/advgame/test_battle_card.py"
@@ -66,7 +67,7 @@ def _records(report):
 
 
 def _events(report, record):
-    events = json.loads((report / record["transcript"]).read_text())["events"]
+    events = read_transcript(report / record["transcript"])["events"]
     return [{k: v for k, v in e.items() if k not in ("t", "latency_s", "duration_s")} for e in events
             if e["kind"] in ("initial_strategy", "revision_round")]
 

@@ -24,6 +24,7 @@ import pytest
 pytest.importorskip("diplomacy", reason="Diplomacy needs the engine: pip install 'pytest-stratbench[diplomacy]'")
 
 from stratbench.testing.fake_llm import FakeLLMServer  # noqa: E402
+from stratbench.run.results import read_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "games" / "golden"
@@ -95,7 +96,7 @@ def _pytest(tmp_path, name, *extra, end_year="1901"):
 
 
 def _events(report, record):
-    return json.loads((report / record["transcript"]).read_text())["events"]
+    return read_transcript(report / record["transcript"])["events"]
 
 
 def _assert_possible_scores(record):

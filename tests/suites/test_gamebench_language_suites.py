@@ -21,6 +21,7 @@ import pytest
 
 from stratbench.games.gamebench.are_you_the_traitor import MAX_CHARS
 from stratbench.testing.fake_llm import FakeLLMServer, first_legal_responder
+from stratbench.run.results import read_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = ["suites/gamebench/test_codenames.py", "suites/gamebench/test_are_you_the_traitor.py"]
@@ -67,7 +68,7 @@ def _records(report):
 
 
 def _events(report, record, kinds):
-    events = json.loads((report / record["transcript"]).read_text())["events"]
+    events = read_transcript(report / record["transcript"])["events"]
     return [{k: v for k, v in e.items() if k != "t"} for e in events if e["kind"] in kinds]
 
 

@@ -24,6 +24,7 @@ pytest.importorskip("pyspiel", reason="Hanabi needs OpenSpiel: pip install 'pyte
 pytest.importorskip("diplomacy", reason="Diplomacy needs the engine: pip install 'pytest-stratbench[diplomacy]'")
 
 from stratbench.testing.fake_llm import FakeLLMServer  # noqa: E402
+from stratbench.run.results import read_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = ["suites/spin/test_hanabi.py", "suites/spin/test_diplomacy.py"]
@@ -94,7 +95,7 @@ def _records(report):
 
 
 def _events(report, record, kinds):
-    events = json.loads((report / record["transcript"]).read_text())["events"]
+    events = read_transcript(report / record["transcript"])["events"]
     return [{k: v for k, v in e.items() if k != "t"} for e in events if e["kind"] in kinds]
 
 

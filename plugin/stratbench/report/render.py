@@ -2,12 +2,15 @@
 
 Rendering is separate from computation (:mod:`stratbench.report.analysis`).
 jinja2 autoescapes every value, so strings produced by models cannot inject
-markup; the pages also carry a Content-Security-Policy that forbids scripts.
+markup; the pages also carry a Content-Security-Policy that allows no script but
+the report's own, by its hash (a match page's viewer; report.html's matches table
+when the run is large).
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import math
@@ -17,10 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from stratbench.report.gate_section import GATE_COLUMNS, gate_rows, llr_chart
-from stratbench.report.replay import CUT_OFF, finish_note, renderer_for, replay_steps, reply_text, token_split
+from stratbench.report.embed import ENCODING, embed
+from stratbench.report.replay import (
+    CUT_OFF, finish_note, pack_replay, renderer_for, replay_steps, reply_text, token_split,
+)
 from stratbench.report.svg import heatmap, radar_chart, rating_plot, xy_chart
 from stratbench.report.unplayed import beside
-from stratbench.run.results import transcript_name
+from stratbench.run.results import read_transcript, transcript_name
 
 __all__ = ["render_html", "render_markdown", "render_transcript", "write_reports"]
 
@@ -42,7 +48,9 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+@functools.lru_cache(maxsize=1)
 def _environment() -> Any:
+    """The templates' environment, made once: each template is compiled once per process, not once per page."""
     import jinja2  # lean: jinja2 loads only when a report is written
 
     env = jinja2.Environment(
@@ -271,6 +279,51 @@ def _page_name(match_id: str, used: set[str]) -> str:
     return f"transcripts/{stem}.html"
 
 
+MATCH_ROWS_PER_GROUP = 500
+"""Rows of the matches table under one fold: a game's matches, cut into folds of this many."""
+MATCH_ROWS_OPEN = 500
+"""Matches in a run up to which the matches table is plain rows in open folds. A larger run's rows ride
+in the page compressed and its script draws a fold's rows when it is opened (report.html opens in well
+under a second at 5,000 matches)."""
+
+
+def _match_groups(matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The matches table's folds: per game (in order of first appearance), at most
+    :data:`MATCH_ROWS_PER_GROUP` rows each, open when the run is small."""
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for match in matches:
+        by_game.setdefault(str(match.get("game")), []).append(match)
+    groups = []
+    for game, rows in by_game.items():
+        for start in range(0, len(rows), MATCH_ROWS_PER_GROUP):
+            part = rows[start:start + MATCH_ROWS_PER_GROUP]
+            span = (f"{len(rows)} match{'es' if len(rows) != 1 else ''}" if len(part) == len(rows)
+                    else f"matches {start + 1}–{start + len(part)} of {len(rows)}")
+            groups.append({"title": f"{game}: {span}", "rows": part, "open": len(matches) <= MATCH_ROWS_OPEN})
+    return groups
+
+
+def _match_cells(match: dict[str, Any]) -> list[Any]:
+    """A matches-table row as the page's script draws it: page (or None), then the cells' texts."""
+    terminal = f" ({match['terminal']})" if match.get("terminal") else ""
+    return [match["page"] if match.get("transcript") else None, str(match.get("test_id")),
+            " vs ".join(map(str, match.get("agents") or [])), " / ".join(_fmt(s) for s in match.get("scores") or []),
+            f"{match.get('result')}{terminal}", _fmt(match.get("turns")),
+            "/".join(map(str, match["illegal"])) if match.get("illegal") else "", _fmt(match.get("tokens")),
+            _fmt(match.get("cost_usd"))]
+
+
+def _match_rows(groups: list[dict[str, Any]]) -> dict[str, str] | None:
+    """The compressed rows of a large run's matches table, with the script that draws them (None: a small run)."""
+    if not groups or groups[0]["open"]:
+        return None
+    script = files("stratbench.report").joinpath("templates/matches.js").read_text(encoding="utf-8")
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    rows = [[_match_cells(m) for m in group["rows"]] for group in groups]
+    return {"data": embed(json.dumps(rows, ensure_ascii=False, separators=(",", ":"))), "encoding": ENCODING,
+            "script": script, "script_hash": f"sha256-{digest}"}
+
+
 def render_html(data: dict[str, Any]) -> str:
     """Returns the self-contained HTML report."""
     games, rows = _rating_rows(data)
@@ -286,6 +339,7 @@ def render_html(data: dict[str, Any]) -> str:
         match["page"] = _page_name(match["match_id"], used)
     manifest = {**_EMPTY_MANIFEST, **(data.get("manifest") or {})}
     elo_games, elo_rows = _elo_rows(data)
+    groups = _match_groups(data["matches"])
     return _environment().get_template("report.html.j2").render(
         data=data, manifest=manifest, rating_games=games, rating_rows=rows, score_rows=_score_rows(data), plot=plot,
         heat=heat, score_header=_score_header(data), score_caption=_score_caption(data), elo_games=elo_games,
@@ -294,6 +348,7 @@ def render_html(data: dict[str, Any]) -> str:
         overview=_overview_table(data), overview_caption=OVERVIEW_CAPTION,
         gate_columns=GATE_COLUMNS, gate_rows=gate_rows(data.get("gate") or {}),
         gate_charts=[llr_chart(t) for t in (data.get("gate") or {}).get("tests", [])],
+        match_groups=groups, match_rows=_match_rows(groups),
     )
 
 
@@ -377,18 +432,12 @@ def render_markdown(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+@functools.lru_cache(maxsize=1)
 def _replay_script() -> tuple[str, str]:
     """The viewer's script and its CSP hash (only that script may run on a transcript page)."""
     script = files("stratbench.report").joinpath("templates/replay.js").read_text(encoding="utf-8")
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     return script, f"sha256-{digest}"
-
-
-def _json_for_script(value: Any) -> str:
-    """JSON that cannot end its <script> element or open markup: <, > and & are escaped."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-    return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
 def final_board(events: list[dict[str, Any]], renderer: Any) -> str | None:
@@ -402,11 +451,39 @@ def final_board(events: list[dict[str, Any]], renderer: Any) -> str | None:
         return None
 
 
+def _repeated_messages(events: list[dict[str, Any]]) -> dict[int, int]:
+    """For each model call (by its place among the listed events), how many of its first messages are its
+    player's previous call's: a conversation re-sends them every call, the list shows them once."""
+    previous: dict[Any, list[Any]] = {}
+    repeated: dict[int, int] = {}
+    listed = [event for event in events if event.get("kind") != "board"]
+    for place, event in enumerate(listed):
+        if event.get("kind") != "llm_call" or not isinstance(event.get("messages"), list):
+            continue
+        messages, before = event["messages"], previous.get(event.get("player"), [])
+        same = 0
+        while same < min(len(messages), len(before)) and messages[same] == before[same]:
+            same += 1
+        if same:
+            repeated[place] = same
+        previous[event.get("player")] = messages
+    return repeated
+
+
+FINAL_BOARD_INLINE_LIMIT = 64_000
+"""Characters of a final board drawn at the top of a match page; a larger one (a map) is the replay's last step."""
+
+
 def render_transcript(
     match: dict[str, Any], events: list[dict[str, Any]], board_svg: str | None = None,
     renderers: dict[str, Any] | None = None,
 ) -> str:
     """Returns one match's transcript page: the step-by-step replay, then every event (folded).
+
+    The replay (:func:`~stratbench.report.replay.pack_replay`: each distinct
+    board once) and the list of events ride in the page compressed
+    (:mod:`stratbench.report.embed`); the page's script unpacks them, drawing
+    one step at a time and the list of events when it is opened.
 
     Args:
         match: The match's report row.
@@ -414,20 +491,91 @@ def render_transcript(
         board_svg: The final board picture, if any.
         renderers: Board renderers by game (``Registry.board_renderers``) for the replay.
     """
-
+    environment = _environment()
     replay = None
     if events:
         script, script_hash = _replay_script()
-        data = replay_steps(events, renderer_for(match.get("game", ""), renderers))
-        replay = {"data_json": _json_for_script(data), "script": script, "script_hash": script_hash}
-    return _environment().get_template("transcript.html.j2").render(
-        match=match, events=events, board_svg=board_svg, replay=replay)
+        data = pack_replay(replay_steps(events, renderer_for(match.get("game", ""), renderers)))
+        listed = environment.get_template("transcript_events.html.j2").render(
+            events=events, cut_off=CUT_OFF, repeated=_repeated_messages(events))
+        replay = {"data": embed(json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)),
+                  "events": embed(listed), "encoding": ENCODING, "script": script, "script_hash": script_hash}
+    large = board_svg is not None and len(board_svg) > FINAL_BOARD_INLINE_LIMIT
+    return environment.get_template("transcript.html.j2").render(
+        match=match, events=events, board_svg=None if large else board_svg, board_shown_in_replay=large,
+        replay=replay)
 
 
 def _write(path: Path, text: str) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
+
+
+def _other_forms(path: Path) -> list[Path]:
+    """The same transcript under its other name: ``x.json`` written compressed is ``x.json.gz``, and back."""
+    if path.name.endswith(".json.gz"):
+        return [path.with_name(path.name[:-3])]
+    return [path.with_name(path.name + ".gz")] if path.name.endswith(".json") else []
+
+
+PARALLEL_PAGES_FROM = 1000
+"""Match pages from which they are written by several processes (one per CPU, at most 4)."""
+
+
+class _PageJob:
+    """Writes match pages: reads each match's transcript and renders its page."""
+
+    def __init__(self, directory: Path, sources: list[Path], renderers: dict[str, Any]) -> None:
+        self.directory, self.sources, self.renderers = directory, sources, renderers
+
+    def events(self, match: dict[str, Any]) -> list[dict[str, Any]]:
+        for source in self.sources:
+            candidate = source / match["transcript"]
+            found = next((c for c in (candidate, *_other_forms(candidate)) if c.is_file()), None)
+            if found is not None:
+                try:
+                    return list(read_transcript(found).get("events", []))
+                except (OSError, ValueError, EOFError):
+                    return [{"kind": "error", "t": 0, "text": f"unreadable transcript {found}"}]
+        return []
+
+    def write(self, match: dict[str, Any]) -> None:
+        events = self.events(match)
+        board = final_board(events, renderer_for(match["game"], self.renderers))
+        _write(self.directory / match["page"], render_transcript(match, events, board, self.renderers))
+
+
+def _page_workers(pages: int) -> int:
+    if pages < PARALLEL_PAGES_FROM or not hasattr(os, "fork"):
+        return 1
+    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+_JOB: dict[str, Any] = {}
+"""The page job a forked worker inherits (renderers may be closures, which cannot be pickled)."""
+
+
+def _write_chunk(indexes: list[int]) -> int:
+    job, todo = _JOB["job"], _JOB["todo"]
+    for index in indexes:
+        job.write(todo[index])
+    return len(indexes)
+
+
+def _write_pages_in_parallel(job: _PageJob, todo: list[dict[str, Any]], workers: int) -> None:
+    """Splits the pages among forked processes; each inherits the job and writes its share."""
+    import multiprocessing
+
+    _JOB.update(job=job, todo=todo)
+    try:
+        chunks = [list(range(k, len(todo), workers * 8)) for k in range(workers * 8)]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            written = sum(pool.map(_write_chunk, chunks))
+        if written != len(todo):
+            raise RuntimeError(f"wrote {written} of {len(todo)} match pages")
+    finally:
+        _JOB.clear()
 
 
 def write_reports(
@@ -439,7 +587,8 @@ def write_reports(
     Args:
         data: The analysed report data.
         directory: Where to write.
-        transcripts_from: Directories whose ``transcripts/*.json`` hold the matches' events.
+        transcripts_from: Directories whose ``transcripts/`` hold the matches' events (``.json`` or
+            ``.json.gz``).
         renderers: Board renderers by game for the replay viewer (``Registry.board_renderers``); None: text
             boards only.
 
@@ -451,21 +600,14 @@ def write_reports(
     html = render_html(data)
     pages = directory / "transcripts"
     pages.mkdir(exist_ok=True)
-    sources = transcripts_from or [directory]
-    for match in [*data["matches"], *data.get("unscored", [])]:
-        if not match.get("transcript"):
-            continue
-        events: list[dict[str, Any]] = []
-        for source in sources:
-            candidate = source / match["transcript"]
-            if candidate.is_file():
-                try:
-                    events = json.loads(candidate.read_text(encoding="utf-8")).get("events", [])
-                except (OSError, ValueError):
-                    events = [{"kind": "error", "t": 0, "text": f"unreadable transcript {candidate}"}]
-                break
-        board = final_board(events, renderer_for(match["game"], renderers))
-        _write(directory / match["page"], render_transcript(match, events, board, renderers))
+    todo = [match for match in [*data["matches"], *data.get("unscored", [])] if match.get("transcript")]
+    job = _PageJob(directory, transcripts_from or [directory], renderers)
+    workers = _page_workers(len(todo))
+    if workers > 1:
+        _write_pages_in_parallel(job, todo, workers)
+    else:
+        for match in todo:
+            job.write(match)
     written = {
         "report.html": directory / "report.html",
         "report.md": directory / "report.md",

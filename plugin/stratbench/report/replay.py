@@ -19,12 +19,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from typing import Any
 
 from stratbench.llm.reply import TRUNCATED_FINISH_REASONS
 
-__all__ = ["CUT_OFF", "finish_note", "replay_steps", "reply_text", "token_split"]
+__all__ = ["CUT_OFF", "finish_note", "pack_replay", "replay_steps", "reply_text", "token_split", "unpack_replay"]
 
 Renderer = Callable[[dict[str, Any]], "str | None"]
 
@@ -180,15 +179,26 @@ def replay_steps(events: list[dict[str, Any]], renderer: Renderer | None = None)
 
     Returns:
         ``{"boards": [...], "steps": [...]}``: each board is ``{"svg"}`` or
-        ``{"text"}`` (drawn once); each step is ``{"title", "items", "board"}``
+        ``{"text"}``, each distinct one stored once; each step is ``{"title", "items", "board"}``
         where ``board`` indexes ``boards`` (the position after the step) or is
         None, and ``items`` are ``{"label", "text", "tone"?, "fold"?}`` (``fold``: shown closed, the label
         as its summary).
     """
     boards: list[dict[str, str]] = []
+    board_index: dict[tuple[tuple[str, str], ...], int] = {}  # a drawn board's index, so each is stored once
+    drawn_for: dict[str, int] = {}  # a snapshot's board, so a repeated position is drawn once
     steps: list[dict[str, Any]] = []
     current: dict[str, Any] = {"title": "start", "items": [], "board": None}
     latest: int | None = None
+
+    def board_of(snapshot: Any) -> int:
+        key = json.dumps(snapshot, sort_keys=True, default=str)
+        if key not in drawn_for:
+            drawn = _draw(snapshot, renderer)
+            drawn_for[key] = board_index.setdefault(tuple(sorted(drawn.items())), len(boards))
+            if drawn_for[key] == len(boards):
+                boards.append(drawn)
+        return drawn_for[key]
 
     def close() -> None:
         if current["items"] or current["board"] is not None:
@@ -199,8 +209,7 @@ def replay_steps(events: list[dict[str, Any]], renderer: Renderer | None = None)
     for event in events:
         kind = event.get("kind")
         if kind == "board":
-            boards.append(_draw(event.get("board"), renderer))
-            latest = len(boards) - 1
+            latest = board_of(event.get("board"))
             current["board"] = latest
             continue
         if kind in _STEP_OPENERS or kind == "end":
@@ -215,6 +224,42 @@ def replay_steps(events: list[dict[str, Any]], renderer: Renderer | None = None)
         current["items"].extend(_item(event))
     close()
     return {"boards": boards, "steps": steps}
+
+
+_PIECE = re.compile(r"<[^<>]*>\n?|[^<\n]+\n?|\n|<")
+
+
+def _pieces(text: str) -> list[str]:
+    """Cuts a board into markup tags and text lines: the parts boards of one match share."""
+    return [piece for piece in _PIECE.findall(text) if piece]
+
+
+def pack_replay(replay: dict[str, Any]) -> dict[str, Any]:
+    """The replay as a page embeds it: every distinct tag or line of the boards stored once.
+
+    Consecutive boards of a match differ in a few pieces (a moved unit, a new
+    stone) while the map around them stays, so each board becomes a list of
+    indexes into ``pieces``: ``{"pieces": [...], "boards": [{"svg"|"text": [i, ...], "note"?}], "steps"}``.
+    :func:`unpack_replay` (and the page's script) joins them back.
+    """
+    index: dict[str, int] = {}
+    boards = []
+    for board in replay["boards"]:
+        packed: dict[str, Any] = {k: v for k, v in board.items() if k not in ("svg", "text")}
+        for kind in ("svg", "text"):
+            if kind in board:
+                packed[kind] = [index.setdefault(piece, len(index)) for piece in _pieces(board[kind])]
+        boards.append(packed)
+    pieces = sorted(index, key=index.__getitem__)
+    return {"pieces": pieces, "boards": boards, "steps": replay["steps"]}
+
+
+def unpack_replay(packed: dict[str, Any]) -> dict[str, Any]:
+    """The replay :func:`pack_replay` packed, its boards whole again."""
+    pieces = packed["pieces"]
+    boards = [{k: ("".join(pieces[i] for i in v) if k in ("svg", "text") else v) for k, v in board.items()}
+              for board in packed["boards"]]
+    return {"boards": boards, "steps": packed["steps"]}
 
 
 def renderer_for(game: str, renderers: Mapping[str, Renderer] | None) -> Renderer | None:

@@ -8,7 +8,9 @@ says how the match ended: ``scored`` (played; only these are rated),
 ``results.jsonl`` moves it aside to ``results.<its run id>.jsonl`` (kept,
 never deleted) and starts fresh. Transcripts are written under
 ``transcripts/<run id>/``, one JSON file per match, so every results file
-keeps linking to its own run's transcripts.
+keeps linking to its own run's transcripts; one over
+:data:`COMPRESS_TRANSCRIPTS_OVER` bytes is gzipped (``.json.gz``), and
+:func:`read_transcript` reads either form.
 
 Under xdist each worker also journals its records as it finishes them, to
 ``<dir>/.workers/<run id>/<worker>.jsonl`` (fsynced): the controller folds
@@ -19,6 +21,7 @@ directory.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -33,6 +36,8 @@ from stratbench.match.record import ERRORED, SCORED, SKIPPED, MatchRecord, Recor
 RESULTS_FILE = "results.jsonl"
 TRANSCRIPT_DIR = "transcripts"
 WORKERS_DIR = ".workers"
+COMPRESS_TRANSCRIPTS_OVER = 16_000
+"""Bytes of JSON over which a transcript is written gzipped, as ``<name>.json.gz`` (long games: 10-25x smaller)."""
 
 
 VOLATILE_FIELDS = frozenset(
@@ -78,12 +83,36 @@ def transcript_path(run_id: str, match_id: str) -> str:
 
 
 def write_transcript(directory: Path, run_id: str, match_id: str, events: list[dict[str, Any]]) -> str:
-    """Writes a match's transcript durably under ``directory`` and returns its relative path."""
+    """Writes a match's transcript durably under ``directory`` and returns its relative path.
+
+    A transcript over :data:`COMPRESS_TRANSCRIPTS_OVER` bytes is gzipped and its path ends in ``.json.gz``.
+    """
     relative = transcript_path(run_id, match_id)
+    text = json.dumps({"match_id": match_id, "events": events})
+    if len(text) > COMPRESS_TRANSCRIPTS_OVER:
+        relative += ".gz"
     target = directory / relative
     target.parent.mkdir(parents=True, exist_ok=True)
-    _write_durably(target, json.dumps({"match_id": match_id, "events": events}))
+    if relative.endswith(".gz"):
+        _write_durably_bytes(target, gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
+    else:
+        _write_durably(target, text)
     return relative
+
+
+def read_transcript(path: Path) -> dict[str, Any]:
+    """Reads a transcript file, plain (``.json``) or gzipped (``.json.gz``).
+
+    Raises:
+        OSError: when it cannot be read; ValueError or EOFError when it is not (whole) JSON or gzip.
+    """
+    raw = path.read_bytes()
+    if path.name.endswith(".gz"):
+        raw = gzip.decompress(raw)
+    data = json.loads(raw.decode("utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: a transcript is a JSON object")
+    return data
 
 
 class ResultStore:
@@ -332,6 +361,13 @@ def _append_lines(path: Path, lines: list[str]) -> None:
 def _write_durably(path: Path, text: str) -> None:
     with path.open("w", encoding="utf-8") as handle:
         handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _write_durably_bytes(path: Path, data: bytes) -> None:
+    with path.open("wb") as handle:
+        handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
 

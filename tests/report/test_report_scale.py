@@ -176,6 +176,7 @@ def test_pages_written_by_forked_workers_are_the_pages_one_process_writes(tmp_pa
         store.append(record(f"t[m{k}]", seed=k), long_match(k + 1))
     records = [json.loads(line) for line in store.path.read_text().splitlines()]
     pages = {}
+    monkeypatch.setattr(render.threading, "active_count", lambda: 1)  # as in `stratbench report`: no other thread
     for name, workers_from in (("serial", 10_000), ("forked", 2)):
         monkeypatch.setattr(render, "PARALLEL_PAGES_FROM", workers_from)
         assert render._page_workers(6) == (1 if name == "serial" else min(4, len(os.sched_getaffinity(0))))
@@ -185,6 +186,22 @@ def test_pages_written_by_forked_workers_are_the_pages_one_process_writes(tmp_pa
         pages[name] = {p.name: p.read_bytes() for p in (out / "transcripts").glob("*.html")}
     assert len(pages["forked"]) == 6 and pages["forked"] == pages["serial"]
     assert replay_data(pages["forked"][next(iter(pages["forked"]))].decode())["boards"]
+
+
+def test_no_page_writer_is_forked_while_another_thread_runs(monkeypatch):
+    import threading
+
+    import stratbench.report.render as render
+
+    monkeypatch.setattr(render, "PARALLEL_PAGES_FROM", 2)
+    stop = threading.Event()
+    worker = threading.Thread(target=stop.wait)
+    worker.start()
+    try:
+        assert render._page_workers(6) == 1  # a fork would copy locks that thread may hold
+    finally:
+        stop.set()
+        worker.join()
 
 
 def conversation(calls: int) -> list[dict]:

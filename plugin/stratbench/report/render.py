@@ -14,7 +14,9 @@ import functools
 import hashlib
 import json
 import math
+import multiprocessing
 import os
+import threading
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -547,7 +549,10 @@ class _PageJob:
 
 
 def _page_workers(pages: int) -> int:
-    if pages < PARALLEL_PAGES_FROM or not hasattr(os, "fork"):
+    """Forked page writers for a large run: one per CPU (at most 4), and none while another thread runs (a
+    fork copies locks other threads may hold: a session's HTTP or xdist threads), so pages are then written
+    here, one after another."""
+    if pages < PARALLEL_PAGES_FROM or not hasattr(os, "fork") or threading.active_count() > 1:
         return 1
     return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
 
@@ -564,9 +569,8 @@ def _write_chunk(indexes: list[int]) -> int:
 
 
 def _write_pages_in_parallel(job: _PageJob, todo: list[dict[str, Any]], workers: int) -> None:
-    """Splits the pages among forked processes; each inherits the job and writes its share."""
-    import multiprocessing
-
+    """Splits the pages among forked processes; each inherits the job and writes its share (the pool's exit
+    stops every worker)."""
     _JOB.update(job=job, todo=todo)
     try:
         chunks = [list(range(k, len(todo), workers * 8)) for k in range(workers * 8)]

@@ -41,6 +41,7 @@ class HumanAgent:
         self.output: TextIO = context.options.get("human_output") or sys.stdout
         self.name = human_name(context.spec.kind)
         self.player = context.player
+        self.options = context.options
         self._shown_rules = False
         self._moves: HumanMoves | None = None
         table = active_table()
@@ -50,7 +51,7 @@ class HumanAgent:
         """Replays the recorded move when the match's cassette replays; else asks the person (on the page,
         or in the terminal) and records the move."""
         if self._moves is None:
-            self._moves = HumanMoves.for_match(self.player)
+            self._moves = HumanMoves.for_match(self.player, self.options)
         if self._moves.replaying:
             return self._moves.replay(observation)
         if self.web is not None:

@@ -1,10 +1,12 @@
 """The human seat's recorded moves: kept beside the match's cassette, fed back when the cassette replays.
 
 A match with a model has a cassette (the model's answers); the person's moves
-go next to it, one file per player: ``<cassette>.human-p<player>.json``, a
+go next to it (a match without a model: where its cassette would be), one
+file per player: ``<cassette>.human-p<player>.json``, a
 list of ``{"turn", "action"}`` (with ``"refused"``: the game's reason when it
 refused that move and the person tried again). When the match's cassette
-replays (``--record-mode none``, or ``once`` with the cassette present), the
+replays (``--record-mode none``, or ``once`` with the cassette present; without
+a model: the moves file present), the
 human agent plays these moves instead of asking anyone: the replay needs no
 page and no terminal. A replay stops with a
 :class:`~stratbench.core.types.HarnessError` naming the move when the game
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from stratbench.core.types import Action, HarnessError, Observation
+from stratbench.llm.cassettes import cassette_path, will_record
 from stratbench.llm.client import match_calls
 
 
@@ -31,8 +34,7 @@ class HumanMoves:
     """The moves of one human player in one match: recorded as played, or replayed.
 
     Args:
-        path: The moves file; None when the match has no cassette (no model plays): then moves are
-            only in the transcript and the match cannot be replayed.
+        path: The moves file; None outside a session's match (moves are then only in the transcript).
         replaying: Whether the match's cassette replays (the moves are read from ``path``).
     """
 
@@ -52,12 +54,21 @@ class HumanMoves:
                 raise HarnessError(f"{path}: not a list of recorded human moves ({error})") from None
 
     @classmethod
-    def for_match(cls, player: int) -> HumanMoves:
-        """The moves of ``player`` in the match in whose context this runs (see :data:`match_calls`)."""
+    def for_match(cls, player: int, options: dict[str, Any]) -> HumanMoves:
+        """The moves of ``player`` in the match being played.
+
+        Beside the match's cassette when a model plays (replayed when the cassette replays); else at the
+        path a cassette of the match would have (``options``: ``cassette_dir``, ``match_id``,
+        ``record_mode``), replayed as a cassette would be (``none``, or ``once`` with the file present).
+        """
         calls = match_calls.get(None)
-        if calls is None or calls.cassette is None:
+        if calls is not None and calls.cassette is not None:
+            return cls(moves_path(calls.cassette, player), not calls.recording)
+        match_id, root = options.get("match_id"), options.get("cassette_dir")
+        if not match_id or root is None:
             return cls(None, False)
-        return cls(moves_path(calls.cassette, player), not calls.recording)
+        path = moves_path(cassette_path(Path(root), str(match_id)), player)
+        return cls(path, not will_record(path, str(options.get("record_mode") or "once")))
 
     def replay(self, observation: Observation) -> Action:
         """The next recorded move.

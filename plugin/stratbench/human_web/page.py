@@ -1,6 +1,6 @@
 """The page a person plays on: one HTML document, its script inline, nothing loaded from anywhere.
 
-The script polls ``/state`` every second and sends moves to ``/move`` (both
+The script polls ``/state`` twice a second and sends moves to ``/move`` (both
 with the token from the page's own address). Its Content-Security-Policy
 allows that script alone (by its hash), inline styles, ``data:`` images and
 requests to the page's own origin; nothing else loads or runs.
@@ -16,7 +16,7 @@ SCRIPT = r"""
 "use strict";
 const token = new URLSearchParams(location.search).get("token") || "";
 const $ = (id) => document.getElementById(id);
-let current = null, shownKey = "", chessFrom = null, misses = 0;
+let current = null, shownKey = "", chessFrom = null, misses = 0, timer = null;
 
 function el(tag, text, cls) {
   const node = document.createElement(tag);
@@ -45,6 +45,7 @@ async function send(move) {
   if (answer.ok) {
     $("sent").textContent = "You played " + move;
     current = null;
+    pollSoon(100);
     setStatus("Waiting for the other players ...");
     $("actions").replaceChildren();
     $("board").classList.remove("clickable");
@@ -118,7 +119,13 @@ function render(state) {
   setStatus((decision.negotiation ? "Your message (" : "Your move (") + decision.role + ")");
 }
 
+function pollSoon(ms) {
+  if (timer !== null) clearTimeout(timer);
+  timer = setTimeout(poll, ms);
+}
+
 async function poll() {
+  timer = null;
   try {
     const reply = await fetch("/state?token=" + encodeURIComponent(token), {cache: "no-store"});
     if (reply.status === 403) { setStatus("This page's token is wrong: open the address the command printed."); return; }
@@ -128,7 +135,7 @@ async function poll() {
     misses += 1;
     if (misses > 3) setStatus("The match is not reachable (the run ended?)");
   }
-  setTimeout(poll, 1000);
+  if (timer === null) timer = setTimeout(poll, 500);
 }
 
 $("board").addEventListener("click", clickBoard);

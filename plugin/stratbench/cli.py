@@ -42,7 +42,7 @@ from typing import Any
 
 from stratbench.run.gating import error_rate, finite_float, score_margin, validate
 from stratbench.match.record import version_problem
-from stratbench.human_web.play import add_arguments as add_play_arguments
+from stratbench.human_web.play import PlayError, add_arguments as add_play_arguments, run_play
 from stratbench.options import positive_int
 from stratbench.run.results import RESULTS_FILE, read_records
 from stratbench.report.scales import builtin_scales
@@ -603,8 +603,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Plays one match against a model on a local page (:mod:`stratbench.human_web.play`)."""
-    from stratbench.human_web.play import PlayError, run_play
-
     try:
         return run_play(args)
     except PlayError as error:

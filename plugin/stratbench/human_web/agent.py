@@ -119,7 +119,7 @@ class WebHuman:
 
 
 def _renderers() -> dict[str, Any]:
-    from stratbench.scaffolds.family_parts import NoRegistryError, current_registry
+    from stratbench.scaffolds.family_parts import NoRegistryError, current_registry  # lean: as parse_answer
 
     try:
         return dict(current_registry().board_renderers)

@@ -164,11 +164,11 @@ def run_play(args: argparse.Namespace) -> int:
     Raises:
         PlayError: for a refused argument (nothing started).
     """
-    import pytest
+    import pytest  # cli: pytest and the families load only when a match is played
 
-    from stratbench.families import standalone_registry
-    from stratbench.human_web.run import HumanWebRun
-    from stratbench.human_web.server import PortInUse
+    from stratbench.families import standalone_registry  # cli: the families load only when a match is played
+    from stratbench.human_web.run import HumanWebRun  # cli: the page's code loads only when a match is played
+    from stratbench.human_web.server import PortInUse  # cli: the page's code loads only when a match is played
 
     chosen = plan(args, standalone_registry())
     with tempfile.TemporaryDirectory(prefix="stratbench-play-") as folder:

@@ -57,13 +57,13 @@ def click_layout(observation: Observation) -> dict[str, Any] | None:
     """
     legal = set(observation.legal_actions)
     if observation.game == "tictactoe" and all(a.isdigit() for a in legal):
-        cells = [[str(r * 3 + c) if str(r * 3 + c) in legal else None for c in range(3)] for r in range(3)]
+        cells = [[str(r * 3 + c) for c in range(3)] for r in range(3)]
         return {"left": 0.0, "top": 0.0, "width": 1.0, "height": 1.0, "rows": 3, "columns": 3, "cells": cells}
     if observation.game == "connect4" and all(a.isdigit() for a in legal):
         from stratbench.games.spin.connect_four import COLUMNS, ROWS  # lean: loads with its game
 
         height = ROWS / (ROWS + 0.6)  # the drawing's column numbers lie below the grid
-        cells = [[str(c) if str(c) in legal else None for c in range(COLUMNS)] for _ in range(ROWS)]
+        cells = [[str(c) for c in range(COLUMNS)] for _ in range(ROWS)]
         return {"left": 0.0, "top": 0.0, "width": 1.0, "height": height, "rows": ROWS, "columns": COLUMNS,
                 "cells": cells}
     if observation.game == "chess" and isinstance(observation.data, dict) and observation.data.get("fen"):

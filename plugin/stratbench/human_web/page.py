@@ -186,8 +186,11 @@ def script_hash() -> str:
 
 
 CSP = (f"default-src 'none'; script-src {script_hash()}; style-src 'unsafe-inline'; img-src data:; "
-       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-"""The page's Content-Security-Policy (sent as a header and in the page)."""
+       "connect-src 'self'; base-uri 'none'; form-action 'none'")
+"""The page's Content-Security-Policy (in the page, and as a header with :data:`HEADER_CSP`)."""
+
+HEADER_CSP = CSP + "; frame-ancestors 'none'"
+"""The header's policy: also no framing (a ``<meta>`` policy cannot say that)."""
 
 
 @lru_cache(maxsize=1)

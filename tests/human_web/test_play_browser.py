@@ -174,3 +174,39 @@ def test_a_hanabi_game_through_the_action_buttons(tmp_path, browser):
     actions = [e["action"] for e in transcript(tmp_path, record) if e["kind"] == "action"]
     assert actions == chosen and sum(record["decisions"]) == len(chosen)
     _check_replay(tmp_path, record, "hanabi", "--variant", "2p", "--name", "carol")
+
+
+def test_a_chess_move_is_two_clicks_on_the_board(tmp_path, browser):
+    """e2 then e4 plays the legal move they name (SAN ``e4``); a knight's impossible jump is refused."""
+    play = PlayProcess(tmp_path, "chess", "--opponent", "random", "--name", "dan")
+    try:
+        _open(browser, play.url)
+        page = _your_move(browser, play)
+        assert page is not None and "e4" in page["legal"]
+
+        def centre(name: str) -> tuple[float, float]:  # where the square is now
+            left, top, width, height = _page(browser)["board"]
+            square = width * 45 / 390
+            column, rank = "abcdefgh".index(name[0]), int(name[1])
+            return left + width * 15 / 390 + (column + 0.5) * square, top + height * 15 / 390 + (8 - rank + 0.5) * square
+
+        for name in ("g1", "g4"):  # a knight cannot jump there
+            _click(browser, *centre(name))
+        deadline = time.monotonic() + 30
+        while not (error := _page(browser)["error"]):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert error.startswith("Refused: 'g1g4' is not a legal action. Legal actions: ")
+        for name in ("e2", "e4"):
+            _click(browser, *centre(name))
+        deadline = time.monotonic() + 60
+        while True:
+            moves = browser.evaluate("[...document.querySelectorAll('#moves li')].map((li) => li.textContent)")
+            if len(moves) >= 2:
+                break
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert moves[0] == "player 0: e4"
+        assert _script_errors(browser) == []
+    finally:
+        play.kill()

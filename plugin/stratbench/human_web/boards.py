@@ -13,6 +13,7 @@ covers, its rows and columns, and the move each cell (or column) stands for.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +22,8 @@ from stratbench.core.types import Observation
 
 CLICKABLE = ("tictactoe", "connect4", "chess")
 """The games played by clicking the board; the others through their action list or the text box."""
+
+_DESC = re.compile(r"<desc>.*?</desc>", re.DOTALL)
 
 CHESS_MARGIN = 15 / 390
 """python-chess's drawing: a 15-unit coordinate margin around 8 squares of 45 units."""
@@ -38,7 +41,9 @@ def board_svg(renderers: dict[str, Callable[[dict[str, Any]], str | None]], game
     boards = [event for event in events if event.get("kind") == "board"]
     if renderer is None or not boards:
         return None
-    return renderer(boards[-1]["board"])
+    svg = renderer(boards[-1]["board"])
+    # python-chess puts the board's text in <desc><pre>: in an HTML page a <pre> ends the <svg> early
+    return None if svg is None else _DESC.sub("", svg)
 
 
 def moves_played(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -149,6 +149,8 @@ poll();
 
 STYLE = """
 body { font-family: sans-serif; margin: 1.5em; max-width: 70em; color: #222; }
+#notes { min-height: 5.5em; }  /* a note appearing never moves the board under the pointer */
+#notes p { margin: .3em 0; min-height: 1.2em; }
 #status { font-weight: bold; font-size: 1.1em; }
 #error { color: #b00020; white-space: pre-wrap; }
 #board.clickable svg { cursor: pointer; }
@@ -160,9 +162,9 @@ button.action { margin: .15em; font-family: monospace; }
 BODY = """
 <h1 id="title">stratbench</h1>
 <p id="who"></p>
-<p id="status">Connecting ...</p>
+<div id="notes"><p id="status">Connecting ...</p>
 <p id="error" hidden></p>
-<p id="sent"></p>
+<p id="sent"></p></div>
 <div class="columns">
 <div><div id="board"></div><section hidden><h3>Moves</h3><ol id="moves"></ol></section></div>
 <div>

@@ -14,11 +14,12 @@ import urllib.request
 import pytest
 from helpers import PlayProcess, play_command, records, transcript
 
-from stratbench.core.types import Action, AgentForfeit, IllegalActionError
+from stratbench.core.types import Action, AgentForfeit, HarnessError, IllegalActionError
 from stratbench.games.spin.tictactoe import TicTacToe
 from stratbench.human_web.agent import check_move
 from stratbench.human_web.server import HumanWebServer
 from stratbench.human_web.table import HumanTable
+from stratbench.report.analysis import elo_by_game
 from stratbench.testing.fake_llm import FakeLLMServer, first_legal_responder
 
 
@@ -125,6 +126,24 @@ def test_a_closed_page_forfeits_the_match():
     assert time.monotonic() - started < 30
 
 
+def test_a_decision_the_match_gave_up_frees_the_page_for_the_next():
+    table = HumanTable(idle_timeout=60)
+    given_up = threading.Event()
+    given_up.set()  # the match ran past --match-timeout while the person thought
+    with pytest.raises(HarnessError, match="^the match gave up waiting for the human's move$"):
+        table.ask({"legal": ["a"]}, Action, given_up)
+    answered = []
+    waiting = threading.Thread(target=lambda: answered.append(table.ask({"legal": ["b"]}, Action)))
+    waiting.start()
+    deadline = time.monotonic() + 10
+    while table.view()["decision"] is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert table.submit(table.view()["decision"]["decision"], "b") == (True, "")
+    waiting.join(timeout=10)
+    assert answered == [Action("b")]
+
+
 def test_the_server_stops_with_its_run_and_ends_a_wait():
     table = HumanTable(idle_timeout=60)
     server = HumanWebServer(table).start()
@@ -175,6 +194,7 @@ def test_a_model_match_is_recorded_rated_and_replays_offline(tmp_path):
     moves_file = tmp_path / "cassettes" / "test_play_connect4/test_play/openai_m+direct-vs-human_bob-s0.yaml.human-p1.json"
     assert [m["action"] for m in json.loads(moves_file.read_text())] == played
     assert "human:bob" in (tmp_path / "reports" / "report.md").read_text()
+    assert set(elo_by_game([record])["ratings"]["connect4"]) == {"human:bob", "openai/m+direct"}  # SPIN-Bench's Elo
 
     replay = play_command(tmp_path, "connect4", "--model", "openai/m", "--name", "bob", "--seat", "1", "--replay")
     assert replay.returncode == 0, replay.stdout + replay.stderr

@@ -3,8 +3,8 @@
 The page gets exactly what a model in the same seat is shown (the seat's
 :class:`~stratbench.core.types.Observation`: its text, legal actions,
 open-ended prompts, messages and outcome), plus, in games without hidden
-information and without simultaneous moves, the board and the moves played
-(:mod:`stratbench.human_web.boards`). A move typed or clicked is read by the
+information, the board (and, where one player moves at a time, the moves
+played: :mod:`stratbench.human_web.boards`). A move typed or clicked is read by the
 same parser the models' answers go through (:func:`~stratbench.scaffolds.parsing.parse_answer`)
 and checked against the legal actions before the match gets it; the game
 still has the last word (its refusal comes back as the next attempt's
@@ -14,6 +14,7 @@ feedback, within the suite's illegal-move tolerance, as for a model).
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 from stratbench.core.agent import AgentContext
@@ -91,15 +92,21 @@ class WebHuman:
         if boards.shows_board(info):
             events = list(self.context.transcript.to_list())
             view["board"] = boards.board_svg(_renderers(), info.name, events)
-            view["moves"] = boards.moves_played(events)
             view["click"] = boards.click_layout(observation)
+            if boards.shows_moves(info):
+                view["moves"] = boards.moves_played(events)
         return view
 
     async def act(self, observation: Observation) -> Action:
         """Shows the decision on the page and waits for the person's checked move."""
         self.table.begin_match(self.key, self._match())
         view = self.view(observation)
-        return await asyncio.to_thread(self.table.ask, view, lambda text: check_move(text, observation))
+        given_up = threading.Event()
+        try:
+            return await asyncio.to_thread(self.table.ask, view, lambda text: check_move(text, observation), given_up)
+        except asyncio.CancelledError:  # the match was stopped (--match-timeout): free the page for the next
+            given_up.set()
+            raise
 
     def finish(self) -> None:
         """Shows how the match ended (its ``end`` event, or the forfeit or error that ended it)."""

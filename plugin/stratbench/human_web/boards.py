@@ -1,10 +1,11 @@
 """The board the page shows, and how a click on it reads as a move.
 
-Only games without hidden information and without simultaneous moves show
-their board (the latest ``board`` snapshot of the match, drawn by the game's
-registered board renderer, as on the replay pages) and the moves played: there
-the whole position is what the person's seat may see. Every other game shows
-exactly its :class:`~stratbench.core.types.Observation` for the person's seat.
+Games without hidden information show their board (the latest ``board``
+snapshot of the match, drawn by the game's registered board renderer, as on
+the replay pages): there the whole position is what the person's seat may
+see; those that also move one player at a time list the moves played. A game
+with hidden information shows exactly its
+:class:`~stratbench.core.types.Observation` for the person's seat.
 
 A clickable board is described to the page as a grid over the drawing
 (:func:`click_layout`): the share of the image's width and height the grid
@@ -30,7 +31,14 @@ CHESS_MARGIN = 15 / 390
 
 
 def shows_board(info: GameInfo) -> bool:
-    """Tells whether the page may show the whole position (no hidden information, one player at a time)."""
+    """Tells whether the page may show the whole position (a game without hidden information: its board
+    snapshots, taken after each joint move is applied, are public)."""
+    return not info.hidden_information
+
+
+def shows_moves(info: GameInfo) -> bool:
+    """Tells whether the page may list the moves as they are made (no hidden information, one player at a
+    time: in a simultaneous game the others' moves of the turn are secret until it resolves)."""
     return not info.hidden_information and not info.simultaneous
 
 

@@ -77,14 +77,16 @@ class HumanTable:
             self.finished.append({**self.match, **summary, "key": key})
             self._changed.notify_all()
 
-    def ask(self, view: dict[str, Any], check: Callable[[str], Action]) -> Action:
+    def ask(self, view: dict[str, Any], check: Callable[[str], Action],
+            given_up: threading.Event | None = None) -> Action:
         """Waits for the person's checked move for ``view``.
 
         One decision at a time: a person seated for several players at once waits their turns.
 
         Raises:
             AgentForfeit: when the page was closed or no move came within :attr:`idle_timeout`.
-            HarnessError: when the page was shut down while waiting (the run ends).
+            HarnessError: when the page was shut down while waiting (the run ends), or when the match gave
+                the decision up (``given_up`` set: its time ran out).
         """
         with self._one_at_a_time, self._changed:
             self._count += 1
@@ -95,6 +97,8 @@ class HumanTable:
                 while decision.answer is None:
                     if self.closed:
                         raise HarnessError("the human's page was shut down while a move was awaited")
+                    if given_up is not None and given_up.is_set():
+                        raise HarnessError("the match gave up waiting for the human's move")
                     now = time.monotonic()
                     if now - started >= self.idle_timeout:
                         raise AgentForfeit(f"no move within --human-timeout {self.idle_timeout:g} s")

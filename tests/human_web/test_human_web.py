@@ -14,12 +14,15 @@ import urllib.request
 import pytest
 from helpers import PlayProcess, play_command, records, transcript
 
+from stratbench.agents.human import human_name
 from stratbench.core.types import Action, AgentForfeit, HarnessError, IllegalActionError
 from stratbench.games.spin.tictactoe import TicTacToe
+from stratbench.families import standalone_registry
 from stratbench.human_web.agent import check_move
 from stratbench.human_web.server import HumanWebServer
 from stratbench.human_web.table import HumanTable
 from stratbench.report.analysis import elo_by_game
+from stratbench.run.config import default_concurrency
 from stratbench.testing.fake_llm import FakeLLMServer, first_legal_responder
 
 
@@ -93,6 +96,19 @@ def test_an_illegal_or_unreadable_move_is_refused_with_the_reason_and_the_person
         assert status == 400 and body["error"].startswith("'4' is not a legal action.")
     finally:
         play.kill()
+
+
+@pytest.mark.parametrize("agents", [["human"], ["human:alice"], ["random", "human:bob"]])
+def test_a_human_plays_one_match_at_a_time(agents):
+    assert default_concurrency(8, ["openai/m"], agents) == 1
+
+
+def test_human_name_is_an_agent_of_the_registry():
+    registry = standalone_registry(("agents",))
+    assert registry.agent_factory("human:alice") is registry.agent_factory("human")
+    with pytest.raises(ValueError, match="^unknown agent 'robot:alice'; known: "):
+        registry.check_agent("robot:alice")
+    assert human_name("human:alice") == "alice"
 
 
 def test_check_move_reads_with_the_models_parser():
@@ -191,7 +207,8 @@ def test_a_model_match_is_recorded_rated_and_replays_offline(tmp_path):
     assert record["decisions"][1] == len(played) and calls == record["decisions"][0]
     human_moves = [e["action"] for e in transcript(tmp_path, record) if e["kind"] == "action" and e["player"] == 1]
     assert human_moves == played
-    moves_file = tmp_path / "cassettes" / "test_play_connect4/test_play/openai_m+direct-vs-human_bob-s0.yaml.human-p1.json"
+    moves_file = (tmp_path / "cassettes" / "test_play_connect4" / "test_play"
+                  / "openai_m+direct-vs-human_bob-s0.yaml.human-p1.json")
     assert [m["action"] for m in json.loads(moves_file.read_text())] == played
     assert "human:bob" in (tmp_path / "reports" / "report.md").read_text()
     assert set(elo_by_game([record])["ratings"]["connect4"]) == {"human:bob", "openai/m+direct"}  # SPIN-Bench's Elo

@@ -26,7 +26,8 @@ PAGE = ("JSON.stringify({status: document.getElementById('status').textContent,"
         " error: document.getElementById('error').hidden ? '' : document.getElementById('error').textContent,"
         " legal: [...document.querySelectorAll('#actions button')].map((b) => b.dataset.move),"
         " board: (() => { const svg = document.querySelector('#board svg');"
-        "   if (!svg) return null; const r = svg.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })(),"
+        "   if (!svg) return null; const r = svg.getBoundingClientRect();"
+        "   return [r.left, r.top, r.width, r.height]; })(),"
         " finished: document.getElementById('finished').children.length})")
 
 
@@ -188,7 +189,8 @@ def test_a_chess_move_is_two_clicks_on_the_board(tmp_path, browser):
             left, top, width, height = _page(browser)["board"]
             square = width * 45 / 390
             column, rank = "abcdefgh".index(name[0]), int(name[1])
-            return left + width * 15 / 390 + (column + 0.5) * square, top + height * 15 / 390 + (8 - rank + 0.5) * square
+            x = left + width * 15 / 390 + (column + 0.5) * square
+            return x, top + height * 15 / 390 + (8 - rank + 0.5) * square
 
         for name in ("g1", "g4"):  # a knight cannot jump there
             _click(browser, *centre(name))

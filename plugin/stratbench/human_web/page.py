@@ -66,7 +66,11 @@ function clickBoard(event) {
   if (column < 0 || row < 0 || column >= click.columns || row >= click.rows) return;
   if (click.cells) { send(click.cells[row][column]); return; }
   const square = click.squares[row][column];
-  if (chessFrom === null) { chessFrom = square; $("sent").textContent = "From " + square + ": click the target square"; return; }
+  if (chessFrom === null) {
+    chessFrom = square;
+    $("sent").textContent = "From " + square + ": click the target square";
+    return;
+  }
   const key = chessFrom + square;
   chessFrom = null;
   send(click.moves[key] || key);
@@ -104,7 +108,8 @@ function render(state) {
   if (decision.board) board.innerHTML = decision.board; else board.replaceChildren();
   board.classList.toggle("clickable", !!decision.click);
   list("moves", decision.moves || [], (m) => "player " + m.player + ": " + m.action);
-  list("messages", decision.messages || [], (m) => "[" + m.sender + " to " + JSON.stringify(m.recipients) + "] " + m.text);
+  list("messages", decision.messages || [],
+       (m) => "[" + m.sender + " to " + JSON.stringify(m.recipients) + "] " + m.text);
   const actions = $("actions");
   actions.replaceChildren(...decision.legal.map((move) => {
     const button = el("button", move, "action");
@@ -128,7 +133,10 @@ async function poll() {
   timer = null;
   try {
     const reply = await fetch("/state?token=" + encodeURIComponent(token), {cache: "no-store"});
-    if (reply.status === 403) { setStatus("This page's token is wrong: open the address the command printed."); return; }
+    if (reply.status === 403) {
+      setStatus("This page's token is wrong: open the address the command printed.");
+      return;
+    }
     misses = 0;
     render(await reply.json());
   } catch (error) {

@@ -50,7 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default=None, metavar="V", help="The game's variant (default: its first)")
     parser.add_argument("--scaffold", default="direct", metavar="NAME", help="The model's scaffold (default direct)")
     parser.add_argument("--api-base", default=None, metavar="URL", help="The model's server (as pytest's option)")
-    parser.add_argument("--port", type=int, default=0, metavar="N", help="The page's port on 127.0.0.1 (default: a free one)")
+    parser.add_argument("--port", type=int, default=0, metavar="N",
+                        help="The page's port on 127.0.0.1 (default: a free one)")
     parser.add_argument("--no-browser", action="store_true", help="Print the page's address without opening it")
     parser.add_argument("--human-timeout", type=float, default=600.0, metavar="S",
                         help="Seconds a move may take before you forfeit (default 600)")
@@ -119,7 +120,8 @@ def plan(args: argparse.Namespace, registry: Any) -> dict[str, Any]:
         raise PlayError(f"GAME {args.game}: has {sides} sides; play it with its suite under pytest: "
                         f"pytest suites/... -k {args.game} --stratbench-agent {human} --human-web")
     if args.model is not None and args.scaffold not in registry.scaffolds:
-        raise PlayError(f"--scaffold {args.scaffold!r}: no such scaffold; known: {', '.join(sorted(registry.scaffolds))}")
+        known = ", ".join(sorted(registry.scaffolds))
+        raise PlayError(f"--scaffold {args.scaffold!r}: no such scaffold; known: {known}")
     # The subject (the model or agent) moves first on an even seed ("alternate" seats): the human's seat picks it.
     seed = 0 if sides == 1 or args.seat == 1 else 1
     return {"game": args.game, "variant": variant, "human": human, "opponents": opponents, "agents": agents,

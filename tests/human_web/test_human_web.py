@@ -247,6 +247,8 @@ def test_a_model_match_is_recorded_rated_and_replays_offline(tmp_path):
     (["tictactoe", "--port", "70000"], "stratbench play: --port 70000: expected a port from 1 to 65535 "
                                        "(or 0: a free one)\n"),
     (["diplomacy"], "stratbench play: GAME diplomacy: has 7 sides; play it with its suite under pytest: "),
+    (["turn_based"], "stratbench play: GAME turn_based: is played by strategies written in rounds (revision "
+                     "shape), not move by move: a person cannot take a seat\n"),
 ])
 def test_refused_arguments_get_one_line_and_exit_2(tmp_path, args, message):
     result = play_command(tmp_path, *args)

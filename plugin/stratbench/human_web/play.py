@@ -92,6 +92,9 @@ def plan(args: argparse.Namespace, registry: Any) -> dict[str, Any]:
             raise PlayError(f"--variant {variant!r}: {args.game} has no such variant; its variants: "
                             + ", ".join(names[:30]) + (", ..." if len(names) > 30 else ""))
     game = registry.game(args.game) if variant is None else registry.game(args.game, variant)
+    if getattr(game, "shape", "moves") != "moves":
+        raise PlayError(f"GAME {args.game}: is played by strategies written in rounds ({game.shape} shape), "
+                        f"not move by move: a person cannot take a seat")
     sides = len(game.info.sides)
     if sides == 1:
         if args.model or args.opponent:

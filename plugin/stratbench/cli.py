@@ -15,6 +15,10 @@
     stratbench leaderboard RUN... [--out DIR] [--map NEW=OLD] [--baseline AGENT]
                                                    a static site over many runs (report directories,
                                                    result files, or folders of them)
+    stratbench play GAME [--model MODEL | --opponent AGENT] [--seat N] [--name NAME] [--port N] [--no-browser]
+                                                   play against a model on a local page (127.0.0.1,
+                                                   a token in its address); recorded and rated as
+                                                   any match; --replay plays it back offline
 
 Exit status: 0 fine (gate: pass), 1 regression (gate: fail), 2 bad input (a
 one-line message) or unresolved merge conflicts (one line each), 4 gate:
@@ -38,6 +42,7 @@ from typing import Any
 
 from stratbench.run.gating import error_rate, finite_float, score_margin, validate
 from stratbench.match.record import version_problem
+from stratbench.human_web.play import PlayError, add_arguments as add_play_arguments, run_play
 from stratbench.options import positive_int
 from stratbench.run.results import RESULTS_FILE, read_records
 from stratbench.report.scales import builtin_scales
@@ -584,7 +589,24 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("--resamples", type=positive_int, default=2000, metavar="B",
                        help="Bootstrap resamples per pool and run (default 2000)")
     board.set_defaults(run=cmd_leaderboard)
+    play = commands.add_parser(
+        "play", help="Play a game against a model (or an agent) in your browser, recorded and rated like any match",
+        description="Starts a page on 127.0.0.1 (a free port, a one-time token in its address), prints its "
+                    "address and opens it, and plays one match of GAME with you as human:NAME through the "
+                    "plugin's own path (pytest in-process): the record goes to --report-dir/results.jsonl, "
+                    "the model's cassette and your moves to --cassette-dir; --replay plays it back offline. "
+                    "Exit status: pytest's (0 played), 2 for a refused argument.")
+    add_play_arguments(play)
+    play.set_defaults(run=cmd_play)
     return parser
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Plays one match against a model on a local page (:mod:`stratbench.human_web.play`)."""
+    try:
+        return run_play(args)
+    except PlayError as error:
+        raise InputError(str(error)) from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -78,6 +78,17 @@ def non_negative_int(text: str) -> int:
     return _whole_number(text, 0)
 
 
+def port_number(text: str) -> int:
+    """A TCP port, 0 (any free one) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535, got {value}")
+    return value
+
+
 def positive_float(text: str) -> float:
     """Parses a number greater than 0."""
     try:
@@ -278,6 +289,16 @@ def add_options(parser: Any) -> None:
                     help="Cassette mode: none (replay only), once (default), new_episodes, all")
     group.addoption("--stratbench-agent", action="append", default=[], metavar="NAME",
                     help="Also evaluate this registered agent (repeatable), e.g. human")
+    group.addoption("--human-web", action="store_true", default=False,
+                    help="The human agent plays in a local browser page (127.0.0.1, a one-time token in its URL) "
+                         "instead of the terminal: every selected match through one page, one after another")
+    group.addoption("--human-timeout", type=positive_float, default=600.0, metavar="S",
+                    help="With --human-web: seconds the page may wait for a move before the human forfeits "
+                         "(default 600)")
+    group.addoption("--human-port", type=port_number, default=0, metavar="N",
+                    help="With --human-web: the page's port on 127.0.0.1 (default 0: a free one)")
+    group.addoption("--human-no-browser", action="store_true", default=False,
+                    help="With --human-web: print the page's address without opening a browser")
     group.addoption("--stratbench-max-tokens", type=positive_int, default=None, metavar="N",
                     help="Maximum tokens per model answer")
     group.addoption("--stratbench-cassette-dir", default=None, metavar="DIR",

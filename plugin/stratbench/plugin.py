@@ -117,6 +117,10 @@ def pytest_configure(config: pytest.Config) -> None:
     validate_run(config, settings, registry)
     session = StratbenchSession(settings, registry, is_controller=is_controller(config))
     config.stash[SESSION_KEY] = session
+    if config.getoption("human_web"):
+        from stratbench.human_web.run import start_for_run  # setup: loads after _skip_assert_rewriting
+
+        start_for_run(config)
     if config.getoption("stratbench_schedule") == "adaptive":
         from stratbench.run.scheduling import AdaptiveSchedule  # setup: loads after _skip_assert_rewriting
 

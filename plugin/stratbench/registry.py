@@ -204,7 +204,11 @@ class Registry:
         return None if lister is None else list(lister(options))
 
     def agent_factory(self, name: str) -> AgentFactory:
-        """Returns the agent factory registered as ``name``."""
+        """Returns the agent factory registered as ``name``; ``kind:detail`` (``human:alice``) names the
+        factory ``kind`` when no agent is registered under the whole name (the agent reads its detail from
+        ``context.spec.kind``)."""
+        if name not in self.agents and ":" in name and name.partition(":")[0] in self.agents:
+            return self.agents[name.partition(":")[0]]
         return _get(self.agents, "agent", name)
 
     def scaffold(self, name: str, **settings: Any) -> Scaffold:
@@ -212,8 +216,8 @@ class Registry:
         return _get(self.scaffolds, "scaffold", name)(**settings)
 
     def check_agent(self, name: str) -> None:
-        """Raises ValueError if no agent is registered as ``name``."""
-        _get(self.agents, "agent", name)
+        """Raises ValueError if no agent is registered as ``name`` (or as its ``kind`` in ``kind:detail``)."""
+        self.agent_factory(name)
 
     def check_scaffold(self, name: str) -> None:
         """Raises ValueError if no scaffold is registered as ``name``."""

@@ -1,19 +1,25 @@
-"""The ``human`` agent: a person plays in the terminal.
+"""The ``human`` agent: a person plays, in the terminal or in the browser.
 
-It prints the rules once, then for every decision the observation, the legal
-actions and any rejection reason, and reads one line. Run pytest with ``-s``
-so the terminal is not captured.
+Named ``human`` or ``human:<name>`` (``--stratbench-agent human:alice``; the
+label names the person in records and ratings). In the terminal it prints the
+rules once, then for every decision the observation, the legal actions and
+any rejection reason, and reads one line (run pytest with ``-s``). With
+``--human-web`` (or ``stratbench play``) it asks on a local page instead
+(:mod:`stratbench.human_web`). Its moves are kept beside the match's cassette
+and played back when the cassette replays (:mod:`stratbench.human_web.moves`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import getpass
 import sys
 import threading
 from typing import TextIO
 
 from stratbench.core.agent import AgentContext
 from stratbench.core.types import Action, HarnessError, Observation
+from stratbench.human_web.moves import HumanMoves
 
 
 _TERMINAL = threading.Lock()
@@ -28,13 +34,37 @@ class HumanAgent:
     """
 
     def __init__(self, context: AgentContext) -> None:
+        from stratbench.human_web.agent import WebHuman  # lean: the page's code loads with a human seat
+        from stratbench.human_web.run import active_table  # lean: the page's code loads with a human seat
+
         self.input: TextIO = context.options.get("human_input") or sys.stdin
         self.output: TextIO = context.options.get("human_output") or sys.stdout
+        self.name = human_name(context.spec.kind)
+        self.player = context.player
+        self.options = context.options
         self._shown_rules = False
+        self._moves: HumanMoves | None = None
+        table = active_table()
+        self.web = WebHuman(context, table, self.name) if table is not None else None
 
     async def act(self, observation: Observation) -> Action:
-        """Shows the state and reads the person's action."""
-        return await asyncio.to_thread(self._ask_alone, observation)
+        """Replays the recorded move when the match's cassette replays; else asks the person (on the page,
+        or in the terminal) and records the move."""
+        if self._moves is None:
+            self._moves = HumanMoves.for_match(self.player, self.options)
+        if self._moves.replaying:
+            return self._moves.replay(observation)
+        if self.web is not None:
+            action = await self.web.act(observation)
+        else:
+            action = await asyncio.to_thread(self._ask_alone, observation)
+        self._moves.record(observation, action)
+        return action
+
+    async def aclose(self) -> None:
+        """Shows the match's end on the page."""
+        if self.web is not None:
+            self.web.finish()
 
     def _ask_alone(self, observation: Observation) -> Action:
         with _TERMINAL:  # team games ask several seats at once (Sea Battle): one prompt at a time
@@ -58,3 +88,14 @@ class HumanAgent:
         if not line:
             raise HarnessError("the human agent's input was closed (run pytest with -s to play)")
         return Action.from_text(line.strip())
+
+
+def human_name(kind: str) -> str:
+    """The person's name in an agent name ``human:<name>``; for plain ``human``, the user's login name."""
+    _, _, name = kind.partition(":")
+    if name:
+        return name
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "human"

@@ -34,6 +34,7 @@ from stratbench.core.transcript import Transcript
 from stratbench.core.types import (
     Action,
     ActionParseError,
+    AgentForfeit,
     HarnessError,
     IllegalActionError,
     Observation,
@@ -211,6 +212,11 @@ async def _decide(
         try:
             action = await agent.act(current)
             action = await offload(_canonical, game, state, player, action)
+        except AgentForfeit as error:  # the agent gave up (a person left): its side forfeits at once
+            stats.fallbacks[player] += 1
+            transcript.add("fallback", turn=state.turn, player=player, policy="forfeit", reason=str(error),
+                           fault=error.fault)
+            return None
         except TruncatedAnswer:  # not an illegal move: no further attempt, the fallback decides
             stats.truncated[player] += 1
             why = {"reason": "truncated"}

@@ -34,6 +34,21 @@ class TruncatedAnswer(Exception):
     """
 
 
+class AgentForfeit(Exception):
+    """Raised by an agent that gives up its decision (a person who left or stopped answering).
+
+    The runner forfeits the player's side at once, whatever the suite's fallback, and logs the
+    ``fallback`` event with the reason and ``fault`` (``"human"``).
+
+    Attributes:
+        fault: Whose fault the forfeit is.
+    """
+
+    def __init__(self, reason: str, *, fault: str = "human") -> None:
+        super().__init__(reason)
+        self.fault = fault
+
+
 class IllegalActionError(ValueError):
     """Raised when a well-formed action is not legal in the current state."""
 

@@ -305,7 +305,8 @@ def _average_scores(matches: list[MatchResult],
 
 def _rated_by_elo(side: dict[str, Any]) -> bool:
     """Tells whether a side belongs to SPIN-Bench's Elo population: an LLM agent or a human player."""
-    return bool(side.get("model")) or side.get("kind") == "human"
+    kind = str(side.get("kind") or "")
+    return bool(side.get("model")) or kind == "human" or kind.startswith("human:")
 
 
 def elo_by_game(records: list[dict[str, Any]]) -> dict[str, Any]:

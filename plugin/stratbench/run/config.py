@@ -92,7 +92,8 @@ def settings_from_config(config: pytest.Config) -> RunSettings:
         seed_salt=config.getoption("seed_salt") or "",
         on_truncation=config.getoption("on_truncation"),
         concurrency=default_concurrency(config.getoption("stratbench_concurrency"), models,
-                                        list(config.getoption("stratbench_agent")),
+                                        list(config.getoption("stratbench_agent"))
+                                        + (["human"] if config.getoption("human_web") else []),
                                         budgeted=config.getoption("max_cost") is not None),
         limits=LimitSettings(
             concurrency={model: int(n) for model, n in config.getoption("model_concurrency")},
@@ -132,13 +133,19 @@ def default_concurrency(given: int | None, models: list[str], agents: list[str],
     a time), else 1 (offline baselines and replays are CPU-bound: playing them
     at once gains nothing). With ``--max-cost`` the default is 1: every match
     in flight spends, so the budget would stop many half-played matches
-    instead of the next one. The human agent reads the terminal: always 1.
+    instead of the next one. The human agent (``human``, ``human:<name>``, or ``--human-web``) plays one
+    match at a time: always 1.
     """
-    if "human" in agents:
+    if any(is_human(name) for name in agents):
         return 1
     if given is not None:
         return given
     return DEFAULT_CONCURRENCY_WITH_MODEL if models and not budgeted else 1
+
+
+def is_human(agent: str) -> bool:
+    """Tells whether an agent name is the human agent (``human`` or ``human:<name>``)."""
+    return agent == "human" or agent.startswith("human:")
 
 
 def validate_run(config: pytest.Config, settings: RunSettings, registry: Registry) -> None:
@@ -162,8 +169,13 @@ def validate_run(config: pytest.Config, settings: RunSettings, registry: Registr
     if settings.seed_salt and not settings.obfuscations:
         raise pytest.UsageError("stratbench: --seed-salt: salts the renamings of --obfuscate, and none is given; "
                                 "add --obfuscate MODE[:SEED]")
-    if "human" in settings.agents and config.getoption("capture") != "no":
-        raise pytest.UsageError("stratbench: the human agent reads your moves from the terminal; run pytest with -s")
+    if config.getoption("human_web") and (config.getoption("numprocesses", None) or not is_controller(config)):
+        raise pytest.UsageError("stratbench: --human-web: one person plays one match at a time through one page; "
+                                "run without -n (xdist)")
+    if (any(is_human(name) for name in settings.agents) and config.getoption("capture") != "no"
+            and not config.getoption("human_web") and settings.record_mode != "none"):
+        raise pytest.UsageError("stratbench: the human agent reads your moves from the terminal; run pytest with -s "
+                                "(or play in the browser: --human-web)")
     if is_controller(config):  # litellm's import costs seconds: an xdist worker loads it at its first call
         if settings.models:
             _validate_models(settings.models)

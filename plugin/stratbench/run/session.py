@@ -429,7 +429,7 @@ class StratbenchSession:
         mode = self.settings.record_mode
         if reference:
             mode = "once" if self.settings.reference_mode == "record" else "none"
-        agent_options = self._agent_options(spec, options)
+        agent_options = {**self._agent_options(spec, options), "match_id": nodeid}  # the human seat's moves file
         prepared = shape_of(game).prepare(game, MatchSetup(
             spec=spec, suite=suite, registry=self.registry, client=self.client, transcript=transcript,
             options=agent_options,

@@ -1,0 +1,201 @@
+"""``stratbench play GAME``: one match against a model (or an agent) on a local page, played as pytest plays it.
+
+The command checks its arguments, writes a one-test suite (the ``stratbench``
+marker, ``human:<name>`` as the opponent of the model or agent under test, or
+as the subject of a one-sided game) into a folder of its own, starts the page
+(:class:`~stratbench.human_web.run.HumanWebRun`: it prints the address with
+its token and opens it) and runs pytest in-process on that suite with
+``--human-web``. So the match's id, cassette, record (results.jsonl), ratings
+and report are those of any pytest run; the suite's folder is named after the
+game and seat, so the same command with ``--replay`` finds the match's
+cassette and the recorded moves and replays it offline, without a page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+SUITE = '''"""The match `stratbench play` plays (written by the command; safe to delete)."""
+
+import pytest
+
+
+@pytest.mark.stratbench(game={game!r}, opponents={opponents!r}, baselines=[], matches=1, round_robin=False{variants})
+def test_play(match):
+    match.play()
+'''
+
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
+
+
+class PlayError(Exception):
+    """A refused argument of ``stratbench play`` (one line naming it)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``play`` subcommand's arguments."""
+    parser.add_argument("game", metavar="GAME", help="A registered game (tictactoe, connect4, chess, hanabi, ...)")
+    against = parser.add_mutually_exclusive_group()
+    against.add_argument("--model", default=None, metavar="MODEL", help="Play against this litellm model")
+    against.add_argument("--opponent", default=None, metavar="AGENT",
+                         help="Play against this registered agent (default: random, when no --model)")
+    parser.add_argument("--seat", type=int, default=0, metavar="N", help="Your side: 0 moves first (default 0)")
+    parser.add_argument("--name", default=None, metavar="NAME",
+                        help="Your name in records and ratings, as human:NAME (default: your login name)")
+    parser.add_argument("--variant", default=None, metavar="V", help="The game's variant (default: its first)")
+    parser.add_argument("--scaffold", default="direct", metavar="NAME", help="The model's scaffold (default direct)")
+    parser.add_argument("--api-base", default=None, metavar="URL", help="The model's server (as pytest's option)")
+    parser.add_argument("--port", type=int, default=0, metavar="N",
+                        help="The page's port on 127.0.0.1 (default: a free one)")
+    parser.add_argument("--no-browser", action="store_true", help="Print the page's address without opening it")
+    parser.add_argument("--human-timeout", type=float, default=600.0, metavar="S",
+                        help="Seconds a move may take before you forfeit (default 600)")
+    parser.add_argument("--report-dir", type=Path, default=Path("reports/play"), metavar="DIR",
+                        help="Where the record and report go (default reports/play)")
+    parser.add_argument("--cassette-dir", type=Path, default=Path("cassettes/play"), metavar="DIR",
+                        help="Where the model's cassette and your moves go (default cassettes/play)")
+    parser.add_argument("--replay", action="store_true",
+                        help="Replay the recorded match offline (the model's cassette and your moves), no page")
+
+
+def plan(args: argparse.Namespace, registry: Any) -> dict[str, Any]:
+    """Checks the arguments against the registry; returns what the suite and the pytest run need.
+
+    Raises:
+        PlayError: naming the argument at fault.
+    """
+    if args.game not in registry.games:
+        known = ", ".join(sorted(registry.games))
+        raise PlayError(f"GAME {args.game!r}: no such game; known: {known}")
+    name = args.name or _login()
+    if not _NAME.match(name):
+        raise PlayError(f"--name {name!r}: expected 1 to 40 letters, digits, '.', '_' or '-'")
+    human = f"human:{name}"
+    if args.port != 0 and not 1 <= args.port <= 65535:
+        raise PlayError(f"--port {args.port}: expected a port from 1 to 65535 (or 0: a free one)")
+    if not args.human_timeout > 0:
+        raise PlayError(f"--human-timeout {args.human_timeout:g}: expected a number of seconds above 0")
+    variants = registry.variants(args.game, {})
+    variant = args.variant
+    if variants is None and variant is not None:
+        raise PlayError(f"--variant {variant!r}: {args.game} has no variants")
+    if variants is not None:
+        names = [v.name for v in variants]
+        if variant is None:
+            variant = names[0]
+        elif variant not in names:
+            raise PlayError(f"--variant {variant!r}: {args.game} has no such variant; its variants: "
+                            + ", ".join(names[:30]) + (", ..." if len(names) > 30 else ""))
+    game = registry.game(args.game) if variant is None else registry.game(args.game, variant)
+    if getattr(game, "shape", "moves") != "moves":
+        raise PlayError(f"GAME {args.game}: is played by strategies written in rounds ({game.shape} shape), "
+                        f"not move by move: a person cannot take a seat")
+    sides = len(game.info.sides)
+    if sides == 1:
+        if args.model or args.opponent:
+            raise PlayError(f"GAME {args.game}: you play every seat of this one-sided game; "
+                            f"--model and --opponent have no seat to take")
+        if args.seat != 0:
+            raise PlayError(f"--seat {args.seat}: {args.game} has one side (seat 0)")
+        opponents: list[str] = []
+        agents = [human]
+    elif sides == 2:
+        if args.seat not in (0, 1):
+            raise PlayError(f"--seat {args.seat}: {args.game} has seats 0 and 1")
+        opponent = args.opponent if args.model is None else None
+        if opponent is None and args.model is None:
+            opponent = "random"
+        if opponent is not None:
+            try:
+                registry.check_agent(opponent)
+            except ValueError as error:
+                raise PlayError(f"--opponent: {error}") from None
+            if opponent.partition(":")[0] == "human":
+                raise PlayError(f"--opponent {opponent}: you are the human seat; choose a model or an agent")
+        opponents = [human]
+        agents = [opponent] if opponent is not None else []
+    else:
+        raise PlayError(f"GAME {args.game}: has {sides} sides; play it with its suite under pytest: "
+                        f"pytest suites/... -k {args.game} --stratbench-agent {human} --human-web")
+    if args.model is not None and args.scaffold not in registry.scaffolds:
+        known = ", ".join(sorted(registry.scaffolds))
+        raise PlayError(f"--scaffold {args.scaffold!r}: no such scaffold; known: {known}")
+    # The subject (the model or agent) moves first on an even seed ("alternate" seats): the human's seat picks it.
+    seed = 0 if sides == 1 or args.seat == 1 else 1
+    return {"game": args.game, "variant": variant, "human": human, "opponents": opponents, "agents": agents,
+            "seed": seed}
+
+
+def pytest_arguments(args: argparse.Namespace, chosen: dict[str, Any], suite: Path) -> list[str]:
+    """The pytest command line that plays (or replays) the match of ``suite``."""
+    arguments = [str(suite), "-c", str(suite.parent / "pytest.ini"), "--rootdir", str(suite.parent),
+                 "-p", "no:cacheprovider", "-q", "-W", "ignore::pytest.PytestAssertRewriteWarning",
+                 "--stratbench-reference", "off",
+                 "--report-dir", str(args.report_dir.resolve()),
+                 "--stratbench-cassette-dir", str(args.cassette_dir.resolve()),
+                 "--seed", str(chosen["seed"]), "--matches", "1"]
+    if args.model is not None:
+        arguments += ["--model", args.model, "--scaffold", args.scaffold]
+    if args.api_base is not None:
+        arguments += ["--api-base", args.api_base]
+    for agent in chosen["agents"]:
+        arguments += ["--stratbench-agent", agent]
+    if args.replay:
+        arguments += ["--record-mode", "none"]
+    else:
+        arguments += ["--record-mode", "all", "--human-web", "--human-timeout", f"{args.human_timeout:g}"]
+    return arguments
+
+
+def write_suite(folder: Path, chosen: dict[str, Any]) -> Path:
+    """Writes the one-test suite (and an empty pytest.ini, so no other configuration applies)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    variants = f", variants=[{chosen['variant']!r}]" if chosen["variant"] is not None else ""
+    suite = folder / f"test_play_{re.sub(r'[^A-Za-z0-9_]', '_', chosen['game'])}.py"
+    suite.write_text(SUITE.format(game=chosen["game"], opponents=chosen["opponents"], variants=variants),
+                     encoding="utf-8")
+    return suite
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Plays (or replays) the match; returns pytest's exit status (0: the match was played and recorded).
+
+    Raises:
+        PlayError: for a refused argument (nothing started).
+    """
+    import pytest  # cli: pytest and the families load only when a match is played
+
+    from stratbench.families import standalone_registry  # cli: the families load only when a match is played
+    from stratbench.human_web.run import HumanWebRun  # cli: the page's code loads only when a match is played
+    from stratbench.human_web.server import PortInUse  # cli: the page's code loads only when a match is played
+
+    chosen = plan(args, standalone_registry())
+    with tempfile.TemporaryDirectory(prefix="stratbench-play-") as folder:
+        suite = write_suite(Path(folder), chosen)
+        arguments = pytest_arguments(args, chosen, suite)
+        if args.replay:
+            return int(pytest.main(arguments))
+        try:
+            web = HumanWebRun(args.port, args.human_timeout, open_browser=not args.no_browser)
+        except PortInUse as error:
+            raise PlayError(str(error)) from None
+        web.start()
+        try:
+            web.announce()
+            return int(pytest.main(arguments, plugins=[web]))
+        finally:
+            web.stop()
+
+
+def _login() -> str:
+    try:
+        name = getpass.getuser()
+    except (KeyError, OSError):
+        return "human"
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)[:40] or "human"

@@ -1,0 +1,214 @@
+"""``stratbench play`` in a real browser: headless Chromium clicks a whole Tic-Tac-Toe and a whole Connect Four
+game on the board against the loopback model, and a Hanabi game through the action buttons; the records name
+the person, the scores are in range, the moves are recorded, the replay gives the same result, and the page
+logs no script error (a Content-Security-Policy violation is one)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+
+import pytest
+from helpers import PlayProcess, play_command, records, transcript
+
+from stratbench.testing.browser import Chromium, find_chromium
+from stratbench.testing.fake_llm import FakeLLMServer, first_legal_responder
+
+CHROMIUM = find_chromium()
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (apt-get install chromium)"),
+]
+
+PAGE = ("JSON.stringify({status: document.getElementById('status').textContent,"
+        " error: document.getElementById('error').hidden ? '' : document.getElementById('error').textContent,"
+        " legal: [...document.querySelectorAll('#actions button')].map((b) => b.dataset.move),"
+        " board: (() => { const svg = document.querySelector('#board svg');"
+        "   if (!svg) return null; const r = svg.getBoundingClientRect();"
+        "   return [r.left, r.top, r.width, r.height]; })(),"
+        " finished: document.getElementById('finished').children.length})")
+
+
+@pytest.fixture
+def browser(tmp_path):
+    profile = tmp_path / "chromium-profile"
+    profile.mkdir()
+    with Chromium(CHROMIUM, profile) as chromium:
+        yield chromium
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+REFUSED_MOVE = "Failed to load resource: the server responded with a status of 400 (Bad Request)"
+"""What Chromium logs for a move the server refused (HTTP 400): the one error a refusal may log."""
+
+
+def _script_errors(chromium: Chromium) -> list[str]:
+    return [error for error in chromium.errors if error != REFUSED_MOVE]
+
+
+def _open(chromium: Chromium, url: str) -> None:
+    chromium.send("Page.navigate", session=True, url=url)
+    deadline = time.monotonic() + 30
+    while chromium.evaluate("document.readyState") != "complete":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def _click(chromium: Chromium, x: float, y: float) -> None:
+    for kind in ("mousePressed", "mouseReleased"):
+        chromium.send("Input.dispatchMouseEvent", session=True, type=kind, x=x, y=y, button="left", clickCount=1)
+
+
+def _page(chromium: Chromium) -> dict:
+    return json.loads(chromium.evaluate(PAGE))
+
+
+def _your_move(chromium: Chromium, play: PlayProcess) -> dict | None:
+    """Waits until the page asks for a move (returns the page's state) or the match is over (None)."""
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        page = _page(chromium)
+        if page["status"].startswith("Your move") and page["legal"]:
+            return page
+        if play.process.poll() is not None or page["finished"]:
+            return None
+        time.sleep(0.05)
+    raise AssertionError(f"the page never asked for a move: {_page(chromium)}")
+
+
+def _cell_centre(game: str, board: list[float], move: str) -> tuple[float, float]:
+    left, top, width, height = board
+    if game == "tictactoe":
+        cell = int(move)
+        return left + (cell % 3 + 0.5) * width / 3, top + (cell // 3 + 0.5) * height / 3
+    grid = height * 6 / 6.6  # Connect Four: the column numbers lie below the six rows
+    return left + (int(move) + 0.5) * width / 7, top + grid / 12  # a click in the top row drops in the column
+
+
+def _play_by_clicking(chromium: Chromium, play: PlayProcess, game: str) -> tuple[list[str], list[str]]:
+    """Clicks the first legal cell (or column) at every decision; once, first an occupied cell. Returns the
+    moves clicked and the refusals the page showed."""
+    _open(chromium, play.url)
+    clicked, refusals = [], []
+    while (page := _your_move(chromium, play)) is not None:
+        assert page["board"] is not None, "the board is shown"
+        if game == "tictactoe" and clicked and not refusals:  # an occupied cell: refused on the page
+            _click(chromium, *_cell_centre(game, page["board"], clicked[0]))
+            deadline = time.monotonic() + 30
+            while not (error := _page(chromium)["error"]):
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            refusals.append(error)
+            continue
+        move = page["legal"][0]
+        _click(chromium, *_cell_centre(game, page["board"], move))
+        clicked.append(move)
+        deadline = time.monotonic() + 30
+        while _page(chromium)["status"].startswith("Your move") and not _page(chromium)["error"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    return clicked, refusals
+
+
+def _check_replay(folder, record, *args: str) -> None:
+    replay = play_command(folder, *args, "--replay")
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    (again,) = records(folder)
+    for key in ("scores", "turns", "terminal", "decisions", "result"):
+        assert again[key] == record[key], key
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "connect4"])
+def test_a_whole_game_clicked_on_the_board_against_the_model(tmp_path, browser, game):
+    with FakeLLMServer(responder=first_legal_responder) as llm:
+        play = PlayProcess(tmp_path, game, "--model", "openai/m", "--api-base", llm.api_base, "--name", "alice")
+        try:
+            clicked, refusals = _play_by_clicking(browser, play, game)
+            code, out, err = play.finish()
+        finally:
+            play.kill()
+    assert code == 0, out + err
+    assert _script_errors(browser) == []
+    (record,) = records(tmp_path)
+    assert [side["agent"] for side in record["sides"]] == ["human:alice", "openai/m+direct"]  # seat 0: first
+    low, high = record["score_range"]
+    assert all(low <= score <= high for score in record["scores"]) and sum(record["scores"]) == 1.0
+    events = transcript(tmp_path, record)
+    human = [e["action"] for e in events if e["kind"] == "action" and e["player"] == 0]
+    assert human == clicked and record["decisions"][0] == len(clicked) >= 3
+    assert [e for e in events if e["kind"] == "rejected"] == []  # a refused click never reaches the game
+    if game == "tictactoe":
+        model_first = next(e["action"] for e in events if e["kind"] == "action" and e["player"] == 1)
+        assert refusals == [f"Refused: '{clicked[0]}' is not a legal action. Legal actions: "
+                            + ", ".join(str(c) for c in range(9) if str(c) not in (clicked[0], model_first))]
+    _check_replay(tmp_path, record, game, "--model", "openai/m", "--name", "alice")
+
+
+def test_a_hanabi_game_through_the_action_buttons(tmp_path, browser):
+    play = PlayProcess(tmp_path, "hanabi", "--variant", "2p", "--name", "carol")
+    chosen = []
+    try:
+        _open(browser, play.url)
+        while (page := _your_move(browser, play)) is not None:
+            assert page["board"] is None  # hidden information: the observation only, no board
+            move = page["legal"][-1]
+            box = browser.evaluate("(() => { const b = [...document.querySelectorAll('#actions button')].at(-1);"
+                                   " b.scrollIntoView({block: 'center'}); const r = b.getBoundingClientRect();"
+                                   " return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+            _click(browser, *box)
+            chosen.append(move)
+            deadline = time.monotonic() + 30
+            while _page(browser)["status"].startswith("Your move"):
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        code, out, err = play.finish()
+    finally:
+        play.kill()
+    assert code == 0, out + err
+    assert _script_errors(browser) == []
+    (record,) = records(tmp_path)
+    assert [side["agent"] for side in record["sides"]] == ["human:carol"]
+    low, high = record["score_range"]
+    assert low <= record["scores"][0] <= high
+    actions = [e["action"] for e in transcript(tmp_path, record) if e["kind"] == "action"]
+    assert actions == chosen and sum(record["decisions"]) == len(chosen)
+    _check_replay(tmp_path, record, "hanabi", "--variant", "2p", "--name", "carol")
+
+
+def test_a_chess_move_is_two_clicks_on_the_board(tmp_path, browser):
+    """e2 then e4 plays the legal move they name (SAN ``e4``); a knight's impossible jump is refused."""
+    play = PlayProcess(tmp_path, "chess", "--opponent", "random", "--name", "dan")
+    try:
+        _open(browser, play.url)
+        page = _your_move(browser, play)
+        assert page is not None and "e4" in page["legal"]
+
+        def centre(name: str) -> tuple[float, float]:  # where the square is now
+            left, top, width, height = _page(browser)["board"]
+            square = width * 45 / 390
+            column, rank = "abcdefgh".index(name[0]), int(name[1])
+            x = left + width * 15 / 390 + (column + 0.5) * square
+            return x, top + height * 15 / 390 + (8 - rank + 0.5) * square
+
+        for name in ("g1", "g4"):  # a knight cannot jump there
+            _click(browser, *centre(name))
+        deadline = time.monotonic() + 30
+        while not (error := _page(browser)["error"]):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert error.startswith("Refused: 'g1g4' is not a legal action. Legal actions: ")
+        for name in ("e2", "e4"):
+            _click(browser, *centre(name))
+        deadline = time.monotonic() + 60
+        while True:
+            moves = browser.evaluate("[...document.querySelectorAll('#moves li')].map((li) => li.textContent)")
+            if len(moves) >= 2:
+                break
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert moves[0] == "player 0: e4"
+        assert _script_errors(browser) == []
+    finally:
+        play.kill()

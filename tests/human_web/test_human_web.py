@@ -7,9 +7,11 @@ import json
 import re
 import socket
 import subprocess
+import sys
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 from helpers import PlayProcess, play_command, records, transcript
@@ -328,3 +330,50 @@ def test_pytest_human_web_plays_the_selected_matches_one_after_another(pytester)
     for record in played:
         assert {side["agent"] for side in record["sides"]} == {"human:alice", "random"}
         assert sum(record["scores"]) == 1.0
+
+
+def test_a_diplomacy_power_is_played_through_the_text_box_and_replays(tmp_path):
+    """Diplomacy under pytest: the person's France answers each phase in the models' JSON order format (a
+    refused answer shows the parser's reason); six holding powers; recorded, then replayed without a page."""
+    repo = Path(__file__).resolve().parents[2]
+    common = [sys.executable, "-m", "pytest", str(repo / "suites/spin/test_diplomacy.py"), "-k", "basic_skill and alice",
+              "-p", "no:cacheprovider", "-q", "--stratbench-agent", "human:alice", "--stratbench-reference", "off",
+              "--stratbench-cassette-dir", str(tmp_path / "cassettes")]
+    process = subprocess.Popen([*common, "--human-web", "--human-no-browser", "--report-dir", str(tmp_path / "live")],
+                               cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    address, started = None, time.monotonic()
+    while address is None and time.monotonic() - started < 120:
+        found = re.search(r"stratbench: play at (\S+)", process.stdout.readline().decode())
+        address = found.group(1) if found else None
+    assert address
+    base, token = address.split("/?token=")
+    holds = json.dumps({"orders": {"FRANCE": ["A PAR H", "A MAR H", "F BRE H"]}})
+    answered, feedback = 0, []
+    while process.poll() is None and time.monotonic() - started < 300:
+        try:
+            with urllib.request.urlopen(f"{base}/state?token={token}", timeout=5) as reply:
+                decision = json.load(reply).get("decision")
+        except OSError:
+            break
+        if decision and decision["decision"] != answered:
+            answered = decision["decision"]
+            feedback.append(decision.get("feedback") or "")
+            move = "hold everything" if len(feedback) == 1 else holds  # the first answer is not in the format
+            request = urllib.request.Request(f"{base}/move?token={token}", method="POST",
+                                             data=json.dumps({"decision": answered, "move": move}).encode())
+            urllib.request.urlopen(request, timeout=5).close()
+        time.sleep(0.05)
+    process.communicate(timeout=60)
+    assert process.returncode == 0
+    # free text is the game's to read (no list to check it against): the game refused it, as a model's answer,
+    # and the page showed its reason with the same decision asked again
+    assert feedback[0] == "" and '{"orders"' in feedback[1]
+    (record,) = [json.loads(line) for line in (tmp_path / "live/results.jsonl").read_text().splitlines()]
+    assert [side["agent"] for side in record["sides"]] == ["hold"] * 2 + ["human:alice"] + ["hold"] * 4
+    assert record["illegal"][2] == 1 and record["decisions"][2] == 10  # two movement phases a year, 1901-1905
+    assert record["scores"][2] == 3.0  # France holds its three home centres, nobody moves
+    replayed = subprocess.run([*common, "--record-mode", "none", "--report-dir", str(tmp_path / "replay")],
+                              cwd=repo, capture_output=True, text=True, timeout=300, check=False)
+    assert replayed.returncode == 0, replayed.stdout[-2000:]
+    (again,) = [json.loads(line) for line in (tmp_path / "replay/results.jsonl").read_text().splitlines()]
+    assert (again["scores"], again["decisions"]) == (record["scores"], record["decisions"])

@@ -12,6 +12,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from stratbench.run.results import read_transcript
+
 URL_LINE = re.compile(r"stratbench: play at (http://127\.0\.0\.1:\d+/)\?token=(\S+)")
 
 
@@ -87,5 +89,4 @@ def transcript(folder: Path, record: dict[str, Any]) -> list[dict[str, Any]]:
     if isinstance(stored, list):
         return stored
     path = folder / "reports" / str(stored)
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return data["events"] if isinstance(data, dict) else data
+    return read_transcript(path)["events"]  # plain .json, or .json.gz when large

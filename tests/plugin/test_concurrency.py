@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from stratbench.run.config import DEFAULT_CONCURRENCY_WITH_MODEL, default_concurrency
+from stratbench.run.results import read_transcript
 from stratbench.testing.fake_llm import FakeLLMServer
 
 SUITE = """
@@ -47,8 +48,9 @@ def _run(pytester, tag: str, *args: str):
 
 
 def _transcript(path: Path):
-    lines = path.read_text().splitlines() if path.suffix == ".jsonl" else [path.read_text()]
-    return _stable([json.loads(line) for line in lines if line.strip()])
+    if path.suffix == ".jsonl":
+        return _stable([json.loads(line) for line in path.read_text().splitlines() if line.strip()])
+    return _stable([read_transcript(path)])  # plain .json, or .json.gz when large
 
 
 def _cassettes(root: Path) -> dict[str, str]:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 from base64 import b64decode, b64encode
 from hashlib import sha256
+from pathlib import Path
 
 from page_data import inflated, packed_replay, replay_data
 from report_records import EVIL_SCRIPT, record
@@ -168,22 +171,37 @@ def test_a_page_is_the_same_bytes_on_every_build():
     assert b64decode(data)[4:8] == b"\0\0\0\0"  # gzip's MTIME field
 
 
-def test_pages_written_by_forked_workers_are_the_pages_one_process_writes(tmp_path, monkeypatch):
-    import stratbench.report.render as render
+WRITE_PAGES = """
+import json, sys
+from pathlib import Path
 
+import stratbench.report.render as render
+from stratbench.report.analysis import analyse
+from test_report_scale import map_board
+
+run, out, workers_from = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+render.PARALLEL_PAGES_FROM = workers_from
+records = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
+print(render._page_workers(len(records)))
+render.write_reports(analyse(records, resamples=20), out, transcripts_from=[run], renderers={"tictactoe": map_board})
+"""
+
+
+def test_pages_written_by_forked_workers_are_the_pages_one_process_writes(tmp_path):
+    """In a process of its own, as ``stratbench report`` runs (no other thread: here, an xdist worker's threads
+    would keep it serial, and a fork beside them is what the guard prevents)."""
     store = ResultStore(tmp_path / "run", "run-1")
     for k in range(6):
         store.append(record(f"t[m{k}]", seed=k), long_match(k + 1))
-    records = [json.loads(line) for line in store.path.read_text().splitlines()]
     pages = {}
-    monkeypatch.setattr(render.threading, "active_count", lambda: 1)  # as in `stratbench report`: no other thread
     for name, workers_from in (("serial", 10_000), ("forked", 2)):
-        monkeypatch.setattr(render, "PARALLEL_PAGES_FROM", workers_from)
-        assert render._page_workers(6) == (1 if name == "serial" else min(4, len(os.sched_getaffinity(0))))
-        out = tmp_path / name
-        write_reports(analyse(records, resamples=20), out, transcripts_from=[tmp_path / "run"],
-                      renderers={"tictactoe": map_board})
-        pages[name] = {p.name: p.read_bytes() for p in (out / "transcripts").glob("*.html")}
+        done = subprocess.run([sys.executable, "-c", WRITE_PAGES, str(tmp_path / "run"), str(tmp_path / name),
+                               str(workers_from)], cwd=Path(__file__).parent, capture_output=True, text=True,
+                              timeout=300, check=False)
+        assert done.returncode == 0, done.stderr[-2000:]
+        workers = int(done.stdout.split()[0])
+        assert workers == (1 if name == "serial" else min(4, len(os.sched_getaffinity(0))))
+        pages[name] = {p.name: p.read_bytes() for p in (tmp_path / name / "transcripts").glob("*.html")}
     assert len(pages["forked"]) == 6 and pages["forked"] == pages["serial"]
     assert replay_data(pages["forked"][next(iter(pages["forked"]))].decode())["boards"]
 

@@ -64,7 +64,10 @@ class Chromium:
              f"--window-size={size[0]},{size[1]}", f"--user-data-dir={profile}", "--remote-debugging-pipe",
              "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=wire, close_fds=False,  # noqa: PLW1509 - fds 3 and 4 must reach the browser
+            # fds 3 and 4 (set by wire, before the other fds are closed) reach the browser and nothing else of
+            # this process does (an xdist worker's channel to its controller, say); its own session keeps any
+            # signal the browser sends its process group away from this one
+            preexec_fn=wire, pass_fds=(3, 4), start_new_session=True,  # noqa: PLW1509
         )
         os.close(commands_read)
         os.close(answers_write)

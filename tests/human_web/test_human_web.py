@@ -248,7 +248,7 @@ def test_a_model_match_is_recorded_rated_and_replays_offline(tmp_path):
                                             "above 0\n"),
     (["tictactoe", "--port", "70000"], "stratbench play: --port 70000: expected a port from 1 to 65535 "
                                        "(or 0: a free one)\n"),
-    (["diplomacy"], "stratbench play: GAME diplomacy: has 7 sides; play it with its suite under pytest: "),
+    (["diplomacy", "--seat", "7"], "stratbench play: --seat 7: diplomacy has seats 0 to 6\n"),
     (["turn_based"], "stratbench play: GAME turn_based: is played by strategies written in rounds (revision "
                      "shape), not move by move: a person cannot take a seat\n"),
 ])
@@ -376,4 +376,38 @@ def test_a_diplomacy_power_is_played_through_the_text_box_and_replays(tmp_path):
                               cwd=repo, capture_output=True, text=True, timeout=300, check=False)
     assert replayed.returncode == 0, replayed.stdout[-2000:]
     (again,) = [json.loads(line) for line in (tmp_path / "replay/results.jsonl").read_text().splitlines()]
+    assert (again["scores"], again["decisions"]) == (record["scores"], record["decisions"])
+
+
+def test_stratbench_play_seats_the_person_at_one_diplomacy_power_and_the_agent_at_every_other(tmp_path):
+    """``stratbench play diplomacy-nopress --opponent hold --seat 2``: France through the page's text box, six
+    holding powers; recorded, then replayed with --replay."""
+    play = PlayProcess(tmp_path, "diplomacy-nopress", "--opponent", "hold", "--seat", "2", "--name", "dora")
+    holds = json.dumps({"orders": {"FRANCE": ["A PAR H", "A MAR H", "F BRE H"]}})
+    answered, roles = 0, set()
+    try:
+        started = time.monotonic()
+        while play.process.poll() is None and time.monotonic() - started < 300:
+            try:
+                status, state = play.request("/state")
+                decision = state.get("decision") if status == 200 else None
+                if decision and decision["decision"] != answered:
+                    answered = decision["decision"]
+                    roles.add(decision.get("role"))
+                    assert play.request("/move", body={"decision": answered, "move": holds})[0] == 200
+            except OSError:  # the match ended and the page with it
+                break
+            time.sleep(0.05)
+        code, out, err = play.finish()
+    finally:
+        play.kill()
+    assert code == 0, out[-2000:] + err[-2000:]
+    assert roles == {"FRANCE"}  # the page asked for the person's power only
+    (record,) = records(tmp_path)
+    assert [side["agent"] for side in record["sides"]] == ["hold"] * 2 + ["human:dora"] + ["hold"] * 4
+    assert record["scores"][2] == 3.0 and record["illegal"][2] == 0 and record["decisions"][2] == 10
+    replayed = play_command(tmp_path, "diplomacy-nopress", "--opponent", "hold", "--seat", "2", "--name", "dora",
+                            "--replay", timeout=300)
+    assert replayed.returncode == 0, replayed.stdout[-2000:] + replayed.stderr[-2000:]
+    (again,) = records(tmp_path)
     assert (again["scores"], again["decisions"]) == (record["scores"], record["decisions"])

@@ -1,8 +1,9 @@
 """``stratbench play GAME``: one match against a model (or an agent) on a local page, played as pytest plays it.
 
 The command checks its arguments, writes a one-test suite (the ``stratbench``
-marker, ``human:<name>`` as the opponent of the model or agent under test, or
-as the subject of a one-sided game) into a folder of its own, starts the page
+marker, ``human:<name>`` as the opponent of the model or agent under test, as
+the subject of a one-sided game, or, in Diplomacy, in the seat of the
+person's power with the model or agent in every other) into a folder of its own, starts the page
 (:class:`~stratbench.human_web.run.HumanWebRun`: it prints the address with
 its token and opens it) and runs pytest in-process on that suite with
 ``--human-web``. So the match's id, cassette, record (results.jsonl), ratings
@@ -25,7 +26,7 @@ SUITE = '''"""The match `stratbench play` plays (written by the command; safe to
 import pytest
 
 
-@pytest.mark.stratbench(game={game!r}, opponents={opponents!r}, baselines=[], matches=1, round_robin=False{variants})
+@pytest.mark.stratbench(game={game!r}, opponents={opponents!r}, baselines=[], matches=1, round_robin=False{variants}{seatings})
 def test_play(match):
     match.play()
 '''
@@ -107,21 +108,18 @@ def plan(args: argparse.Namespace, registry: Any) -> dict[str, Any]:
     elif sides == 2:
         if args.seat not in (0, 1):
             raise PlayError(f"--seat {args.seat}: {args.game} has seats 0 and 1")
-        opponent = args.opponent if args.model is None else None
-        if opponent is None and args.model is None:
-            opponent = "random"
-        if opponent is not None:
-            try:
-                registry.check_agent(opponent)
-            except ValueError as error:
-                raise PlayError(f"--opponent: {error}") from None
-            if opponent.partition(":")[0] == "human":
-                raise PlayError(f"--opponent {opponent}: you are the human seat; choose a model or an agent")
+        opponent = _opponent(args, registry)
         opponents = [human]
         agents = [opponent] if opponent is not None else []
-    else:
-        raise PlayError(f"GAME {args.game}: has {sides} sides; play it with its suite under pytest: "
-                        f"pytest suites/... -k {args.game} --stratbench-agent {human} --human-web")
+    else:  # Diplomacy: the person's power at --seat, the model (or the agent) every other power
+        if not 0 <= args.seat < sides:
+            raise PlayError(f"--seat {args.seat}: {args.game} has seats 0 to {sides - 1}")
+        opponent = _opponent(args, registry)
+        opponents = []
+        agents = [opponent] if opponent is not None else []
+        seating = tuple(human if seat == args.seat else "subject" for seat in range(sides))
+        return {"game": args.game, "variant": variant, "human": human, "opponents": opponents, "agents": agents,
+                "seed": 0, "seatings": {f"seat{args.seat}": seating}}
     if args.model is not None and args.scaffold not in registry.scaffolds:
         known = ", ".join(sorted(registry.scaffolds))
         raise PlayError(f"--scaffold {args.scaffold!r}: no such scaffold; known: {known}")
@@ -129,6 +127,21 @@ def plan(args: argparse.Namespace, registry: Any) -> dict[str, Any]:
     seed = 0 if sides == 1 or args.seat == 1 else 1
     return {"game": args.game, "variant": variant, "human": human, "opponents": opponents, "agents": agents,
             "seed": seed}
+
+
+def _opponent(args: argparse.Namespace, registry: Any) -> str | None:
+    """The agent the person plays against (``--opponent``, default random), or None against ``--model``."""
+    opponent = args.opponent if args.model is None else None
+    if opponent is None and args.model is None:
+        opponent = "random"
+    if opponent is not None:
+        try:
+            registry.check_agent(opponent)
+        except ValueError as error:
+            raise PlayError(f"--opponent: {error}") from None
+        if opponent.partition(":")[0] == "human":
+            raise PlayError(f"--opponent {opponent}: you are the human seat; choose a model or an agent")
+    return opponent
 
 
 def pytest_arguments(args: argparse.Namespace, chosen: dict[str, Any], suite: Path) -> list[str]:
@@ -158,8 +171,9 @@ def write_suite(folder: Path, chosen: dict[str, Any]) -> Path:
     (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
     variants = f", variants=[{chosen['variant']!r}]" if chosen["variant"] is not None else ""
     suite = folder / f"test_play_{re.sub(r'[^A-Za-z0-9_]', '_', chosen['game'])}.py"
-    suite.write_text(SUITE.format(game=chosen["game"], opponents=chosen["opponents"], variants=variants),
-                     encoding="utf-8")
+    seatings = f", seatings={chosen['seatings']!r}" if chosen.get("seatings") else ""
+    suite.write_text(SUITE.format(game=chosen["game"], opponents=chosen["opponents"], variants=variants,
+                                  seatings=seatings), encoding="utf-8")
     return suite
 
 

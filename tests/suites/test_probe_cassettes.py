@@ -40,6 +40,11 @@ def _shown_pddl(path: Path) -> list[str]:
     return texts
 
 
+def _names(name: str, text: str) -> bool:
+    """Whether ``text`` holds ``name`` as a whole PDDL identifier (not inside another, nor as ``?name``)."""
+    return re.search(r"(?<![\w?:-])" + re.escape(name) + r"(?![\w-])", text, re.IGNORECASE) is not None
+
+
 def test_the_probes_are_committed():
     assert len(PROBES) >= 3, "cassettes/reference.json records PDDL probes; none is committed"
 
@@ -54,7 +59,7 @@ def test_no_original_identifier_reaches_a_recorded_prompt(path):
     shown = _shown_pddl(path)
     assert len(shown) >= 2, f"{path.name}: expected the domain and the problem in the prompt"
     leaks = sorted({name for name in originals for text in shown
-                    if re.search(r"(?<![\w?:-])" + re.escape(name) + r"(?![\w-])", text, re.IGNORECASE)})
+                    if _names(name, text)})
     assert leaks == []  # (a renaming never reuses an original name: core/obfuscation)
 
 
@@ -64,5 +69,5 @@ def test_the_scan_finds_the_names_in_an_original_recording():
     game = PddlGame("blocksworld/p01", obfuscation=Obfuscation.parse("mystery:7"))
     shown = "\n".join(_shown_pddl(original))
     found = {name for name in game.renamed.originals() - KEYWORDS
-             if re.search(r"(?<![\w?:-])" + re.escape(name) + r"(?![\w-])", shown, re.IGNORECASE)}
+             if _names(name, shown)}
     assert {"on", "clear", "stack", "unstack", "blocksworld"} <= {name.lower() for name in found}

@@ -33,8 +33,8 @@ import functools
 import json
 import math
 import os
+import select
 import shutil
-import signal
 import sys
 import warnings
 from pathlib import Path
@@ -609,16 +609,50 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise InputError(str(error)) from None
 
 
+STDOUT_CLOSED = 128 + 13
+"""The exit status of a command whose reader closed its standard output, as a shell reports SIGPIPE."""
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Runs the command line; returns the exit status."""
-    if hasattr(signal, "SIGPIPE"):
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `stratbench rate ... | head` ends quietly
+    """Runs the command line; returns the exit status.
+
+    A reader that closes standard output early (``stratbench rate ... | head``) ends the command quietly
+    with :data:`STDOUT_CLOSED`. SIGPIPE keeps Python's handling: its default action would be the whole
+    process's, and would kill a ``stratbench play`` page server (or a caller running this in-process)
+    on any socket a browser closes.
+    """
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()  # a closed reader shows here, not in the interpreter's exit
+        return status
     except InputError as error:
         print(f"stratbench {args.command}: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        if not _stdout_closed():
+            raise
+        return STDOUT_CLOSED
+
+
+def _stdout_closed() -> bool:
+    """After a broken pipe: whether it was standard output's; if so, points it at /dev/null for the exit.
+
+    A pipe or socket whose reader is gone polls as an error or hang-up on the writing side.
+    """
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # a stream without a descriptor: nothing to poll or redirect
+        return True
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(descriptor, select.POLLOUT)
+        if not any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0)):
+            return False
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, descriptor)
+    os.close(devnull)
+    return True
 
 
 if __name__ == "__main__":

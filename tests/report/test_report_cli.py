@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from report_records import league, record, write_jsonl
+from stratbench.cli import main as cli_main
 from stratbench.report.analysis import analyse, manifest_for
 from stratbench.report.render import write_reports
 from stratbench.run.results import ResultStore
@@ -83,6 +85,26 @@ def test_rate_never_averages_plan_validity_with_win_shares(tmp_path):
     # pddl's plan validity (1.00) is not averaged into random's overall, which equals its tictactoe mean.
     assert re.search(rf"^random\s+{re.escape(mean)}\s+1\.00 \(3\)\s+{re.escape(mean)}$", "\n".join(table),
                      re.MULTILINE), table
+
+
+def test_a_reader_closing_the_output_early_ends_the_command_quietly_with_141(tmp_path):
+    """``stratbench rate ... | head``: the command ends as SIGPIPE would (128 + 13), with nothing on stderr."""
+    path = write_jsonl(tmp_path / "results.jsonl", league(BASE, matches=10))
+    process = subprocess.Popen([sys.executable, "-m", "stratbench.cli", "rate", str(path), "--resamples", "20"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # the reader is gone before the first line is written
+    _, err = process.communicate(timeout=120)
+    assert (process.returncode, err.decode()) == (141, "")
+
+
+def test_the_command_line_leaves_the_process_sigpipe_handling_alone(tmp_path, capsys):
+    """Run in-process (``stratbench play`` runs pytest, tests call it), SIGPIPE's default action would end
+    the whole process on any socket a peer closes; the command line never changes it."""
+    path = write_jsonl(tmp_path / "results.jsonl", league(BASE, matches=10))
+    before = signal.getsignal(signal.SIGPIPE)
+    assert cli_main(["rate", str(path), "--resamples", "20"]) == 0
+    assert "random" in capsys.readouterr().out
+    assert signal.getsignal(signal.SIGPIPE) is before is not signal.SIG_DFL
 
 
 def test_report_writes_the_three_files_and_transcript_pages(tmp_path):

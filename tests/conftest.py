@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 
@@ -42,3 +43,24 @@ def _scaffolds_registry():
     installed = family_parts._current
     yield
     family_parts.use_registry(installed)
+
+
+@pytest.fixture
+def chromium_profile(tmp_path):
+    """An empty Chromium profile directory, removed after the test (a used profile is large)."""
+    path = tmp_path / "chromium-profile"
+    path.mkdir()
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def browser(chromium_profile):
+    """One headless Chromium with a page, driven over DevTools (the test is skipped where none is installed)."""
+    from stratbench.testing.browser import Chromium, find_chromium
+
+    binary = find_chromium()
+    if binary is None:
+        pytest.skip("needs Chromium (apt-get install chromium)")
+    with Chromium(binary, chromium_profile) as chromium:
+        yield chromium

@@ -41,7 +41,6 @@ from pathlib import Path
 from typing import Any
 
 from stratbench.run.gating import error_rate, finite_float, score_margin, validate
-from stratbench.match.record import version_problem
 from stratbench.human_web.play import PlayError, add_arguments as add_play_arguments, run_play
 from stratbench.options import positive_int
 from stratbench.run.results import RESULTS_FILE, read_records
@@ -84,29 +83,14 @@ def _records_from(path: Path) -> list[dict[str, Any]]:
         raise InputError(f"{file}: not a results.jsonl (line 1 is not a JSON object)")
     if len(records) < len(lines):
         print(f"warning: {file}: skipped a truncated last line", file=sys.stderr)
-    matches = []
-    for number, record in enumerate(records, start=1):
-        if "scores" not in record and "sides" not in record:
-            continue  # a header or other non-match line
-        newer = version_problem(record)
-        if newer is not None:
-            raise InputError(f"{file}: record {number}: {newer}")
-        problem = _malformed(record)
-        if problem is not None:
-            raise InputError(f"{file}: record {number}: not a match record ({problem})")
-        matches.append(record)
-    if not matches:
-        raise InputError(f"{file}: no match records (expected stratbench results.jsonl lines with "
-                         "'match_id', 'game', 'sides' and 'scores')")
-    return matches
-
-
-def _malformed(record: dict[str, Any]) -> str | None:
     from stratbench.report.analysis import (  # cli: report.analysis loads the rating stack; a typo is answered first
-        malformed,
+        match_records,
     )
 
-    return malformed(record)
+    try:
+        return match_records(file, records)
+    except ValueError as error:
+        raise InputError(str(error)) from None
 
 
 @functools.cache
@@ -227,17 +211,23 @@ def _results_file(path: Path) -> Path:
 
 def _check_merge_output(out: Path) -> None:
     """Refuses an output path that cannot take a new results.jsonl, before anything is read."""
-    if out.exists() and not out.is_dir():
-        raise InputError(f"OUT {out}: is a file, not a directory")
     if (out / RESULTS_FILE).exists():
         raise InputError(f"{out / RESULTS_FILE} exists; merge into a new directory")
+    _check_output_dir(out, "OUT")
+
+
+def _check_output_dir(out: Path, name: str) -> None:
+    """Refuses an output directory (the argument ``name``) that is a file or whose nearest existing
+    folder cannot be written, before anything is read."""
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{name} {out}: is a file, not a directory")
     existing = out
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
-        raise InputError(f"OUT {out}: {existing} is a file, not a directory")
+        raise InputError(f"{name} {out}: {existing} is a file, not a directory")
     if not os.access(existing, os.W_OK | os.X_OK):
-        raise InputError(f"OUT {out}: {existing} is not writable")
+        raise InputError(f"{name} {out}: {existing} is not writable")
 
 
 def _preferred(prefer: str | None, shards: list[Path]) -> str | Path | None:
@@ -381,7 +371,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     from stratbench.leaderboard.pages import write_site  # cli: loads jinja2
     from stratbench.leaderboard.runs import RunInputError, collect_runs  # cli: only this subcommand reads runs
 
-    _check_site_output(args.out)
+    _check_output_dir(args.out, "--out")  # before any run is read
     agent_map = _agent_map(args.map)
     try:
         runs = collect_runs(args.runs)
@@ -400,19 +390,6 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     print(f"wrote {args.out / 'index.html'}: {len(runs)} run(s) in {len(board.pools)} pool(s), "
           f"{len(written) - 2} model page(s)")
     return 0
-
-
-def _check_site_output(out: Path) -> None:
-    """Refuses an output path that cannot take the site, before any run is read."""
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {out}: is a file, not a directory")
-    existing = out
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise InputError(f"--out {out}: {existing} is a file, not a directory")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise InputError(f"--out {out}: {existing} is not writable")
 
 
 def cmd_sprt(args: argparse.Namespace) -> int:

@@ -6,7 +6,6 @@ logs no script error (a Content-Security-Policy violation is one)."""
 from __future__ import annotations
 
 import json
-import shutil
 import time
 
 import pytest
@@ -29,15 +28,6 @@ PAGE = ("JSON.stringify({status: document.getElementById('status').textContent,"
         "   if (!svg) return null; const r = svg.getBoundingClientRect();"
         "   return [r.left, r.top, r.width, r.height]; })(),"
         " finished: document.getElementById('finished').children.length})")
-
-
-@pytest.fixture
-def browser(tmp_path):
-    profile = tmp_path / "chromium-profile"
-    profile.mkdir()
-    with Chromium(CHROMIUM, profile) as chromium:
-        yield chromium
-    shutil.rmtree(profile, ignore_errors=True)
 
 
 REFUSED_MOVE = "Failed to load resource: the server responded with a status of 400 (Bad Request)"

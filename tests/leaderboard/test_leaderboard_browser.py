@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from board_runs import three_runs
 from stratbench.cli import main
+from stratbench.testing.browser import dump_dom
 
 CHROMIUM = Path("/usr/bin/chromium")
 M1, M2 = "openai/m1+direct", "openai/m2+direct"
@@ -20,19 +19,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.is_file(), reason="needs Debian's chromium (apt-get install chromium)"),
 ]
-
-
-def load(page: Path, profile: Path) -> tuple[str, str]:
-    """Loads a page from a file:// URL in headless Chromium; returns the DOM after load and the browser's log."""
-    command = [
-        str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}", "--dump-dom", page.resolve().as_uri(),
-    ]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=90, check=False)
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert "<html" in result.stdout, result.stderr[-2000:]
-    return result.stdout, result.stderr
 
 
 def _no_page_errors(log: str) -> None:
@@ -49,16 +35,8 @@ def site(tmp_path_factory):
     return out
 
 
-@pytest.fixture
-def profile(tmp_path):
-    path = tmp_path / "chromium-profile"
-    path.mkdir()
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
-def test_the_index_renders_its_table_and_warning(site, profile):
-    dom, log = load(site / "index.html", profile)
+def test_the_index_renders_its_table_and_warning(site, chromium_profile):
+    dom, log = dump_dom(str(CHROMIUM), site / "index.html", profile=chromium_profile)
     _no_page_errors(log)
     table = re.search(r'<table id="leaderboard">(.*?)</table>', dom, re.DOTALL).group(1)
     assert len(re.findall(r'<td class="l agent">', table)) == 4  # minimax, m1, m2, random
@@ -66,8 +44,8 @@ def test_the_index_renders_its_table_and_warning(site, profile):
     assert "<script" not in dom
 
 
-def test_a_history_plot_has_one_point_per_run(site, profile):
-    dom, log = load(site / "history.html", profile)
+def test_a_history_plot_has_one_point_per_run(site, chromium_profile):
+    dom, log = dump_dom(str(CHROMIUM), site / "history.html", profile=chromium_profile)
     _no_page_errors(log)
     sections = re.findall(r'<section class="history-line">(.*?)</section>', dom, re.DOTALL)
     upgrade = next(s for s in sections if html.escape(f"{M1} → {M2}") in s or f"{M1} → {M2}" in s)
@@ -77,26 +55,26 @@ def test_a_history_plot_has_one_point_per_run(site, profile):
     assert rating_plot.count("<polyline") == 1  # the upgrade drawn as one line
 
 
-def test_a_replay_link_reaches_an_existing_match_page(site, profile):
+def test_a_replay_link_reaches_an_existing_match_page(site, chromium_profile):
     page = next((site / "models").glob("openai_m1*.html"))
-    dom, log = load(page, profile)
+    dom, log = dump_dom(str(CHROMIUM), page, profile=chromium_profile)
     _no_page_errors(log)
     links = re.findall(r'<a class="replay-link" href="([^"]+)">', dom)
     assert len(links) == 16
     target = (page.parent / html.unescape(links[0])).resolve()
     assert target.is_file() and target.parent.name == "transcripts"
-    replay, _ = load(target, profile)
+    replay, _ = dump_dom(str(CHROMIUM), target, profile=chromium_profile)
     assert "openai/m1+direct" in replay
     report = re.search(r'<a class="report-link" href="([^"]+)">', dom).group(1)
     assert (page.parent / html.unescape(report)).resolve() == (site.parent / "seed0" / "report.html").resolve()
 
 
-def test_the_log_check_sees_a_refused_script_and_request(tmp_path, profile):
+def test_the_log_check_sees_a_refused_script_and_request(tmp_path, chromium_profile):
     """The control: a page whose script and image the same CSP refuses is logged, so the checks above can fail."""
     page = tmp_path / "control.html"
     page.write_text("<!DOCTYPE html><html><head><meta http-equiv=\"Content-Security-Policy\" "
                     "content=\"default-src 'none'\"><title>control</title></head><body><script>nope()</script>"
                     "<img src=\"http://127.0.0.1:9/x.png\"></body></html>")
-    _, log = load(page, profile)
+    _, log = dump_dom(str(CHROMIUM), page, profile=chromium_profile)
     with pytest.raises(AssertionError):
         _no_page_errors(log)

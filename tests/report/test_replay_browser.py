@@ -4,14 +4,13 @@ replays with the keyboard; the board changes and no script error is logged."""
 from __future__ import annotations
 
 import random
-import shutil
 import time
 from types import SimpleNamespace
 
 import pytest
 from stratbench.report.render import render_transcript
 from stratbench.families import standalone_registry
-from stratbench.testing.browser import Chromium, find_chromium
+from stratbench.testing.browser import find_chromium
 from test_replay import RandomLegal, play
 from test_replay_model_calls import REASONING, page as model_call_page
 
@@ -59,15 +58,6 @@ def open_replay(browser, page) -> None:
     while browser.evaluate("document.body.getAttribute('data-replay')") != "ready":
         assert time.monotonic() < deadline, f"the replay never became ready: {browser.errors}"
         time.sleep(0.05)
-
-
-@pytest.fixture
-def browser(tmp_path):
-    profile = tmp_path / "chromium-profile"
-    profile.mkdir()
-    with Chromium(CHROMIUM, profile) as chromium:
-        yield chromium
-    shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.mark.parametrize("game_name", ["chess", "connect4", "diplomacy"])

@@ -5,8 +5,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from report_records import record
 from stratbench.report.analysis import analyse, manifest_for
 from stratbench.report.render import write_reports
 from stratbench.run.results import ResultStore
+from stratbench.testing.browser import dump_dom
 
 CHROMIUM = Path("/usr/bin/chromium")
 PAYLOAD = ("<script>document.title='pwned';var e=document.createElement('div');e.id='pwned';"
@@ -27,18 +26,9 @@ pytestmark = [
 ]
 
 
-def dump_dom(page: Path, profile: Path) -> str:
-    """Loads a page from a file:// URL in headless Chromium and returns the DOM after its scripts ran
-    (the virtual time budget lets a match page's replay unpack itself first)."""
-    command = [
-        str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom", page.resolve().as_uri(),
-    ]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=90, check=False)
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert "<html" in result.stdout, result.stderr[-2000:]
-    return result.stdout
+def page_dom(page: Path, profile: Path) -> str:
+    """The DOM of a page after its scripts ran (the virtual time lets a match page's replay unpack itself)."""
+    return dump_dom(str(CHROMIUM), page, profile=profile, virtual_time_ms=10_000)[0]
 
 
 @pytest.fixture(scope="module")
@@ -66,14 +56,6 @@ def report(tmp_path_factory):
     return directory
 
 
-@pytest.fixture
-def profile(tmp_path):
-    path = tmp_path / "chromium-profile"
-    path.mkdir()
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
 def _title(markup: str) -> str:
     return html.unescape(re.search(r"<title>(.*?)</title>", markup, re.DOTALL).group(1))
 
@@ -84,8 +66,8 @@ def _assert_not_executed(dom: str, source: str) -> None:
     assert "&lt;script&gt;document.title='pwned'" in dom  # shown as text
 
 
-def test_report_renders_table_and_plot_and_runs_no_planted_script(report, profile):
-    dom = dump_dom(report / "report.html", profile)
+def test_report_renders_table_and_plot_and_runs_no_planted_script(report, chromium_profile):
+    dom = page_dom(report / "report.html", chromium_profile)
     assert re.search(r'<table id="ratings-table">.*minimax.*</table>', dom, re.DOTALL)
     assert re.search(r'<svg class="rating-plot"[^>]*>.*<circle', dom, re.DOTALL)
     assert '<svg class="heatmap"' in dom
@@ -93,17 +75,17 @@ def test_report_renders_table_and_plot_and_runs_no_planted_script(report, profil
     assert _title(dom) == "stratbench report"
 
 
-def test_transcript_page_runs_no_planted_script(report, profile):
+def test_transcript_page_runs_no_planted_script(report, chromium_profile):
     html = (report / "report.html").read_text()
     link = re.search(r'<a href="(transcripts/[^"]*openai[^"]*\.html)">', html).group(1)
-    dom = dump_dom(report / link, profile)
+    dom = page_dom(report / link, chromium_profile)
     assert "Action: 4 &lt;script&gt;" in dom
     _assert_not_executed(dom, (report / link).read_text())
 
 
-def test_the_browser_does_run_an_unescaped_script(tmp_path, profile):
+def test_the_browser_does_run_an_unescaped_script(tmp_path, chromium_profile):
     """The control: the same payload, unescaped and without a CSP, does run, so the checks above can fail."""
     page = tmp_path / "control.html"
     page.write_text(f"<!DOCTYPE html><html><head><title>control</title></head><body>{PAYLOAD}</body></html>")
-    dom = dump_dom(page, profile)
+    dom = page_dom(page, chromium_profile)
     assert '<div id="pwned"></div>' in dom and "<title>pwned</title>" in dom

@@ -4,14 +4,13 @@ large run's report draws a fold of its matches table when it is opened; no plant
 from __future__ import annotations
 
 import json
-import shutil
 import time
 
 import pytest
 from report_records import EVIL_SCRIPT, record
 from stratbench.report.analysis import analyse
 from stratbench.report.render import MATCH_ROWS_OPEN, render_transcript, write_reports
-from stratbench.testing.browser import Chromium, find_chromium
+from stratbench.testing.browser import find_chromium
 from test_report_scale import ROW, long_match, map_board
 
 CHROMIUM = find_chromium()
@@ -20,15 +19,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (apt-get install chromium)"),
 ]
-
-
-@pytest.fixture
-def browser(tmp_path):
-    profile = tmp_path / "chromium-profile"
-    profile.mkdir()
-    with Chromium(CHROMIUM, profile) as chromium:
-        yield chromium
-    shutil.rmtree(profile, ignore_errors=True)
 
 
 def wait_for(browser, expression: str, expected) -> None:

@@ -21,7 +21,7 @@ from stratbench.leaderboard.cost import COST_RULE
 from stratbench.leaderboard.plots import runs_chart
 from stratbench.leaderboard.pooling import POOLING_RULE
 from stratbench.leaderboard.runs import Run
-from stratbench.report.svg import radar_chart, xy_chart
+from stratbench.report.svg import table_chart
 
 __all__ = ["CSP", "model_page", "write_site"]
 
@@ -108,17 +108,6 @@ def _pool_rows(board: Board) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
     return headers, rows
 
 
-def _chart(table: dict[str, Any]) -> str:
-    """A section table's optional chart as inline SVG, drawn as the report draws it."""
-    chart = table.get("chart")
-    if not chart:
-        return ""
-    if chart.get("kind") == "radar":
-        return radar_chart(chart["axes"], chart["series"])
-    return xy_chart(chart["series"], x_label=chart["x_label"], y_label=chart["y_label"],
-                    lines=chart.get("lines", True))
-
-
 def _notes(data: dict[str, Any]) -> list[str]:
     """A pool's analysis notes, pointing at the runs' reports for what the leaderboard does not list."""
     return [note.replace("they are listed under 'Skipped and errored matches'", "each run's report lists them")
@@ -189,7 +178,7 @@ def write_site(board: Board, out: Path) -> dict[str, Path]:
     written: dict[str, Path] = {}
     index = env.get_template("index.html.j2").render(
         board=board, headers=headers, rows=rows, pooling_rule=POOLING_RULE, cost_rule=COST_RULE,
-        runs=_run_rows(board, out), tables=_section_tables, num=_num, page=model_page, chart=_chart,
+        runs=_run_rows(board, out), tables=_section_tables, num=_num, page=model_page, chart=table_chart,
         notes=_notes,
     )
     written["index.html"] = _write(out / "index.html", index)

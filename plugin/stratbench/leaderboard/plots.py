@@ -11,6 +11,8 @@ import math
 from html import escape
 from typing import Any
 
+from stratbench.report.svg import axis_ticks
+
 __all__ = ["runs_chart"]
 
 _PALETTE = ("#1d3557", "#e63946", "#2a9d8f", "#f4a261", "#6a4c93", "#8d99ae", "#264653", "#e76f51")
@@ -39,7 +41,7 @@ def runs_chart(series: list[dict[str, Any]], runs: list[tuple[str, str]], *, y_l
     if not drawn:
         return ""
     values = [v for _, points in drawn for p in points for v in (p["y"], p.get("low"), p.get("high")) if _finite(v)]
-    ticks = _ticks(min(values), max(values))
+    ticks = axis_ticks(min(values), max(values))
     left, right, top, plot_h = 56, 56, 12, height - 70
     plot_w = width - left - right
     step = plot_w / max(1, len(runs) - 1)
@@ -99,19 +101,3 @@ def _finite(value: Any) -> bool:
 
 def _short(label: str, limit: int = 40) -> str:
     return label if len(label) <= limit else label[:limit - 1] + "…"
-
-
-def _ticks(low: float, high: float) -> list[float]:
-    """Returns about five round tick values covering ``[low, high]``."""
-    if high - low < 1e-9:
-        low, high = low - 0.5, high + 0.5
-    raw = (high - low) / 4
-    magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    start = math.floor(low / step) * step
-    ticks = []
-    value = start
-    while value < high + step * 0.999:
-        ticks.append(round(value, 10))
-        value += step
-    return ticks if len(ticks) > 1 else [start, start + step]

@@ -18,7 +18,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from stratbench.match.record import version_problem
 from stratbench.redact import redact_argv
 from stratbench.run.results import (
     RESULTS_FILE,
@@ -184,21 +183,12 @@ def _records_from_jsonl(file: Path) -> list[dict[str, Any]]:
         raise RunInputError(f"{file}: cannot read ({error.strerror or error})") from None
     except ValueError as error:
         raise RunInputError(str(error)) from None
-    from stratbench.report.analysis import malformed  # leaderboard: report.analysis loads the rating stack
+    from stratbench.report.analysis import match_records  # leaderboard: report.analysis loads the rating stack
 
-    matches = []
-    for number, record in enumerate(records, start=1):
-        if "scores" not in record and "sides" not in record:
-            continue  # a header or other non-match line
-        problem = version_problem(record) or (
-            None if (why := malformed(record)) is None else f"not a match record ({why})")
-        if problem is not None:
-            raise RunInputError(f"{file}: record {number}: {problem}")
-        matches.append(record)
-    if not matches:
-        raise RunInputError(f"{file}: no match records (expected stratbench {RESULTS_FILE} lines with "
-                            "'match_id', 'game', 'sides' and 'scores')")
-    return matches
+    try:
+        return match_records(file, records)
+    except ValueError as error:
+        raise RunInputError(str(error)) from None
 
 
 def _report_data(file: Path, *, strict: bool = False) -> dict[str, Any] | None:

@@ -15,7 +15,8 @@ from typing import Any
 
 from stratbench.core.obfuscation import renaming_of, renaming_part
 from stratbench.report.overview import model_overview
-from stratbench.run.results import ERRORED, SKIPPED, is_scored, status_of, unscored_by_agent
+from stratbench.match.record import version_problem
+from stratbench.run.results import ERRORED, RESULTS_FILE, SKIPPED, is_scored, status_of, unscored_by_agent
 from stratbench.rating import (
     MatchResult,
     average_scores,
@@ -30,7 +31,7 @@ from stratbench.report.unplayed import unplayed_counts
 
 __all__ = [
     "ELO_RULE", "OVERALL_RULE", "REPORT_VERSION", "SectionBuilder", "analyse", "elo_by_game", "finite", "malformed",
-    "manifest_for", "record_scales", "to_match_results",
+    "manifest_for", "match_records", "record_scales", "to_match_results",
 ]
 
 REPORT_VERSION = 2
@@ -232,6 +233,28 @@ def _build(builder: SectionBuilder, records: list[dict[str, Any]], unscored: lis
 def protocol_of(record: dict[str, Any]) -> str:
     """Returns the protocol a record was played in (records from before protocols: ``default``)."""
     return str(record.get("protocol") or "default")
+
+
+def match_records(file: Any, records: Iterable[Any]) -> list[dict[str, Any]]:
+    """Returns the match records among a results file's lines, skipping headers and other non-match lines.
+
+    Raises:
+        ValueError: naming ``file`` and the record's number, for a record of a newer schema or one that cannot
+            be analysed (:func:`malformed`), or when no line is a match record.
+    """
+    matches = []
+    for number, record in enumerate(records, start=1):
+        if "scores" not in record and "sides" not in record:
+            continue  # a header or other non-match line
+        problem = version_problem(record) or (
+            None if (why := malformed(record)) is None else f"not a match record ({why})")
+        if problem is not None:
+            raise ValueError(f"{file}: record {number}: {problem}")
+        matches.append(record)
+    if not matches:
+        raise ValueError(f"{file}: no match records (expected stratbench {RESULTS_FILE} lines with "
+                         "'match_id', 'game', 'sides' and 'scores')")
+    return matches
 
 
 def malformed(record: Any) -> str | None:

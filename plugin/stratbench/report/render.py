@@ -26,7 +26,7 @@ from stratbench.report.embed import ENCODING, embed
 from stratbench.report.replay import (
     CUT_OFF, finish_note, pack_replay, renderer_for, replay_steps, reply_text, token_split,
 )
-from stratbench.report.svg import heatmap, radar_chart, rating_plot, xy_chart
+from stratbench.report.svg import heatmap, rating_plot, table_chart
 from stratbench.report.unplayed import beside
 from stratbench.run.results import read_transcript, transcript_name
 
@@ -253,18 +253,6 @@ def _score_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _chart(table: dict[str, Any]) -> str:
-    """Draws a table's optional ``chart`` as inline SVG: x–y (``{"x_label", "y_label", "lines", "series"}``)
-    or, with ``"kind": "radar"``, a radar (``{"axes", "series": [{"name", "values"}]}``)."""
-    chart = table.get("chart")
-    if not chart:
-        return ""
-    if chart.get("kind") == "radar":
-        return radar_chart(chart["axes"], chart["series"])
-    return xy_chart(chart["series"], x_label=chart["x_label"], y_label=chart["y_label"],
-                    lines=chart.get("lines", True))
-
-
 def _tables(section: dict[str, Any]) -> list[dict[str, Any]]:
     """Returns a section's tables: its ``tables`` list, or the section itself as one table."""
     if section.get("tables"):
@@ -346,7 +334,7 @@ def render_html(data: dict[str, Any]) -> str:
         data=data, manifest=manifest, rating_games=games, rating_rows=rows, score_rows=_score_rows(data), plot=plot,
         heat=heat, score_header=_score_header(data), score_caption=_score_caption(data), elo_games=elo_games,
         elo_rows=elo_rows, elo_caption=_elo_caption(data), tables=_tables, has_elo=_has_elo_table(data),
-        chart=_chart, paper_elo=_paper_elo_rows(data), paper_elo_caption=PAPER_ELO_CAPTION,
+        chart=table_chart, paper_elo=_paper_elo_rows(data), paper_elo_caption=PAPER_ELO_CAPTION,
         overview=_overview_table(data), overview_caption=OVERVIEW_CAPTION,
         gate_columns=GATE_COLUMNS, gate_rows=gate_rows(data.get("gate") or {}),
         gate_charts=[llr_chart(t) for t in (data.get("gate") or {}).get("tests", [])],

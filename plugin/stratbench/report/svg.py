@@ -12,7 +12,7 @@ import math
 from html import escape
 from typing import Any
 
-__all__ = ["heatmap", "rating_plot", "xy_chart"]
+__all__ = ["axis_ticks", "heatmap", "radar_chart", "rating_plot", "table_chart", "xy_chart"]
 
 _PALETTE = ("#1d3557", "#e63946", "#2a9d8f", "#f4a261", "#6a4c93", "#8d99ae", "#264653", "#e76f51")
 
@@ -42,7 +42,7 @@ def rating_plot(ratings: dict[str, Any], *, width: int = 720) -> str:
         return ""
     label_w = min(300, 16 + _CHAR_W * max(len(_short(r[0])) for r in rows))
     pad, row_h, top = 24, 26, 14
-    ticks = _ticks(min(r[2] for r in rows), max(r[3] for r in rows))
+    ticks = axis_ticks(min(r[2] for r in rows), max(r[3] for r in rows))
     lo, hi = ticks[0], ticks[-1]
     plot_w = width - label_w - 2 * pad
 
@@ -141,7 +141,7 @@ def _colour(p: float) -> str:
     return f"rgb({red:.0f},{green:.0f},{blue:.0f})"
 
 
-def _ticks(lo: float, hi: float) -> list[float]:
+def axis_ticks(lo: float, hi: float) -> list[float]:
     """Returns evenly spaced round tick values covering [lo, hi] (about five)."""
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return [-1.0, 0.0, 1.0]
@@ -190,8 +190,8 @@ def xy_chart(series: list[dict[str, Any]], *, x_label: str, y_label: str, lines:
     if not drawn:
         return ""
     xs = [x for _, points in drawn for x, _ in points]
-    x_ticks = _ticks(min(xs), max(xs))
-    y_ticks = _ticks(*y_range)
+    x_ticks = axis_ticks(min(xs), max(xs))
+    y_ticks = axis_ticks(*y_range)
     left, right, top, plot_h = 52, 16, 12, height - 56
     plot_w = width - left - right
     x0, x1, y0, y1 = x_ticks[0], x_ticks[-1], y_ticks[0], y_ticks[-1]
@@ -280,3 +280,15 @@ def radar_chart(axes: list[str], series: list[dict[str, Any]], *, size: int = 36
                      f'</title>{escape(_short(str(item["name"])))}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def table_chart(table: dict[str, Any]) -> str:
+    """Draws a table's optional ``chart`` as inline SVG: x–y (``{"x_label", "y_label", "lines", "series"}``)
+    or, with ``"kind": "radar"``, a radar (``{"axes", "series": [{"name", "values"}]}``)."""
+    chart = table.get("chart")
+    if not chart:
+        return ""
+    if chart.get("kind") == "radar":
+        return radar_chart(chart["axes"], chart["series"])
+    return xy_chart(chart["series"], x_label=chart["x_label"], y_label=chart["y_label"],
+                    lines=chart.get("lines", True))

@@ -1,6 +1,6 @@
 """A headless Chromium driven over the DevTools protocol on a pipe (no extra packages).
 
-Used by the report's browser tests and ``scripts/replay_screenshots.py``:
+Used by the browser tests and ``scripts/replay_screenshots.py``:
 open a ``file://`` page, press keys as a user would (``Input.dispatchKeyEvent``),
 evaluate expressions, collect script errors and console errors, take
 screenshots. Chromium is started with ``--remote-debugging-pipe``: commands
@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Chromium", "find_chromium"]
+__all__ = ["Chromium", "dump_dom", "find_chromium"]
 
 KEYS = {"ArrowRight": 39, "ArrowLeft": 37, "Home": 36, "End": 35}
 
@@ -31,6 +31,35 @@ def find_chromium() -> str | None:
         if found:
             return found
     return None
+
+
+def dump_dom(binary: str, page: Path, *, profile: Path, virtual_time_ms: int | None = None,
+             timeout: float = 90.0) -> tuple[str, str]:
+    """Loads a ``file://`` page in a one-shot headless Chromium; returns the DOM after load and the browser's log.
+
+    Args:
+        binary: The browser executable.
+        page: The page to load.
+        profile: An empty directory for the browser's profile.
+        virtual_time_ms: Virtual time the page's scripts get before the DOM is read (None: until load).
+        timeout: Seconds the browser may take.
+
+    Returns:
+        The serialised DOM, and the browser's stderr with the page's console messages in it.
+
+    Raises:
+        RuntimeError: The browser failed, or printed no document.
+    """
+    command = [binary, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}"]
+    if virtual_time_ms is not None:
+        command.append(f"--virtual-time-budget={virtual_time_ms}")
+    command += ["--dump-dom", page.resolve().as_uri()]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)  # noqa: S603
+    if result.returncode != 0 or "<html" not in result.stdout:
+        raise RuntimeError(f"chromium --dump-dom {page}: exit {result.returncode}: {result.stderr[-2000:]}")
+    return result.stdout, result.stderr
 
 
 class Chromium:

@@ -289,11 +289,12 @@ def test_the_web_human_refuses_xdist_with_one_line(pytester):
             "-n (xdist)") in result.stderr.lines
 
 
-def test_pytest_human_web_plays_the_selected_matches_one_after_another(pytester):
-    """``--stratbench-agent human:alice --human-web``: both matches through one page, recorded as human:alice."""
+@pytest.mark.parametrize("agent", ["human", "human:alice"])
+def test_pytest_human_web_plays_the_selected_matches_one_after_another(pytester, agent):
+    """``--stratbench-agent human[:alice] --human-web``: both matches through one page, recorded as that agent."""
     pytester.makepyfile(test_ttt=SUITE)
     process = pytester.popen([*pytester._getpytestargs(), "-p", "no:cacheprovider", "--stratbench-agent",
-                              "human:alice", "--human-web", "--human-no-browser", "--human-port", "0"],
+                              agent, "--human-web", "--human-no-browser", "--human-port", "0"],
                              stdin=subprocess.DEVNULL)
     address = None
     started = time.monotonic()
@@ -328,7 +329,7 @@ def test_pytest_human_web_plays_the_selected_matches_one_after_another(pytester)
     played = [json.loads(line) for line in lines]
     assert len(played) == 2 and len(games) == 2
     for record in played:
-        assert {side["agent"] for side in record["sides"]} == {"human:alice", "random"}
+        assert {side["agent"] for side in record["sides"]} == {agent, "random"}
         assert sum(record["scores"]) == 1.0
 
 

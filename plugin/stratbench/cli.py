@@ -23,7 +23,8 @@
 Exit status: 0 fine (gate: pass), 1 regression (gate: fail), 2 bad input (a
 one-line message) or unresolved merge conflicts (one line each), 4 gate:
 nothing compared (one line), 6 gate inconclusive (0 or 1 with
---gate-inconclusive pass|fail); pytest --baseline uses 1, 4 and 6 alike.
+--gate-inconclusive pass|fail), 141 the reader closed standard output early
+(``stratbench rate ... | head``); pytest --baseline uses 1, 4 and 6 alike.
 """
 
 from __future__ import annotations

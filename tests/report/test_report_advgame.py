@@ -6,8 +6,7 @@ from stratbench.core.revision import RevisionMatch, RoundRecord
 from stratbench.core.runner import MatchOutcome
 from stratbench.metrics.advgame import match_metrics
 from stratbench.games.advgame.report import PAPER_TABLE_1, advgame
-from stratbench.report.render import _chart
-from stratbench.report.svg import radar_chart
+from stratbench.report.svg import radar_chart, table_chart
 
 S1, S2 = {"invaders": [{"name": "FireLizard"}]}, {"invaders": [{"name": "TideLord"}]}
 D1, D2 = {"defenders": [{"name": "Sapling"}]}, {"defenders": [{"name": "King"}]}
@@ -66,7 +65,7 @@ def test_the_radar_inverts_orr_and_obr_and_gives_a_shared_slope_the_middle():
     assert rows["A"][2] == rows["B"][2] == 0.5  # both slopes are 0 (the rounds won are symmetric in time)
     assert rows["A"][0] == 0.25 and rows["A"][1] == 1.0 and rows["A"][3] == 0.5 and rows["A"][4] == 1.0
     assert radar["chart"]["kind"] == "radar" and [s["name"] for s in radar["chart"]["series"]] == ["A", "B"]
-    svg = _chart(radar)
+    svg = table_chart(radar)
     assert svg.startswith('<svg class="radar-chart"') and svg.count("<polygon") == 4 + 2  # four rings, two agents
     assert "<script" not in svg
 

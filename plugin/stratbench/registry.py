@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from stratbench.core.agent import Agent, AgentContext
     from stratbench.core.game import Game
     from stratbench.core.runner import MatchOutcome
+    from stratbench.core.types import Observation
     from stratbench.protocols import Protocol
     from stratbench.scaffolds.base import Scaffold
 
@@ -44,6 +45,8 @@ ReportSection = Callable[..., "dict[str, Any] | None"]
 declaring an ``unscored`` keyword parameter also gets the skipped and errored records."""
 BoardRenderer = Callable[[dict[str, Any]], "str | None"]
 """Draws one ``board`` snapshot as an inline ``<svg>``; None to show its text instead."""
+BoardClicks = Callable[["Observation"], "dict[str, Any] | None"]
+"""Maps a click on the drawn board to a legal move of an observation (the human seat's page); None: not clickable."""
 AnswerReader = Callable[..., Any]
 """A strict reader of a paper protocol's answers: ``reader(reply, observation) -> Action`` (or messages)."""
 
@@ -73,6 +76,7 @@ class Registry:
     annotators: dict[str, dict[str, Annotator]] = field(default_factory=dict)
     report_sections: dict[str, ReportSection] = field(default_factory=dict)
     board_renderers: dict[str, BoardRenderer] = field(default_factory=dict)
+    board_clicks: dict[str, BoardClicks] = field(default_factory=dict)
     protocols: dict[str, dict[str, Protocol]] = field(default_factory=dict)
     model_seats: dict[str, str | None] = field(default_factory=dict)
     """Agent names a seating uses for seats a run's model plays, each with the option naming that model
@@ -171,6 +175,17 @@ class Registry:
         the snapshot's text). Games without one are shown as text boards.
         """
         _add(self.board_renderers, "board renderer", game, renderer)
+
+    def add_board_clicks(self, game: str, layout: BoardClicks) -> None:
+        """Registers how a click on ``game``'s board, as its renderer draws it, reads as a move on the human
+        seat's page (:mod:`stratbench.human_web.boards`).
+
+        ``layout(observation)`` returns the grid over the drawing (``{"left", "top", "width", "height"}`` as
+        shares of the image, ``rows``, ``columns``, and ``cells[row][column]``: the move a click there makes;
+        or ``squares`` and ``moves``: ``{from+to: move}`` for a move of two clicks), or None where the
+        observation cannot be played by clicking. Games without one are played through their action list.
+        """
+        _add(self.board_clicks, "board clicks", game, layout)
 
     def add_protocol(self, game: str, protocol: Protocol) -> None:
         """Registers a way of playing ``game`` other than its default (see :mod:`stratbench.protocols`)."""

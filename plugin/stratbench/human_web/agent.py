@@ -91,8 +91,9 @@ class WebHuman:
         }
         if boards.shows_board(info):
             events = list(self.context.transcript.to_list())
-            view["board"] = boards.board_svg(_renderers(), info.name, events)
-            view["click"] = boards.click_layout(observation)
+            renderers, clicks = _board_parts()
+            view["board"] = boards.board_svg(renderers, info.name, events)
+            view["click"] = boards.click_layout(observation, clicks)
             if boards.shows_moves(info):
                 view["moves"] = boards.moves_played(events)
         return view
@@ -125,10 +126,12 @@ class WebHuman:
         self.table.end_match(self.key, summary)
 
 
-def _renderers() -> dict[str, Any]:
+def _board_parts() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The families' board renderers and click layouts (none without a registry)."""
     from stratbench.scaffolds.family_parts import NoRegistryError, current_registry  # lean: as parse_answer
 
     try:
-        return dict(current_registry().board_renderers)
+        registry = current_registry()
     except NoRegistryError:
-        return {}
+        return {}, {}
+    return dict(registry.board_renderers), dict(registry.board_clicks)

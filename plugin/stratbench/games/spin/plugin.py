@@ -141,7 +141,7 @@ def pytest_stratbench_add_metrics(registry: Registry) -> None:
 
 @pytest.hookimpl
 def pytest_stratbench_add_reporters(registry: Registry) -> None:
-    """Registers the family's report sections and its games' board renderers."""
+    """Registers the family's report sections, its games' board renderers and their boards' click layouts."""
     from stratbench.games.spin import boards
     from stratbench.games.spin.report import diplomacy, hanabi, negotiation, planning, probes, solver_games
     from stratbench.games.spin.spin_table1 import spin_table1
@@ -159,6 +159,9 @@ def pytest_stratbench_add_reporters(registry: Registry) -> None:
     registry.add_board_renderer("diplomacy", boards.diplomacy_board)
     registry.add_board_renderer("diplomacy-nopress", boards.diplomacy_board)
     registry.add_board_renderer("hanabi", boards.hanabi_board)
+    registry.add_board_clicks("chess", boards.chess_clicks)
+    registry.add_board_clicks("tictactoe", boards.tictactoe_clicks)
+    registry.add_board_clicks("connect4", boards.connect4_clicks)
 
 
 @pytest.hookimpl

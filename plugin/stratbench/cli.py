@@ -44,7 +44,7 @@ from typing import Any
 from stratbench.run.gating import error_rate, finite_float, score_margin, validate
 from stratbench.human_web.play import PlayError, add_arguments as add_play_arguments, run_play
 from stratbench.options import positive_int
-from stratbench.run.results import RESULTS_FILE, read_records
+from stratbench.run.results import RESULTS_FILE
 from stratbench.report.scales import builtin_scales
 from stratbench.report.render import write_reports
 from stratbench.report.gate import (
@@ -73,25 +73,17 @@ def _records_from(path: Path) -> list[dict[str, Any]]:
     file = path / RESULTS_FILE if path.is_dir() else path
     if not file.is_file():
         raise InputError(f"{path}: no {RESULTS_FILE} found")
-    try:
-        lines = [line for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
-        if not lines:
-            raise InputError(f"{file}: empty file, no match records")
-        records = read_records(file)
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise InputError(str(error)) from None
-    if not records:
-        raise InputError(f"{file}: not a results.jsonl (line 1 is not a JSON object)")
-    if len(records) < len(lines):
-        print(f"warning: {file}: skipped a truncated last line", file=sys.stderr)
     from stratbench.report.analysis import (  # cli: report.analysis loads the rating stack; a typo is answered first
-        match_records,
+        read_match_records,
     )
 
     try:
-        return match_records(file, records)
+        matches, truncated = read_match_records(file)
     except ValueError as error:
         raise InputError(str(error)) from None
+    if truncated:
+        print(f"warning: {file}: skipped a truncated last line", file=sys.stderr)
+    return matches
 
 
 @functools.cache

@@ -16,13 +16,13 @@ refuses a move it accepted when recorded, or when the moves run out.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from stratbench.core.types import Action, HarnessError, Observation
 from stratbench.llm.cassettes import cassette_path, will_record
 from stratbench.llm.client import match_calls
+from stratbench.run.results import replace_text
 
 
 def moves_path(cassette: str | Path, player: int) -> Path:
@@ -97,6 +97,4 @@ class HumanMoves:
         if self.path is None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_name(self.path.name + ".tmp")
-        temporary.write_text(json.dumps(self.moves, indent=1) + "\n", encoding="utf-8")
-        os.replace(temporary, self.path)
+        replace_text(self.path, json.dumps(self.moves, indent=1) + "\n")

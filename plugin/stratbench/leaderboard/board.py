@@ -10,6 +10,7 @@ sections); each run is also analysed alone, for the history
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +19,7 @@ from stratbench.leaderboard.history import Line, history_lines
 from stratbench.leaderboard.pooling import Pool, pool_runs
 from stratbench.leaderboard.runs import Run
 
-__all__ = ["Board", "UnknownAgent", "build_board", "model_of"]
+__all__ = ["Board", "UnknownAgent", "build_board", "model_of", "played_agents"]
 
 
 class UnknownAgent(ValueError):
@@ -49,12 +50,12 @@ class Board:
     baseline: str | None = None
     agent_map: dict[str, str] = field(default_factory=dict)
 
-    @property
+    @functools.cached_property
     def agents(self) -> list[str]:
         """Every agent any run played."""
-        return sorted({side["agent"] for run in self.runs for r in run.records for side in r["sides"]})
+        return played_agents(self.runs)
 
-    @property
+    @functools.cached_property
     def models(self) -> dict[str, list[str]]:
         """Each model (an agent's model string; an agent without one stands for itself) and its agents."""
         out: dict[str, set[str]] = {}
@@ -63,6 +64,16 @@ class Board:
                 for side in record["sides"]:
                     out.setdefault(model_of(side), set()).add(side["agent"])
         return {model: sorted(agents) for model, agents in sorted(out.items())}
+
+    @functools.cached_property
+    def model_of_agent(self) -> dict[str, str]:
+        """Each agent's model (:attr:`models` inverted)."""
+        return {agent: model for model, agents in self.models.items() for agent in agents}
+
+
+def played_agents(runs: list[Run]) -> list[str]:
+    """Every agent the runs played, sorted."""
+    return sorted({side["agent"] for run in runs for r in run.records for side in r["sides"]})
 
 
 def model_of(side: dict[str, Any]) -> str:
@@ -87,16 +98,17 @@ def build_board(runs: list[Run], *, sections: dict[str, Any] | None = None, resa
     from stratbench.report.analysis import analyse  # leaderboard: report.analysis loads the rating stack
 
     agent_map = dict(agent_map or {})
-    known = sorted({side["agent"] for run in runs for r in run.records for side in r["sides"]})
+    known = played_agents(runs)
     if baseline is not None and baseline not in known:
         raise UnknownAgent(f"--baseline {baseline}: no run played this agent (known: {', '.join(known)})")
     for new, old in agent_map.items():
         if new not in known and old not in known:
             raise UnknownAgent(f"--map {new}={old}: no run played either agent (known: {', '.join(known)})")
     pools = pool_runs(runs)
-    pooled = {pool.name: analyse(pool.records, sections=sections, resamples=resamples) for pool in pools}
+    records = {pool.name: pool.records for pool in pools}  # each pool's records, renamed once
+    pooled = {name: analyse(records[name], sections=sections, resamples=resamples) for name in records}
     per_run = {run.label: analyse(run.records, resamples=resamples) for run in runs}
-    costs = {pool.name: cost_rows(pool.records, pooled[pool.name].get("ratings"), baseline) for pool in pools}
+    costs = {name: cost_rows(records[name], pooled[name].get("ratings"), baseline) for name in records}
     return Board(runs=runs, pools=pools, pooled=pooled, per_run=per_run,
                  lines=history_lines(runs, per_run, agent_map), costs=costs, baseline=baseline,
                  agent_map=agent_map)

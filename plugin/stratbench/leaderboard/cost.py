@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from stratbench.report.gate import finite_number
 from stratbench.run.results import is_scored
 
 __all__ = ["COST_RULE", "cost_rows", "usd_per_point"]
@@ -96,5 +97,4 @@ def cost_rows(records: list[dict[str, Any]], ratings: dict[str, Any] | None,
 
 
 def _number(value: Any) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) \
-        else 0.0
+    return float(value) if finite_number(value) else 0.0

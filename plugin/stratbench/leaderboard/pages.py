@@ -21,7 +21,9 @@ from stratbench.leaderboard.cost import COST_RULE
 from stratbench.leaderboard.plots import runs_chart
 from stratbench.leaderboard.pooling import POOLING_RULE
 from stratbench.leaderboard.runs import Run
+from stratbench.report.render import section_tables
 from stratbench.report.svg import table_chart
+from stratbench.run.results import replace_text
 
 __all__ = ["CSP", "model_page", "write_site"]
 
@@ -94,10 +96,9 @@ def _pool_rows(board: Board) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
                 return -ratings["mean"][ratings["agents"].index(agent)], agent
         return math.inf, agent
 
-    model_of_agent = {agent: model for model, agents in board.models.items() for agent in agents}
     rows = []
     for agent in sorted(board.agents, key=best):
-        model = model_of_agent[agent]
+        model = board.model_of_agent[agent]
         cells = []
         for header in headers:
             ratings = board.pooled[header["pool"].name].get("ratings")
@@ -112,12 +113,6 @@ def _notes(data: dict[str, Any]) -> list[str]:
     """A pool's analysis notes, pointing at the runs' reports for what the leaderboard does not list."""
     return [note.replace("they are listed under 'Skipped and errored matches'", "each run's report lists them")
             for note in data.get("notes", [])]
-
-
-def _section_tables(section: dict[str, Any]) -> list[dict[str, Any]]:
-    if section.get("tables"):
-        return list(section["tables"])
-    return [{"title": None, "columns": section.get("columns", []), "rows": section.get("rows", []), "note": None}]
 
 
 def _link(target: Path, page_dir: Path) -> str:
@@ -140,7 +135,6 @@ def _run_rows(board: Board, page_dir: Path) -> list[dict[str, Any]]:
 
 def _line_charts(board: Board, lines: list[Any]) -> list[dict[str, Any]]:
     runs = [(run.label, run.date) for run in board.runs]
-    model_of_agent = {agent: model for model, agents in board.models.items() for agent in agents}
     charts = []
     for line in lines:
         rating = runs_chart([{"name": line.name, "points": [
@@ -150,7 +144,7 @@ def _line_charts(board: Board, lines: list[Any]) -> list[dict[str, Any]]:
             {"index": p["index"], "y": p["games"].get(game)} for p in line.points]} for game in line.games],
             runs, y_label="mean score", title=f"{line.name}: mean score per game by run")
         charts.append({"line": line, "rating": rating, "scores": scores, "runs": len(line.points),
-                       "page": model_page(model_of_agent.get(line.agents[-1], line.agents[-1]))})
+                       "page": model_page(board.model_of_agent.get(line.agents[-1], line.agents[-1]))})
     return charts
 
 
@@ -178,16 +172,17 @@ def write_site(board: Board, out: Path) -> dict[str, Path]:
     written: dict[str, Path] = {}
     index = env.get_template("index.html.j2").render(
         board=board, headers=headers, rows=rows, pooling_rule=POOLING_RULE, cost_rule=COST_RULE,
-        runs=_run_rows(board, out), tables=_section_tables, num=_num, page=model_page, chart=table_chart,
+        runs=_run_rows(board, out), tables=section_tables, num=_num, page=model_page, chart=table_chart,
         notes=_notes,
     )
     written["index.html"] = _write(out / "index.html", index)
     history = env.get_template("history.html.j2").render(
         board=board, charts=_line_charts(board, board.lines), page=model_page)
     written["history.html"] = _write(out / "history.html", history)
+    model_run_rows = _run_rows(board, models_dir)  # links relative to models/
     for model, agents in board.models.items():
         lines = [line for line in board.lines if set(line.agents) & set(agents)]
-        runs = [row for row in _run_rows(board, models_dir)
+        runs = [row for row in model_run_rows
                 if any(side["agent"] in agents for r in row["run"].records for side in r["sides"])]
         page = env.get_template("model.html.j2").render(
             board=board, model=model, agents=agents, charts=_line_charts(board, lines), runs=runs,
@@ -201,8 +196,6 @@ def write_site(board: Board, out: Path) -> dict[str, Path]:
 
 
 def _write(path: Path, text: str) -> Path:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    replace_text(path, text)
     return path
 

@@ -11,6 +11,7 @@ import math
 from html import escape
 from typing import Any
 
+from stratbench.report.gate import finite_number
 from stratbench.report.svg import axis_ticks
 
 __all__ = ["runs_chart"]
@@ -35,12 +36,13 @@ def runs_chart(series: list[dict[str, Any]], runs: list[tuple[str, str]], *, y_l
     Returns:
         An ``<svg class="runs-chart">`` element, or ``""`` when no series has a point.
     """
-    drawn = [(str(s["name"]), sorted((p for p in s["points"] if _finite(p.get("y"))), key=lambda p: p["index"]))
+    drawn = [(str(s["name"]), sorted((p for p in s["points"] if finite_number(p.get("y"))), key=lambda p: p["index"]))
              for s in series]
     drawn = [(name, points) for name, points in drawn if points]
     if not drawn:
         return ""
-    values = [v for _, points in drawn for p in points for v in (p["y"], p.get("low"), p.get("high")) if _finite(v)]
+    values = [v for _, points in drawn for p in points for v in (p["y"], p.get("low"), p.get("high"))
+              if finite_number(v)]
     ticks = axis_ticks(min(values), max(values))
     left, right, top, plot_h = 56, 56, 12, height - 70
     plot_w = width - left - right
@@ -77,12 +79,12 @@ def runs_chart(series: list[dict[str, Any]], runs: list[tuple[str, str]], *, y_l
             parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="1.8"/>')
         for p in points:
             x = px(p["index"])
-            if _finite(p.get("low")) and _finite(p.get("high")):
+            if finite_number(p.get("low")) and finite_number(p.get("high")):
                 parts.append(f'<line x1="{x:.1f}" y1="{py(p["low"]):.1f}" x2="{x:.1f}" y2="{py(p["high"]):.1f}" '
                              f'stroke="{colour}" stroke-width="1.2" opacity="0.6"/>')
             run_label, date = runs[p["index"]]
             detail = f"{name}: {p['y']:+.2f}" if p.get("low") is not None else f"{name}: {p['y']:.2f}"
-            if _finite(p.get("low")) and _finite(p.get("high")):
+            if finite_number(p.get("low")) and finite_number(p.get("high")):
                 detail += f" [{p['low']:+.2f}, {p['high']:+.2f}]"
             parts.append(f'<circle class="run-point" data-run="{escape(run_label)}" cx="{x:.1f}" cy="{py(p["y"]):.1f}" '
                          f'r="4" fill="{colour}"><title>{escape(detail)} · run {escape(run_label)} '
@@ -93,10 +95,6 @@ def runs_chart(series: list[dict[str, Any]], runs: list[tuple[str, str]], *, y_l
                      f'{escape(_short(name))}</text>')
     parts.append("</svg>")
     return "".join(parts)
-
-
-def _finite(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _short(label: str, limit: int = 40) -> str:

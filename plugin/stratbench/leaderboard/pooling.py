@@ -79,18 +79,20 @@ def pool_runs(runs: list[Run]) -> list[Pool]:
     """Groups runs (oldest first) into pools of runs whose settings agree (:func:`differences`)."""
     pools: list[Pool] = []
     for run in runs:
+        apart = []
         for pool in pools:
-            if not any(differences(member, run) for member in pool.runs):
+            found = _first_differences(pool, run)
+            if not found:
                 pool.runs.append(run)
                 break
+            apart.append((pool.name, found))
         else:
-            pool = Pool(name=f"pool {len(pools) + 1}", runs=[run])
-            pool.apart = [(earlier.name, _first_differences(earlier, run)) for earlier in pools]
-            pools.append(pool)
+            pools.append(Pool(name=f"pool {len(pools) + 1}", runs=[run], apart=apart))
     return pools
 
 
 def _first_differences(pool: Pool, run: Run) -> list[str]:
+    """What keeps ``run`` from the first of the pool's runs it differs from (empty: it agrees with them all)."""
     for member in pool.runs:
         found = differences(member, run)
         if found:

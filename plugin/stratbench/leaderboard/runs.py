@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from stratbench.redact import redact_argv
+from stratbench.report.gate import BaselineError, finite_number, validate_report
 from stratbench.run.results import (
     RESULTS_FILE,
     TRANSCRIPT_DIR,
     WORKERS_DIR,
     is_scored,
-    read_records,
     transcript_name,
 )
 
@@ -175,18 +175,10 @@ def load_run(file: Path) -> Run:
 
 
 def _records_from_jsonl(file: Path) -> list[dict[str, Any]]:
-    try:
-        if not file.read_text(encoding="utf-8", errors="replace").strip():
-            raise RunInputError(f"{file}: empty file, no match records")
-        records = read_records(file)
-    except OSError as error:
-        raise RunInputError(f"{file}: cannot read ({error.strerror or error})") from None
-    except ValueError as error:
-        raise RunInputError(str(error)) from None
-    from stratbench.report.analysis import match_records  # leaderboard: report.analysis loads the rating stack
+    from stratbench.report.analysis import read_match_records  # leaderboard: report.analysis loads the rating stack
 
     try:
-        return match_records(file, records)
+        return read_match_records(file)[0]  # a truncated last line is skipped, as every reader skips it
     except ValueError as error:
         raise RunInputError(str(error)) from None
 
@@ -212,20 +204,19 @@ def _records_from_report(file: Path, data: dict[str, Any]) -> list[dict[str, Any
     """Turns a results.json's match rows into records (no per-side usage or settings hash: not stored there)."""
     protocols = data.get("protocols") if isinstance(data.get("protocols"), list) else []
     protocol = protocols[0] if len(protocols) == 1 else None
+    try:
+        validate_report(data, str(file))  # every row as the gate reads it
+    except BaselineError as error:
+        raise RunInputError(str(error)) from None
+    run_ids = (data.get("manifest") or {}).get("run_ids") or []
     records = []
-    for number, row in enumerate(data["matches"]):
-        if not isinstance(row, dict) or not isinstance(row.get("agents"), list):
-            raise RunInputError(f"{file}: matches[{number}]: not a match row (no 'agents' list)")
-        for key in ("match_id", "game", "scores"):
-            if key not in row:
-                raise RunInputError(f"{file}: matches[{number}]: no {key!r}")
+    for row in data["matches"]:
         record = {key: row.get(key) for key in ("match_id", "test_id", "game", "variant", "seed", "scores",
                                                 "subject", "result", "terminal", "turns", "tokens", "cost_usd",
                                                 "transcript", "score_range")}
         record["sides"] = [{"agent": str(agent)} for agent in row["agents"]]
         if protocol is not None:
             record["protocol"] = protocol
-        run_ids = (data.get("manifest") or {}).get("run_ids") or []
         if len(run_ids) == 1:
             record["run_id"] = run_ids[0]
         records.append({k: v for k, v in record.items() if v is not None})
@@ -257,8 +248,7 @@ def _pages(data: dict[str, Any], records: list[dict[str, Any]], report_dir: Path
 
 def _started(records: list[dict[str, Any]], manifest: dict[str, Any]) -> datetime | None:
     """When a run began: its first match's start, else the date in its run id."""
-    starts = [r["started_at"] for r in records
-              if isinstance(r.get("started_at"), (int, float)) and not isinstance(r.get("started_at"), bool)]
+    starts = [r["started_at"] for r in records if finite_number(r.get("started_at"))]
     if starts:
         return datetime.fromtimestamp(min(starts), tz=timezone.utc)
     for run_id in [*(str(r.get("run_id", "")) for r in records), *(manifest.get("run_ids") or [])]:

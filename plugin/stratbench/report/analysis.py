@@ -11,12 +11,15 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from stratbench.core.obfuscation import renaming_of, renaming_part
 from stratbench.report.overview import model_overview
 from stratbench.match.record import version_problem
-from stratbench.run.results import ERRORED, RESULTS_FILE, SKIPPED, is_scored, status_of, unscored_by_agent
+from stratbench.run.results import (
+    ERRORED, RESULTS_FILE, SKIPPED, is_scored, read_records, status_of, unscored_by_agent,
+)
 from stratbench.rating import (
     MatchResult,
     average_scores,
@@ -31,7 +34,7 @@ from stratbench.report.unplayed import unplayed_counts
 
 __all__ = [
     "ELO_RULE", "OVERALL_RULE", "REPORT_VERSION", "SectionBuilder", "analyse", "elo_by_game", "finite", "malformed",
-    "manifest_for", "match_records", "record_scales", "to_match_results",
+    "manifest_for", "match_records", "read_match_records", "record_scales", "to_match_results",
 ]
 
 REPORT_VERSION = 2
@@ -233,6 +236,29 @@ def _build(builder: SectionBuilder, records: list[dict[str, Any]], unscored: lis
 def protocol_of(record: dict[str, Any]) -> str:
     """Returns the protocol a record was played in (records from before protocols: ``default``)."""
     return str(record.get("protocol") or "default")
+
+
+def read_match_records(file: Path) -> tuple[list[dict[str, Any]], bool]:
+    """Reads a ``results.jsonl``'s match records, checked as :func:`match_records` checks them.
+
+    Returns:
+        The match records, and whether a truncated last line (a run killed mid-write) was skipped.
+
+    Raises:
+        ValueError: naming the file (and line or record): unreadable, empty, not JSON lines, or no match
+            records in it.
+    """
+    try:
+        text = file.read_text(encoding="utf-8", errors="replace")
+        lines = [line for line in text.splitlines() if line.strip()]
+        if not lines:
+            raise ValueError(f"{file}: empty file, no match records")
+        records = read_records(file)
+    except OSError as error:
+        raise ValueError(f"{file}: cannot read ({error.strerror or error})") from None
+    if not records:
+        raise ValueError(f"{file}: not a {RESULTS_FILE} (line 1 is not a JSON object)")
+    return match_records(file, records), len(records) < len(lines)
 
 
 def match_records(file: Any, records: Iterable[Any]) -> list[dict[str, Any]]:

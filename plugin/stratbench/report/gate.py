@@ -66,7 +66,7 @@ from stratbench.report.scales import builtin_scales
 __all__ = [
     "CLI_EXIT", "FAIL", "GATE_MODES", "INCONCLUSIVE", "PASS", "PYTEST_EXIT", "BaselineError", "GameTest",
     "GateResult", "GateSettings", "NothingCompared", "check", "decide", "head_to_head", "rating_drop",
-    "rows_from_records", "validate_report",
+    "finite_number", "rows_from_records", "validate_report",
 ]
 
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
@@ -256,7 +256,8 @@ def rows_from_records(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- input shape
 
-def _number(value: Any) -> bool:
+def finite_number(value: Any) -> bool:
+    """Tells whether ``value`` is a finite int or float (a bool is not a number here)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
@@ -289,7 +290,7 @@ def _row_problem(row: Any) -> str | None:
     if not isinstance(row["agents"], list) or not row["agents"] or not all(isinstance(a, str) for a in row["agents"]):
         return "'agents' is not a list of agent labels"
     if not isinstance(row["scores"], list) or len(row["scores"]) != len(row["agents"]) \
-            or not all(_number(x) for x in row["scores"]):
+            or not all(finite_number(x) for x in row["scores"]):
         return "'scores' is not a list of finite numbers, one per agent"
     if row.get("seed") is not None and not isinstance(row["seed"], int):
         return "'seed' is not an integer"
@@ -297,10 +298,10 @@ def _row_problem(row: Any) -> str | None:
     if not isinstance(subject, int) or isinstance(subject, bool) or not 0 <= subject < len(row["agents"]):
         return "'subject' is not a seat index"
     scale = row.get("score_range")
-    if scale is not None and not (isinstance(scale, list) and len(scale) == 2 and all(_number(x) for x in scale)
+    if scale is not None and not (isinstance(scale, list) and len(scale) == 2 and all(finite_number(x) for x in scale)
                                   and scale[0] < scale[1]):
         return "'score_range' is not [low, high]"
-    if row.get("cost_usd") is not None and not _number(row["cost_usd"]):
+    if row.get("cost_usd") is not None and not finite_number(row["cost_usd"]):
         return "'cost_usd' is not a number"
     return None
 
@@ -411,7 +412,7 @@ def _scales(*reports: dict[str, Any]) -> dict[str, tuple[float, float]]:
         overview = report.get("model_overview") or {}
         for game in overview.get("games") or []:
             scale = game.get("score_range") if isinstance(game, dict) else None
-            if isinstance(scale, list) and len(scale) == 2 and all(_number(x) for x in scale) and scale[0] < scale[1]:
+            if isinstance(scale, list) and len(scale) == 2 and all(finite_number(x) for x in scale) and scale[0] < scale[1]:
                 found.setdefault(game["game"], (float(scale[0]), float(scale[1])))
     missing = {row["game"]: row.get("variant") for r in reports for row in r.get("matches", [])
                if row["game"] not in found}
@@ -542,7 +543,7 @@ def _unit(wdl: bool, settings: GateSettings) -> str:
 
 
 def _finite(value: Any) -> float | None:
-    return float(value) if _number(value) else None
+    return float(value) if finite_number(value) else None
 
 
 # ---------------------------------------------------------------- the gate

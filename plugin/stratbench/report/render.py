@@ -28,9 +28,9 @@ from stratbench.report.replay import (
 )
 from stratbench.report.svg import heatmap, rating_plot, table_chart
 from stratbench.report.unplayed import beside
-from stratbench.run.results import read_transcript, transcript_name
+from stratbench.run.results import read_transcript, replace_text, transcript_name
 
-__all__ = ["render_html", "render_markdown", "render_transcript", "write_reports"]
+__all__ = ["render_html", "render_markdown", "render_transcript", "section_tables", "write_reports"]
 
 _EMPTY_MANIFEST: dict[str, Any] = {
     "packages": {}, "models": [], "scaffolds": [], "seeds": [], "cassettes": {}, "command_line": [], "run_ids": [],
@@ -253,7 +253,7 @@ def _score_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _tables(section: dict[str, Any]) -> list[dict[str, Any]]:
+def section_tables(section: dict[str, Any]) -> list[dict[str, Any]]:
     """Returns a section's tables: its ``tables`` list, or the section itself as one table."""
     if section.get("tables"):
         return list(section["tables"])
@@ -333,7 +333,7 @@ def render_html(data: dict[str, Any]) -> str:
     return _environment().get_template("report.html.j2").render(
         data=data, manifest=manifest, rating_games=games, rating_rows=rows, score_rows=_score_rows(data), plot=plot,
         heat=heat, score_header=_score_header(data), score_caption=_score_caption(data), elo_games=elo_games,
-        elo_rows=elo_rows, elo_caption=_elo_caption(data), tables=_tables, has_elo=_has_elo_table(data),
+        elo_rows=elo_rows, elo_caption=_elo_caption(data), tables=section_tables, has_elo=_has_elo_table(data),
         chart=table_chart, paper_elo=_paper_elo_rows(data), paper_elo_caption=PAPER_ELO_CAPTION,
         overview=_overview_table(data), overview_caption=OVERVIEW_CAPTION,
         gate_columns=GATE_COLUMNS, gate_rows=gate_rows(data.get("gate") or {}),
@@ -412,7 +412,7 @@ def render_markdown(data: dict[str, Any]) -> str:
         lines += ["", f"### {section['title']}", ""]
         if section.get("note"):
             lines += [_md(section["note"]), ""]
-        for table in _tables(section):
+        for table in section_tables(section):
             if table.get("title"):
                 lines += [f"#### {_md(table['title'])}", ""]
             if table.get("note"):
@@ -496,12 +496,6 @@ def render_transcript(
         replay=replay)
 
 
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def _other_forms(path: Path) -> list[Path]:
     """The same transcript under its other name: ``x.json`` written compressed is ``x.json.gz``, and back."""
     if path.name.endswith(".json.gz"):
@@ -533,7 +527,7 @@ class _PageJob:
     def write(self, match: dict[str, Any]) -> None:
         events = self.events(match)
         board = final_board(events, renderer_for(match["game"], self.renderers))
-        _write(self.directory / match["page"], render_transcript(match, events, board, self.renderers))
+        replace_text(self.directory / match["page"], render_transcript(match, events, board, self.renderers))
 
 
 def _page_workers(pages: int) -> int:
@@ -605,7 +599,7 @@ def write_reports(
         "report.md": directory / "report.md",
         "results.json": directory / "results.json",
     }
-    _write(written["report.html"], html)
-    _write(written["report.md"], render_markdown(data))
-    _write(written["results.json"], json.dumps(data, indent=1, sort_keys=True, default=str))
+    replace_text(written["report.html"], html)
+    replace_text(written["report.md"], render_markdown(data))
+    replace_text(written["results.json"], json.dumps(data, indent=1, sort_keys=True, default=str))
     return written

@@ -358,6 +358,13 @@ def _append_lines(path: Path, lines: list[str]) -> None:
         os.fsync(handle.fileno())
 
 
+def replace_text(path: Path, text: str) -> None:
+    """Writes ``text`` to ``path`` whole: beside it first, then renamed over it (no reader sees half a file)."""
+    partial = path.with_name(path.name + ".tmp")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+
+
 def _write_durably(path: Path, text: str) -> None:
     with path.open("w", encoding="utf-8") as handle:
         handle.write(text)

@@ -4,12 +4,82 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
 pytest_plugins = ["pytester"]
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+LEAN_CHILD_OPTIONS = "-p no:hypothesispytest -p no:anyio"
+"""What a pytest run that a test starts in a folder of its own needs to start as a user's run does: the
+project's addopts (pyproject.toml) keep these test-only plugins out, and a pytester folder has no such file."""
+
+
+
+
+def pytest_addhooks(pluginmanager):
+    """Loads hypothesis's plugin back for stratbench's own tests, where the project's addopts kept it out of the run
+    (pyproject.toml: it is for benchmark runs)."""
+    import _hypothesis_pytestplugin
+
+    if not pluginmanager.is_registered(_hypothesis_pytestplugin):
+        pluginmanager.register(_hypothesis_pytestplugin, "hypothesispytest-tests")
+
+
+def pytest_configure(config):
+    # Every run of the tests (the README's command and so .ci/run) ends with its 20 slowest, so that growth is seen.
+    if getattr(config.option, "durations", 0) is None:
+        config.option.durations = 20
+    config.addinivalue_line(
+        "markers", "cold_pytest: the test's pytest child runs start a fresh interpreter (it checks imports or start-up)")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_cache(tmp_path_factory):
+    """What the code under test caches (planning task facts) goes to a folder of this session's, never the user's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("STRATBENCH_CACHE_DIR", str(tmp_path_factory.mktemp("stratbench-cache")))
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_pytest(_session_cache):
+    """The starter the tests' pytest child runs are forked from (stratbench.testing.warm_pytest), made before any
+    test changes the environment (its process starts at the first run); None when STRATBENCH_COLD_PYTEST=1 asks
+    for fresh interpreters."""
+    from stratbench.testing import warm_pytest
+
+    if warm_pytest.cold_requested():
+        yield None
+        return
+    starter = warm_pytest.shared_starter()
+    yield starter
+    starter.close()
+
+
+@pytest.fixture
+def pytester(request, pytester, monkeypatch, warm_pytest):
+    """pytester, whose child runs leave out the test-only plugins as the project's own runs do, and start
+    forked from the warm starter unless the test is marked ``cold_pytest``."""
+    monkeypatch.setenv("PYTEST_ADDOPTS", LEAN_CHILD_OPTIONS)
+    if warm_pytest is None or request.node.get_closest_marker("cold_pytest"):
+        return pytester
+    cold_popen = pytester.popen
+
+    def popen(cmdargs, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=pytester.CLOSE_STDIN, **kw):
+        command = [os.fspath(arg) for arg in cmdargs]
+        to_files = hasattr(stdout, "name") and hasattr(stderr, "name")
+        if command[:2] != [sys.executable, "-mpytest"] or not to_files or stdin is not pytester.CLOSE_STDIN or kw:
+            return cold_popen(cmdargs, stdout=stdout, stderr=stderr, stdin=stdin, **kw)
+        env = os.environ.copy()
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.getcwd(), env.get("PYTHONPATH", "")]))
+        return warm_pytest.popen(command[2:], cwd=os.getcwd(), env=env, stdout=stdout.name, stderr=stderr.name)
+
+    monkeypatch.setattr(pytester, "popen", popen)
+    return pytester
 
 
 @pytest.fixture

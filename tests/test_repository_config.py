@@ -35,3 +35,11 @@ def test_under_n_the_workers_steal_work_unless_told_otherwise():
     chosen = run_pytest("-n", "2", "-v", "--dist", "loadfile")
     assert chosen.returncode == 0, chosen.stdout[-2000:]
     assert "LoadFileScheduling" in chosen.stdout and "WorkStealing" not in chosen.stdout
+
+
+def test_a_run_of_the_tests_ends_with_its_20_slowest_unless_told_otherwise():
+    default = run_pytest("-p", "no:xdist")
+    assert default.returncode == 0, default.stdout[-2000:]
+    assert "slowest 20 durations" in default.stdout
+    chosen = run_pytest("-p", "no:xdist", "--durations", "3")
+    assert "slowest 3 durations" in chosen.stdout and "slowest 20" not in chosen.stdout

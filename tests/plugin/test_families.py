@@ -16,7 +16,13 @@ from pathlib import Path
 
 import pytest
 from stratbench import builtins
-from stratbench.families import ENTRY_POINT_GROUP, family_entry_points, standalone_manager, standalone_registry
+from stratbench.families import (
+    ENTRY_POINT_GROUP,
+    family_entry_points,
+    standalone_manager,
+    standalone_registry,
+)
+from stratbench.testing.warm_pytest import run_pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -101,8 +107,8 @@ def test_a_family_that_cannot_load_is_one_line_naming_it(pytester, tmp_path):
     site = install_family(tmp_path, "broken", BROKEN)
     pytester.makepyfile(test_ttt=SUITE)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
-    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"], cwd=pytester.path,
-                            capture_output=True, text=True, env=env, timeout=300)
+    result = run_pytest(["-p", "no:cacheprovider", "-q"], cwd=pytester.path,
+                            env=env, timeout=300)
     assert result.returncode == 4, result.stdout + result.stderr
     assert ("stratbench: family 'broken' (broken_family) cannot be loaded: ImportError: needs the nimbus package"
             in result.stderr)
@@ -131,8 +137,8 @@ def test_two_families_with_one_setting_name_are_refused_naming_both(pytester, tm
     site = install_family(tmp_path, "clash", SAME_OPTION)
     pytester.makepyfile(test_ttt=SUITE)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
-    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"], cwd=pytester.path,
-                            capture_output=True, text=True, env=env, timeout=300)
+    result = run_pytest(["-p", "no:cacheprovider", "-q"], cwd=pytester.path,
+                            env=env, timeout=300)
     assert result.returncode == 4, result.stdout + result.stderr
     assert "stratbench: families 'spin' and 'clash' both have a setting 'stockfish'" in result.stderr
 

@@ -7,9 +7,15 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from stratbench.match.record import RECORD_VERSION, MatchRecord, RecordError, unstarted_record
+from stratbench.match.record import (
+    RECORD_VERSION,
+    MatchRecord,
+    RecordError,
+    unstarted_record,
+)
 from stratbench.match.record_schema import record_schema, schema_text
 from stratbench.run.results import carried_records
+from stratbench.testing.warm_pytest import run_pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = REPO / "docs" / "match-record.schema.json"
@@ -41,19 +47,16 @@ def schema_errors(record: dict) -> list[str]:
 def played_records(tmp_path_factory) -> list[dict]:
     """The records of a small real run: a model (a loopback fake) and a baseline against minimax at tic-tac-toe,
     one skipped and one errored match."""
-    import subprocess
-    import sys
 
     from stratbench.testing.fake_llm import FakeLLMServer
 
     root = tmp_path_factory.mktemp("run")
     (root / "test_suite.py").write_text(SUITE)
     with FakeLLMServer() as server:
-        result = subprocess.run(
-            [sys.executable, "-m", "pytest", "test_suite.py", "-p", "no:cacheprovider", "-q", "--model",
+        result = run_pytest(
+            ["test_suite.py", "-p", "no:cacheprovider", "-q", "--model",
              "openai/fake", "--api-base", server.api_base, "--stratbench-bootstrap", "10", "--report-dir", "out"],
-            cwd=root, capture_output=True, text=True, timeout=600,
-        )
+            cwd=root, timeout=600)
     assert result.returncode == 1, result.stdout[-3000:] + result.stderr[-2000:]  # the broken test fails
     return [json.loads(line) for line in (root / "out" / "results.jsonl").read_text().splitlines()]
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
 from stratbench.registry import Registry
 from stratbench.run.session import RunSettings, StratbenchSession
+from stratbench.testing.warm_pytest import run_pytest
 
 
 def test_max_concurrency_reaches_the_client(tmp_path):
@@ -24,8 +23,8 @@ def test_max_concurrency_reaches_the_client(tmp_path):
     (["--sc2-maps", "nowhere"], "argument --sc2-maps: no such folder: 'nowhere'"),
 ])
 def test_bad_values_are_refused_in_one_line(tmp_path, arguments, message):
-    result = subprocess.run([sys.executable, "-m", "pytest", *arguments, "-p", "no:cacheprovider", "--collect-only",
-                             "-q", str(tmp_path)], check=False, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    result = run_pytest([*arguments, "-p", "no:cacheprovider", "--collect-only",
+                             "-q", str(tmp_path)], cwd=tmp_path, timeout=120,
                             env=dict(os.environ))
     assert result.returncode == 4
     assert message in result.stderr

@@ -13,13 +13,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from stratbench.testing.fake_llm import FakeLLMServer
 from stratbench.run.results import read_transcript
+from stratbench.testing.fake_llm import FakeLLMServer
+from stratbench.testing.warm_pytest import run_pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = "suites/sc2/test_mock_skirmish.py"
@@ -43,10 +42,10 @@ def responder(body):
 
 def _pytest(tmp_path, name, *extra, select="direct"):
     report = tmp_path / f"report-{name}"
-    args = [sys.executable, "-m", "pytest", SUITE, "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+    args = [SUITE, "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
             "--report-dir", str(report), "--stratbench-reference=off", "--model", "openai/m",
             "--stratbench-cassette-dir", str(tmp_path / "cassettes"), "-k", select, *extra]
-    result = subprocess.run(args, check=False, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=300)
+    result = run_pytest(args, cwd=ROOT, env=dict(os.environ), timeout=300)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     lines = (report / "results.jsonl").read_text().splitlines()
     return report, {r["test_id"]: r for r in map(json.loads, lines)}

@@ -14,17 +14,15 @@ import json
 import os
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
 from stratbench.games.advgame import battle_card
 from stratbench.games.advgame.baselines import greedy_strategy, random_strategy
 from stratbench.games.advgame.prompts import catalogue_text
-from stratbench.testing.fake_llm import FakeLLMServer
 from stratbench.run.results import read_transcript
+from stratbench.testing.fake_llm import FakeLLMServer
+from stratbench.testing.warm_pytest import run_pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = "suites/advgame/test_battle_card.py"
@@ -55,9 +53,9 @@ def prose_responder(body):
 
 def _pytest(tmp_path, name, *extra):
     report = tmp_path / f"report-{name}"
-    args = [sys.executable, "-m", "pytest", SUITE, "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+    args = [SUITE, "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
             "--report-dir", str(report), "--stratbench-reference=off", *extra]
-    result = subprocess.run(args, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=300)
+    result = run_pytest(args, cwd=ROOT, env=dict(os.environ), timeout=300)
     return result, report
 
 
@@ -192,9 +190,9 @@ def test_the_paper_protocol_sends_the_released_prompts_at_temperature_0_3(tmp_pa
 
 @pytest.mark.slow
 def test_each_suite_schedules_both_roles_and_both_move_orders_per_pairing():
-    args = [sys.executable, "-m", "pytest", "suites/advgame", "--collect-only", "-q", "-p", "no:cacheprovider",
+    args = ["suites/advgame", "--collect-only", "-q", "-p", "no:cacheprovider",
             "--stratbench-reference=off", "--model", "openai/m", "--model", "openai/n"]
-    result = subprocess.run(args, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=120)
+    result = run_pytest(args, cwd=ROOT, env=dict(os.environ), timeout=120)
     assert result.returncode == 0, result.stdout[-2000:]
     ids = {line.split("suites/advgame/", 1)[-1] for line in result.stdout.splitlines() if "::" in line}
     pairings = {"climber-vs-greedy", "climber-vs-random", "greedy-vs-greedy", "greedy-vs-random",

@@ -13,14 +13,12 @@ import ast
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
 from stratbench.games.spin.hanabi_paper import PRIMER
 from stratbench.testing.fake_llm import FakeLLMServer
+from stratbench.testing.warm_pytest import run_pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = ["suites/spin/test_tictactoe.py", "suites/spin/test_connect4.py", "suites/spin/test_hanabi.py",
@@ -57,14 +55,14 @@ def test_paper_protocols_play_without_the_deprecated_observation_spellings(tmp_p
     report = tmp_path / "report"
     # --assert=plain: Python 3.11 can fail to compile a module that assertion rewriting imports lazily in a
     # scoring thread ("AST constructor recursion depth mismatch"), which has nothing to do with this check.
-    args = [sys.executable, "-m", "pytest", *SUITES, "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+    args = [*SUITES, "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
             "--assert=plain", "-W", "error:Observation:DeprecationWarning", "--report-dir", str(report),
             "--stratbench-reference=off", "--protocol", "paper", "--model", "openai/m",
             "--stratbench-cassette-dir", str(tmp_path / "cassettes"), "--record-mode=once", "-k", SELECTION]
     environment = {**os.environ, "STRATBENCH_DIPLOMACY_END_YEAR": "1901"}
     with FakeLLMServer(responder=responder) as server:
-        result = subprocess.run([*args, "--api-base", server.api_base], cwd=ROOT, env=environment,
-                                capture_output=True, text=True, timeout=900)
+        result = run_pytest([*args, "--api-base", server.api_base], cwd=ROOT, env=environment,
+                                timeout=900)
         bodies = [r.body for r in server.requests]
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-4000:]

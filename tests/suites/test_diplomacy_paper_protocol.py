@@ -15,16 +15,15 @@ import ast
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("diplomacy", reason="Diplomacy needs the engine: pip install 'pytest-stratbench[diplomacy]'")
 
-from stratbench.testing.fake_llm import FakeLLMServer  # noqa: E402
 from stratbench.run.results import read_transcript
+from stratbench.testing.fake_llm import FakeLLMServer  # noqa: E402
+from stratbench.testing.warm_pytest import run_pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "games" / "golden"
@@ -83,13 +82,13 @@ def responder(body):
 
 def _pytest(tmp_path, name, *extra, end_year="1901"):
     report = tmp_path / f"report-{name}"
-    args = [sys.executable, "-m", "pytest", "suites/spin/test_diplomacy.py", "-q", "-p", "no:cacheprovider",
+    args = ["suites/spin/test_diplomacy.py", "-q", "-p", "no:cacheprovider",
             "-p", "no:randomly", "--report-dir", str(report), "--stratbench-reference=off", "--protocol", "paper",
             "--stratbench-cassette-dir", str(tmp_path / "cassettes"), *extra]
     environment = {k: v for k, v in os.environ.items() if k != "STRATBENCH_DIPLOMACY_END_YEAR"}
     if end_year:
         environment["STRATBENCH_DIPLOMACY_END_YEAR"] = end_year
-    result = subprocess.run(args, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600)
+    result = run_pytest(args, cwd=ROOT, env=environment, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     lines = (report / "results.jsonl").read_text().splitlines()
     return {r["test_id"]: {**r, "events": _events(report, r)} for r in map(json.loads, lines)}

@@ -13,15 +13,13 @@ import hashlib
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
 from stratbench.games.gamebench.are_you_the_traitor import MAX_CHARS
-from stratbench.testing.fake_llm import FakeLLMServer, first_legal_responder
 from stratbench.run.results import read_transcript
+from stratbench.testing.fake_llm import FakeLLMServer, first_legal_responder
+from stratbench.testing.warm_pytest import run_pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = ["suites/gamebench/test_codenames.py", "suites/gamebench/test_are_you_the_traitor.py"]
@@ -56,9 +54,9 @@ def responder(body):
 
 def _pytest(tmp_path, name, *extra):
     report = tmp_path / f"report-{name}"
-    args = [sys.executable, "-m", "pytest", *SUITES, "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+    args = [*SUITES, "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
             "--report-dir", str(report), "--stratbench-reference=off", *extra]
-    result = subprocess.run(args, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=300)
+    result = run_pytest(args, cwd=ROOT, env=dict(os.environ), timeout=300)
     return result, report
 
 

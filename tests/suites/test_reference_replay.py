@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import jsonschema
@@ -19,6 +18,7 @@ from stratbench.match.record import MatchRecord
 from stratbench.reference import PROFILE_NAME, load_profile
 from stratbench.report.memorisation import ALL_GAMES, ORIGINAL
 from stratbench.run.results import without_volatile
+from stratbench.testing.warm_pytest import run_pytest
 
 REPO = Path(__file__).resolve().parents[2]
 CASSETTES = REPO / "cassettes"
@@ -32,10 +32,10 @@ def _selection() -> tuple[str, list[str]]:
 
 def _run(tmp_path: Path, name: str, *args: str) -> tuple[subprocess.CompletedProcess[str], Path]:
     report = tmp_path / name
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "suites/", "-p", "no:cacheprovider", "-q", "--record-mode=none",
+    result = run_pytest(
+        ["suites/", "-p", "no:cacheprovider", "-q", "--record-mode=none",
          "--stratbench-reference=replay", "--stratbench-bootstrap", "200", "--report-dir", str(report), *args],
-        cwd=REPO, capture_output=True, text=True, timeout=1500,
+        cwd=REPO, timeout=1500,
     )
     return result, report
 

@@ -11,24 +11,22 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from stratbench.games.spin.agents.stockfish import STOCKFISH_MISSING, find_stockfish
 from stratbench.games.spin.c4_solver import OpeningBook
 from stratbench.testing.fake_llm import FakeLLMServer
+from stratbench.testing.warm_pytest import run_pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _pytest(args, tmp_path, **env):
     environment = {**os.environ, "STRATBENCH_STOCKFISH_DEPTH": "3", "STRATBENCH_CHESS_ANNOTATION_DEPTH": "3", **env}
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", *args, "-q", "-p", "no:cacheprovider", "-p", "no:randomly"],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600, check=False,
-    )
+    result = run_pytest(
+        [*args, "-q", "-p", "no:cacheprovider", "-p", "no:randomly"],
+        cwd=ROOT, env=environment, timeout=600)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     return result
 

@@ -14,8 +14,6 @@ import hashlib
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,8 +21,9 @@ import pytest
 pytest.importorskip("pyspiel", reason="Hanabi needs OpenSpiel: pip install 'pytest-stratbench[hanabi]'")
 pytest.importorskip("diplomacy", reason="Diplomacy needs the engine: pip install 'pytest-stratbench[diplomacy]'")
 
-from stratbench.testing.fake_llm import FakeLLMServer  # noqa: E402
 from stratbench.run.results import read_transcript
+from stratbench.testing.fake_llm import FakeLLMServer  # noqa: E402
+from stratbench.testing.warm_pytest import run_pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = ["suites/spin/test_hanabi.py", "suites/spin/test_diplomacy.py"]
@@ -82,10 +81,10 @@ def responder(body):
 
 def _pytest(tmp_path, name, *extra, env=None):
     report = tmp_path / f"report-{name}"
-    args = [sys.executable, "-m", "pytest", *SUITES, "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+    args = [*SUITES, "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
             "--report-dir", str(report), "--stratbench-reference=off", *extra]
     environment = {**os.environ, "STRATBENCH_DIPLOMACY_END_YEAR": "1901", **(env or {})}
-    result = subprocess.run(args, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300)
+    result = run_pytest(args, cwd=ROOT, env=environment, timeout=300)
     return result, report
 
 

@@ -10,8 +10,6 @@ import ast
 import hashlib
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +18,7 @@ pytest.importorskip("pyspiel", reason="Hanabi needs OpenSpiel: pip install 'pyte
 
 from stratbench.games.spin.hanabi_paper import PRIMER  # noqa: E402
 from stratbench.testing.fake_llm import FakeLLMServer  # noqa: E402
+from stratbench.testing.warm_pytest import run_pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,11 +38,11 @@ def responder(body):
 
 def _pytest(tmp_path, name, *extra):
     report = tmp_path / f"report-{name}"
-    args = [sys.executable, "-m", "pytest", "suites/spin/test_hanabi.py", "-q", "-p", "no:cacheprovider",
+    args = ["suites/spin/test_hanabi.py", "-q", "-p", "no:cacheprovider",
             "-p", "no:randomly", "--report-dir", str(report), "--stratbench-reference=off", "--protocol", "paper",
             "--model", "openai/m", "--stratbench-cassette-dir", str(tmp_path / "cassettes"), "-k", "direct and 2p-s0",
             *extra]
-    result = subprocess.run(args, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=300)
+    result = run_pytest(args, cwd=ROOT, env=dict(os.environ), timeout=300)
     return result, report
 
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from stratbench.testing.fake_llm import FakeLLMServer
+from stratbench.testing.warm_pytest import run_pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 _LEGAL = re.compile(r"Legal moves: \[([0-9, ]*)\]")
@@ -27,10 +26,10 @@ def _pytest(tmp_path, name, api_base):
     args = ["suites/spin/test_tictactoe.py", "--protocol", "paper", "--model", "openai/m", "-k", "openai",
             "--api-base", api_base, "--record-mode=once",
             "--stratbench-cassette-dir", str(tmp_path / name / "cassettes"), "--report-dir", str(tmp_path / name)]
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", *args, "--matches", "2" if name == "plays" else "1",
+    result = run_pytest(
+        [*args, "--matches", "2" if name == "plays" else "1",
          "-q", "-p", "no:cacheprovider", "-p", "no:randomly"],
-        cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=600, check=False,
+        cwd=ROOT, env=dict(os.environ), timeout=600,
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     lines = (tmp_path / name / "results.jsonl").read_text().splitlines()
@@ -78,11 +77,11 @@ def test_paper_protocol_loses_after_the_first_answer_and_ten_retries(tmp_path):
 
 
 def _collected(*args):
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "suites/spin/test_chess.py", "--collect-only", "-q", "-p", "no:cacheprovider",
+    result = run_pytest(
+        ["suites/spin/test_chess.py", "--collect-only", "-q", "-p", "no:cacheprovider",
          "-p", "no:randomly", "--matches", "1", *args],
         cwd=ROOT, env={k: v for k, v in os.environ.items() if k != "STRATBENCH_CHESS_LEVEL"},
-        capture_output=True, text=True, timeout=300, check=False,
+        timeout=300,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     return sorted(line.split("[", 1)[1].rstrip("]") for line in result.stdout.splitlines() if "::test_chess[" in line)

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import choix
 import numpy as np
 
 from stratbench.rating._ilsr import _ilsr_batch
@@ -105,6 +104,8 @@ def _fit_stack(
     else:
         params, todo = np.full(mats.shape[:2], np.nan), np.ones(mats.shape[0], dtype=bool)
     failed = np.zeros(mats.shape[0], dtype=bool)
+    if todo.any():
+        import choix  # lean: choix loads scipy.stats; only unresolved matrices (or engine="choix") need it
     for b in np.flatnonzero(todo):
         try:
             fitted = choix.ilsr_pairwise_dense(mats[b], alpha=alpha, max_iter=max_iter, tol=tol)

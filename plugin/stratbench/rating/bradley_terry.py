@@ -1,8 +1,10 @@
-"""Bradley–Terry ratings from match results, through choix's public API.
+"""Bradley–Terry ratings from match results: choix's ILSR, run by its vectorised twin.
 
 Under the Bradley–Terry model agent ``i`` beats agent ``j`` with probability
 ``exp(r_i) / (exp(r_i) + exp(r_j))``. :func:`fit` finds the regularised maximum-likelihood
-ratings with :func:`choix.ilsr_pairwise_dense` on a weighted comparison matrix: ``C[i, j]`` sums
+ratings of :func:`choix.ilsr_pairwise_dense` on a weighted comparison matrix, computed by
+:mod:`stratbench.rating._ilsr` (the same iteration, equal to round-off; choix itself is imported
+only for a matrix that iteration cannot resolve, and then raises its own error): ``C[i, j]`` sums
 the fractional scores of ``i`` against ``j`` (a score is a weight), so a 0.7/0.3 match is 0.7 of
 a win for one side and 0.3 for the other. Ties follow an explicit policy, ``"drop"`` (GameBench)
 or ``"half"`` (half a win each way). Only two-sided matches are rated; matches with more sides
@@ -15,9 +17,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import choix
 import numpy as np
 
+from stratbench.rating._ilsr import _ilsr_batch
 from stratbench.rating._pairwise import (
     _agent_order,
     _check_options,
@@ -77,7 +79,13 @@ def fit(
         raise ValueError(f"need at least two agents to fit ratings, got {list(order)}")
     index = {a: i for i, a in enumerate(order)}
     comparisons = _matrix(_contributions(rated, index, ties), len(order))
-    params = choix.ilsr_pairwise_dense(comparisons, alpha=alpha, max_iter=max_iter, tol=tol)
+    fitted, unresolved = _ilsr_batch(comparisons[None], alpha, max_iter=max_iter, tol=tol)
+    if unresolved[0]:
+        import choix  # lean: choix loads scipy.stats; only a matrix the batch cannot resolve needs it
+
+        params = choix.ilsr_pairwise_dense(comparisons, alpha=alpha, max_iter=max_iter, tol=tol)
+    else:
+        params = fitted[0]
     params = params - params.mean()
     return {a: float(p) for a, p in zip(order, params)}
 

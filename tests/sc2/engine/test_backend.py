@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
 from stratbench.games.sc2.engine import games
 from stratbench.games.sc2.metrics import kd_wr
 from stratbench.games.sc2.report import sc2_tables
+from stratbench.testing.warm_pytest import run_pytest
 
 
 @pytest.fixture
@@ -47,9 +46,8 @@ def test_the_report_keeps_engine_and_live_rows_apart():
 
 def test_live_backend_without_the_game_is_a_one_line_usage_error(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "SC2PATH"}
-    result = subprocess.run([sys.executable, "-m", "pytest", "--sc2-backend", "live", "-p", "no:cacheprovider",
-                             "--collect-only", "-q", str(tmp_path)], check=False, cwd=tmp_path, capture_output=True,
-                            text=True, timeout=120, env=env)
+    result = run_pytest(["--sc2-backend", "live", "-p", "no:cacheprovider",
+                             "--collect-only", "-q", str(tmp_path)], cwd=tmp_path, timeout=120, env=env)
     assert result.returncode == 4
     assert "--sc2-backend live: " in result.stderr and "SC2PATH" in result.stderr
     assert "Traceback" not in result.stderr + result.stdout

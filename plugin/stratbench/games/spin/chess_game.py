@@ -38,9 +38,16 @@ __all__ = ["ChessGame", "ChessState", "board_svg", "move_list_text", "pgn_of"]
 _COLORS = ("White", "Black")
 MAX_PLIES = 17_700
 """A safety net above the longest game the 75-move rule allows (8,848.5 moves)."""
-PAPER_ANNOTATION_DEPTH = int(os.environ.get("STRATBENCH_CHESS_ANNOTATION_DEPTH", "15"))
+PAPER_ANNOTATION_DEPTH = 15
 """Move-quality depth under the paper protocol: SPIN-Bench's rating engine (skill 20, MultiPV 10)
-searched at its wrapper's default depth, 15 (``STRATBENCH_CHESS_ANNOTATION_DEPTH`` overrides)."""
+searched at its wrapper's default depth, 15 (``STRATBENCH_CHESS_ANNOTATION_DEPTH`` overrides it when a game is
+made)."""
+
+
+def annotation_depth(default: int) -> int:
+    """The move-quality analysis's Stockfish depth: ``STRATBENCH_CHESS_ANNOTATION_DEPTH`` when set, else ``default``;
+    read when asked (a game made, a match annotated), never at import."""
+    return int(os.environ.get("STRATBENCH_CHESS_ANNOTATION_DEPTH") or default)
 
 INFO = GameInfo(
     name="chess",
@@ -139,7 +146,8 @@ class ChessGame(Game):
 
     def __init__(self, protocol: str = "default") -> None:
         self.protocol = spin_paper.check_protocol(INFO.name, protocol)
-        self.annotation_depth: int | None = PAPER_ANNOTATION_DEPTH if protocol == spin_paper.PAPER else None
+        self.annotation_depth: int | None = (
+            annotation_depth(PAPER_ANNOTATION_DEPTH) if protocol == spin_paper.PAPER else None)
         self.engine_players: set[int] = set()
         self.engine_settings: dict[int, dict[str, Any]] = {}
         self.stockfish_path: str | None = None

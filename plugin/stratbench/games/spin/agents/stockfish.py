@@ -45,6 +45,7 @@ from stratbench.system_components import Component
 __all__ = [
     "DEBIAN_PATH",
     "DEFAULT_DEPTH",
+    "default_depth",
     "ENGINE_TIMEOUT_S",
     "STOCKFISH_MISSING",
     "RankedMove",
@@ -62,9 +63,16 @@ STOCKFISH_MISSING = (
     "Stockfish not found: install it (apt-get install stockfish), put it on PATH or pass --stockfish PATH"
 )
 """The skip reason of everything that needs the binary when it is absent."""
-DEFAULT_DEPTH = int(os.environ.get("STRATBENCH_STOCKFISH_DEPTH", "15"))
-"""Search depth per move of the Stockfish agent (SPIN-Bench's wrapper default, 15);
-``STRATBENCH_STOCKFISH_DEPTH`` overrides it (CI uses a small depth)."""
+DEFAULT_DEPTH = 15
+"""Search depth per move of the Stockfish agent: SPIN-Bench's wrapper default (see :func:`default_depth`)."""
+
+
+def default_depth() -> int:
+    """The Stockfish agent's depth per move: ``STRATBENCH_STOCKFISH_DEPTH`` when set (CI uses a small depth), else
+    :data:`DEFAULT_DEPTH`; read when an agent is made, never at import."""
+    return int(os.environ.get("STRATBENCH_STOCKFISH_DEPTH") or DEFAULT_DEPTH)
+
+
 ENGINE_TIMEOUT_S = 120.0
 """The longest any single engine command may take before the match fails."""
 HASH_MB = 16
@@ -261,7 +269,7 @@ class StockfishAgent:
         if not 0 <= self.level <= 20:
             raise ValueError(f"Stockfish skill level must be 0-20, got {self.level}")
         self.nodes = params.get("nodes", nodes)
-        self.depth = params.get("depth", depth) or (None if self.nodes else DEFAULT_DEPTH)
+        self.depth = params.get("depth", depth) or (None if self.nodes else default_depth())
         path = find_stockfish(context.options.get("stockfish"))
         if path is None:
             raise HarnessError(STOCKFISH_MISSING)

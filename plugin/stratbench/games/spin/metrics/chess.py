@@ -34,7 +34,7 @@ from stratbench.games.spin.agents.stockfish import (
 )
 from stratbench.core.game import Game
 from stratbench.core.runner import MatchOutcome
-from stratbench.games.spin.chess_game import board_svg, pgn_of
+from stratbench.games.spin.chess_game import annotation_depth, board_svg, pgn_of
 from stratbench.games.spin.metrics.solver import engine_sides, move_rank, top_k_share
 
 __all__ = [
@@ -48,8 +48,10 @@ __all__ = [
     "replay",
 ]
 
-ANNOTATION_DEPTH = int(os.environ.get("STRATBENCH_CHESS_ANNOTATION_DEPTH", "12"))
-"""Stockfish depth of the move-quality analysis (``STRATBENCH_CHESS_ANNOTATION_DEPTH`` overrides)."""
+ANNOTATION_DEPTH = 12
+"""Stockfish depth of the move-quality analysis (``STRATBENCH_CHESS_ANNOTATION_DEPTH`` overrides it when a match is
+annotated: :func:`~stratbench.games.spin.chess_game.annotation_depth`)."""
+
 ANNOTATION_MULTIPV = 10
 """Lines per analysed position: SPIN-Bench ranks against Stockfish's top 10."""
 
@@ -109,7 +111,7 @@ def move_quality(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict
     _, steps = replay(outcome)
     wanted = [(player, board, move) for player, board, move in steps if player in players]
     path = getattr(game, "stockfish_path", None) or find_stockfish(os.environ.get("STRATBENCH_STOCKFISH"))
-    depth = getattr(game, "annotation_depth", None) or ANNOTATION_DEPTH
+    depth = getattr(game, "annotation_depth", None) or annotation_depth(ANNOTATION_DEPTH)
     annotation = {"engine": "stockfish", "depth": depth, "multipv": ANNOTATION_MULTIPV}
     if path is None:
         for player in players:

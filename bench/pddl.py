@@ -9,7 +9,9 @@ Measured, on the committed default dataset (``plugin/stratbench/games/spin/plann
   --pddl-dir DIR`` is timed in a subprocess (one subject: the suite's
   ``random_planner`` baseline, so 1,280 items). The default dataset's own
   collection is timed the same way. Both include interpreter start-up and
-  the import of unified-planning for the per-domain readability check.
+  the import of unified-planning for the per-domain readability check,
+  with an empty task cache (a second collection reads the verdicts
+  instead: ``bench/pddl_speed.py``).
 * **parse** time per instance (unified-planning's PDDL reader, uncached).
 * **validation** time per plan: each instance's reference plan (valid) and
   the same plan without its first step (usually an inapplicable action),
@@ -55,9 +57,11 @@ SPIN_ITEMS = 1280
 def _collect_seconds(extra: list[str]) -> tuple[float, str]:
     command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
                str(ROOT / "suites" / "spin" / "test_pddl.py"), *extra]
-    start = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
-    seconds = time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as cache:  # an empty task cache: every instance is decided, as at first
+        start = time.perf_counter()
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False,
+                              env=dict(os.environ, STRATBENCH_CACHE_DIR=cache))
+        seconds = time.perf_counter() - start
     last = [line for line in done.stdout.splitlines() if line.strip()][-1:] or [done.stderr[-200:]]
     return seconds, last[0]
 

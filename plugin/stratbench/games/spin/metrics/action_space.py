@@ -16,63 +16,152 @@ space is not enumerated). The enumeration also stops when the metric's time
 budget (:mod:`stratbench.match.metric_budget`) is spent, checked before each state
 and while one state's applicable actions are listed (a task with many
 objects and parameters can take minutes for one state); the task's count
-is then not computed, and later matches of the same task in the process do
-not try again.
+is then not computed.
+
+Both are properties of the task, computed once per task and kept
+(:func:`task_state_action_space`, :func:`task_legal_actions`): a dataset's
+``manifest.json`` may carry them (the committed one does, built with
+``build_dataset --metrics-only``), used when the manifest's entry has the
+task's sha256 and was computed under :data:`METRICS_VERSION`; otherwise
+they come from the task cache (:mod:`stratbench.games.spin.planning.task_cache`),
+keyed by the task's texts and this code, and are computed and stored there
+on a miss. "Not computed in time" is kept as such, with the budget it ran
+out of: it stands for any budget no larger, and a larger one tries again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import warnings
 from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+from stratbench.games.spin.planning import task_cache
 from stratbench.games.spin.planning.dataset import load_manifest
 from stratbench.games.spin.planning.plan_parsing import parse_plan_text
 from stratbench.games.spin.planning.planners import _Successors
-from stratbench.games.spin.planning.reading import ReadTask, holds_up_lock, read_problem_files
+from stratbench.games.spin.planning.reading import ReadTask, holds_up_lock, read_problem
 from stratbench.games.spin.planning.validation import _resolve
 from stratbench.match.metric_budget import MetricBudget, MetricTimeout, budget
 
 __all__ = [
-    "STATE_LIMIT", "legal_actions_per_step", "reference_plan", "state_action_space", "task_legal_actions",
-    "task_state_action_space",
+    "LEGAL", "METRICS_VERSION", "PAIRS", "STATE_LIMIT", "legal_actions_per_step", "manifest_stamp", "reference_plan",
+    "state_action_space", "task_legal_actions", "task_metrics", "task_state_action_space",
 ]
 
 STATE_LIMIT = 200
 """Reachable states enumerated at most per task for Fig. 3b; a larger space is left out (None)."""
 
+METRICS_VERSION = 1
+"""The version of what this module computes. Bump it with any change that alters a task's value: a manifest's
+values computed under another version are then not used (rebuild them: ``build_dataset --metrics-only``)."""
+
+PAIRS, LEGAL = "state_action_pairs", "legal_actions_per_step"
+"""The names of the two task metrics, in a match record, a manifest entry and the task cache."""
+
+_PLANNING = Path(__file__).resolve().parents[1] / "planning"
+_SOURCES = (Path(__file__).resolve(), *(_PLANNING / name for name in (
+    "planners.py", "reading.py", "normalise.py", "sexpr.py", "validation.py", "plan_parsing.py")))
+"""The code a task's metric values come from: a change to any of it computes the cached values again."""
+_KNOWN: dict[str, Any] = {}
+"""The values decided in this process, by their task-cache key (as stored: see :func:`_usable`)."""
+_UNKNOWN = object()
+
+
+def manifest_stamp() -> dict[str, Any]:
+    """Returns what a manifest's ``task_metrics`` must say for its values to be used here."""
+    try:
+        planning = version("unified-planning")
+    except PackageNotFoundError:
+        planning = None
+    return {"version": METRICS_VERSION, "state_limit": STATE_LIMIT, "unified-planning": planning}
+
 
 @lru_cache(maxsize=8)
-def _plans(root: Path) -> dict[str, list[str]]:
+def _manifest(root: Path) -> tuple[dict[str, dict[str, Any]], bool]:
+    """Returns a dataset's manifest entries by name, and whether its task metrics are current."""
     manifest = load_manifest(root) or {}
-    return {str(e["name"]): list(e["reference_plan"]) for e in manifest.get("instances", [])
-            if isinstance(e, dict) and e.get("reference_plan")}
+    entries = {str(e["name"]): e for e in manifest.get("instances", []) if isinstance(e, dict) and "name" in e}
+    return entries, manifest.get("task_metrics") == manifest_stamp()
+
+
+def _entry(instance: Any) -> tuple[dict[str, Any], bool]:
+    """Returns the instance's manifest entry ({} if none) and whether the manifest's task metrics are current."""
+    problem_path = getattr(instance, "problem_path", None)
+    if problem_path is None or getattr(instance, "name", None) is None:
+        return {}, False
+    parents = Path(problem_path).resolve().parents  # <root>/<domain>/instances/<instance>.pddl
+    if len(parents) < 3:
+        return {}, False
+    entries, current = _manifest(parents[2])
+    return entries.get(str(instance.name), {}), current
 
 
 def reference_plan(instance: Any) -> list[str] | None:
     """Returns the instance's reference plan (one ``(action args)`` line per step) from its dataset's manifest."""
-    problem_path = getattr(instance, "problem_path", None)
-    if problem_path is None:
-        return None
-    root = Path(problem_path).resolve().parents[2]  # <root>/<domain>/instances/<instance>.pddl
-    return _plans(root).get(str(instance.name))
+    plan = _entry(instance)[0].get("reference_plan")
+    return list(plan) if plan else None
 
 
-@lru_cache(maxsize=1024)
-def _task_legal_actions(domain_path: Path, problem_path: Path, name: str) -> float | None:
-    plan = _plans(Path(problem_path).resolve().parents[2]).get(name)
-    return None if plan is None else legal_actions_per_step(read_problem_files(domain_path, problem_path), plan)
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _known(instance: Any, texts: tuple[str, str], name: str, key: str, current: MetricBudget) -> Any:
+    """Returns the value kept for a task (manifest, this process, the task cache), or :data:`_UNKNOWN`."""
+    entry, fresh = _entry(instance)
+    same = entry.get("sha256") == {"domain": _sha256(texts[0]), "problem": _sha256(texts[1])}
+    if fresh and same and name in entry and _usable(name, entry[name], current):
+        return entry[name]
+    if key in _KNOWN and _usable(name, _KNOWN[key], current):
+        return _KNOWN[key]
+    stored = task_cache.load(key) or {}
+    if name in stored and _usable(name, stored[name], current):
+        _KNOWN[key] = stored[name]
+        return stored[name]
+    return _UNKNOWN
+
+
+def _usable(name: str, value: Any, current: MetricBudget) -> bool:
+    """Whether a kept value answers now: a number or None (not enumerated: past the limit) always; "out of time"
+    (``{"out_of_time_s": S}``) for a budget no larger than the ``S`` seconds it ran out of."""
+    if isinstance(value, dict):
+        spent = value.get("out_of_time_s")
+        return (name == PAIRS and isinstance(spent, (int, float)) and current.seconds is not None
+                and current.seconds <= spent)
+    if name == PAIRS:
+        return value is None or (isinstance(value, int) and not isinstance(value, bool))
+    return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
+
+
+def _keep(key: str, name: str, value: Any) -> Any:
+    _KNOWN[key] = value
+    task_cache.store(key, {name: value})
+    return value
+
+
+def _texts(instance: Any) -> tuple[str, str]:
+    return (Path(instance.domain_path).read_text(encoding="utf-8"),
+            Path(instance.problem_path).read_text(encoding="utf-8"))
 
 
 def task_legal_actions(instance: Any) -> float | None:
-    """Returns :func:`legal_actions_per_step` of an instance's reference plan, once per task in a process.
+    """Returns :func:`legal_actions_per_step` of an instance's reference plan, computed once per task.
 
+    From the manifest or the task cache when kept there (module docstring);
     None without an instance or a reference plan.
     """
-    if getattr(instance, "problem_path", None) is None:
+    plan = reference_plan(instance)
+    if plan is None:
         return None
-    return _task_legal_actions(Path(instance.domain_path), Path(instance.problem_path), str(instance.name))
+    texts = _texts(instance)
+    key = task_cache.task_key(LEGAL, task_cache.code_version(*_SOURCES), *texts, "\n".join(plan))
+    known = _known(instance, texts, LEGAL, key, budget())
+    if known is not _UNKNOWN:
+        return known
+    return _keep(key, LEGAL, legal_actions_per_step(read_problem(*texts), plan))
 
 
 @holds_up_lock
@@ -172,30 +261,45 @@ def _state_action_space(problem: Any, limit: int, budget: MetricBudget) -> int |
     return pairs
 
 
-@lru_cache(maxsize=1024)
-def _task_state_action_space(domain_path: Path, problem_path: Path) -> int | None:
-    return state_action_space(read_problem_files(domain_path, problem_path), budget=budget())
-
-
-_OUT_OF_TIME: dict[tuple[Path, Path], str] = {}
-"""Tasks whose enumeration ran out of time in this process, with the reason (not tried again)."""
-
-
 def task_state_action_space(instance: Any) -> int | None:
-    """Returns :func:`state_action_space` of an instance, once per task in a process; None without an instance.
+    """Returns :func:`state_action_space` of an instance, computed once per task; None without an instance.
 
-    It runs within the current metric's budget (:func:`stratbench.match.metric_budget.budget`).
+    From the manifest or the task cache when kept there (module docstring);
+    otherwise it runs within the current metric's budget
+    (:func:`stratbench.match.metric_budget.budget`), and its value, or that
+    it ran out of time, is kept.
 
     Raises:
-        MetricTimeout: when the budget ran out, now or for the same task earlier in the process.
+        MetricTimeout: when the budget ran out, now or for the same task before under a budget no smaller.
     """
     if getattr(instance, "problem_path", None) is None:
         return None
-    key = (Path(instance.domain_path), Path(instance.problem_path))
-    if key in _OUT_OF_TIME:
-        raise MetricTimeout(_OUT_OF_TIME[key])
+    texts = _texts(instance)
+    current = budget()
+    key = task_cache.task_key(PAIRS, task_cache.code_version(*_SOURCES), *texts, str(STATE_LIMIT))
+    known = _known(instance, texts, PAIRS, key, current)
+    if known is _UNKNOWN:
+        known = _keep(key, PAIRS, _count_pairs(read_problem(*texts), current))
+    if isinstance(known, dict):
+        raise MetricTimeout(current.reason(WHAT))
+    return known
+
+
+def _count_pairs(problem: Any, current: MetricBudget) -> int | None | dict[str, float]:
+    """Returns the task's count, None past the limit, or ``{"out_of_time_s": S}`` when ``current`` ran out."""
     try:
-        return _task_state_action_space(*key)
-    except MetricTimeout as error:
-        _OUT_OF_TIME[key] = str(error)
-        raise
+        return state_action_space(problem, STATE_LIMIT, budget=current)
+    except MetricTimeout:
+        return {"out_of_time_s": current.seconds}
+
+
+def task_metrics(domain_text: str, problem_text: str, plan: list[str] | None, seconds: float | None) -> dict[str, Any]:
+    """Returns both task metrics of a task as a manifest entry keeps them, computed now within ``seconds`` each.
+
+    ``legal_actions_per_step`` is None without a reference ``plan``;
+    ``state_action_pairs`` is the count, None past :data:`STATE_LIMIT`
+    states, or ``{"out_of_time_s": seconds}`` when the enumeration ran out of time.
+    """
+    problem = read_problem(domain_text, problem_text)
+    legal = legal_actions_per_step(problem, plan) if plan else None
+    return {LEGAL: legal, PAIRS: _count_pairs(problem, MetricBudget(seconds))}

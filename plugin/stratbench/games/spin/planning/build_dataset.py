@@ -22,7 +22,16 @@ validator; its length is S_i of the N-step metric. The script writes
 ``dataset/<domain>/domain.pddl``, ``dataset/<domain>/instances/pNN.pddl`` and
 ``dataset/manifest.json`` (per instance: domain, category, tier, seed,
 generator, reference plan and length, engines and versions, sha256 of both
-files). Domains not rebuilt keep their manifest entries.
+files, and the task metrics of SPIN-Bench Fig. 3a/3b: ``legal_actions_per_step``
+and ``state_action_pairs``, :mod:`stratbench.games.spin.metrics.action_space`,
+each computed within ``--metric-timeout`` seconds as a match's metric is).
+Domains not rebuilt keep their manifest entries.
+
+``--metrics-only`` leaves the tasks as they are and (re)computes only the
+task metrics of the listed domains (every domain by default), for instance
+after a change that bumps ``METRICS_VERSION``::
+
+    python -m stratbench.games.spin.planning.build_dataset --metrics-only
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ import argparse
 import hashlib
 import importlib
 import json
+import os
 import shutil
 import sys
 import time
@@ -39,14 +49,16 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from stratbench.games.spin.metrics.action_space import LEGAL, PAIRS, manifest_stamp, task_metrics
 from stratbench.games.spin.planning.dataset import DATASET_DIR, MANIFEST
 from stratbench.games.spin.planning.plan_parsing import render_plan
 from stratbench.games.spin.planning.planner_process import solve_isolated
 from stratbench.games.spin.planning.planners import DEFAULT_ENGINES, available_engines, engine_version
 from stratbench.games.spin.planning.reading import PDDLReadError, read_problem
 from stratbench.games.spin.planning.validation import check_steps
+from stratbench.match.metric_budget import DEFAULT_METRIC_TIMEOUT_S
 
-__all__ = ["DomainPackage", "build", "discover_domains", "main", "tier_plan"]
+__all__ = ["DomainPackage", "build", "build_metrics", "discover_domains", "main", "tier_plan"]
 
 DOMAINS_DIR = Path(__file__).resolve().parent / "domains"
 _MAX_ATTEMPTS = 8
@@ -138,7 +150,8 @@ def _reference(
 
 
 def build_domain(
-    package: DomainPackage, out: Path, per_domain: int, timeout: float, log: Any = print
+    package: DomainPackage, out: Path, per_domain: int, timeout: float, log: Any = print,
+    metric_timeout: float | None = DEFAULT_METRIC_TIMEOUT_S,
 ) -> list[dict[str, Any]]:
     """Generates, solves and writes one domain's instances; returns their manifest entries."""
     tiers = tuple(getattr(package.module, "TIERS", ("easy", "medium", "hard")))
@@ -198,6 +211,7 @@ def build_domain(
                 "planner_engine_version": agent.engine_version,
                 "planner_seconds": round(agent_seconds, 3),
                 "sha256": {"domain": _sha256(domain), "problem": _sha256(text)},
+                **task_metrics(domain, text, render_plan(reference.steps).splitlines(), metric_timeout),
             }
         )
         log(f"  {package.name}/{instance} {tier:<6} seed {seed:<5} S={len(reference.steps):<4} "
@@ -205,7 +219,10 @@ def build_domain(
     return entries
 
 
-def build(names: list[str] | None, out: Path, per_domain: int, timeout: float, log: Any = print) -> dict[str, Any]:
+def build(
+    names: list[str] | None, out: Path, per_domain: int, timeout: float, log: Any = print,
+    metric_timeout: float | None = DEFAULT_METRIC_TIMEOUT_S,
+) -> dict[str, Any]:
     """Builds the listed domains (all present if None) into ``out`` and rewrites its manifest.
 
     The manifest is rewritten after each domain, so an interrupted build
@@ -219,14 +236,14 @@ def build(names: list[str] | None, out: Path, per_domain: int, timeout: float, l
     manifest_path = out / MANIFEST
     old = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {}
     rebuilt = {p.name for p in packages}
-    entries = [e for e in old.get("instances", []) if e["domain"] not in rebuilt and (out / e["domain"]).is_dir()]
+    entries = [e for e in _current_metrics(old) if e["domain"] not in rebuilt and (out / e["domain"]).is_dir()]
     domains = {k: v for k, v in old.get("domains", {}).items() if k not in rebuilt and (out / k).is_dir()}
     failed = {}
     for package in packages:
         log(f"{package.name}:")
         started = time.perf_counter()
         try:
-            entries.extend(build_domain(package, out, per_domain, timeout, log))
+            entries.extend(build_domain(package, out, per_domain, timeout, log, metric_timeout))
         except (RuntimeError, ValueError) as error:
             failed[package.name] = str(error)
             log(f"  FAILED: {error}")
@@ -243,21 +260,68 @@ def build(names: list[str] | None, out: Path, per_domain: int, timeout: float, l
     return {**_write_manifest(manifest_path, entries, domains), "failed": failed}
 
 
-def _write_manifest(path: Path, entries: list[dict[str, Any]], domains: dict[str, Any]) -> dict[str, Any]:
+def build_metrics(
+    names: list[str] | None, out: Path, metric_timeout: float | None = DEFAULT_METRIC_TIMEOUT_S, log: Any = print
+) -> dict[str, Any]:
+    """Computes the task metrics of the listed domains' tasks (every domain if None) and rewrites the manifest.
+
+    The tasks are not touched. The manifest is rewritten after each domain,
+    so an interrupted run keeps what it finished.
+
+    Raises:
+        ValueError: when ``out`` has no manifest, or a listed domain is not in it.
+    """
+    manifest_path = out / MANIFEST
+    if not manifest_path.is_file():
+        raise ValueError(f"no {MANIFEST} in {out}: build the dataset first")
+    old = json.loads(manifest_path.read_text(encoding="utf-8"))
+    entries = _current_metrics(old)
+    present = sorted({e["domain"] for e in entries})
+    missing = sorted(set(names or ()) - set(present))
+    if missing:
+        raise ValueError(f"no tasks of {', '.join(missing)} in {manifest_path}; present: {', '.join(present)}")
+    for domain in names or present:
+        log(f"{domain}:")
+        for entry in (e for e in entries if e["domain"] == domain):
+            texts = [(out / domain / "domain.pddl").read_text(encoding="utf-8"),
+                     (out / domain / "instances" / f"{entry['instance']}.pddl").read_text(encoding="utf-8")]
+            started = time.perf_counter()
+            entry.update(task_metrics(*texts, entry.get("reference_plan"), metric_timeout))
+            log(f"  {entry['name']} {LEGAL}={entry[LEGAL]} {PAIRS}={entry[PAIRS]} "
+                f"{time.perf_counter() - started:.2f}s")
+        _write_manifest(manifest_path, entries, old.get("domains", {}), old.get("tools"))
+    return _write_manifest(manifest_path, entries, old.get("domains", {}), old.get("tools"))
+
+
+def _current_metrics(manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    """Returns a manifest's entries; task metrics computed under another stamp are dropped (they would pass as
+    current once the manifest is written with this code's stamp)."""
+    entries = list(manifest.get("instances", []))
+    if manifest.get("task_metrics") == manifest_stamp():
+        return entries
+    return [{k: v for k, v in e.items() if k not in (LEGAL, PAIRS)} for e in entries]
+
+
+def _write_manifest(
+    path: Path, entries: list[dict[str, Any]], domains: dict[str, Any], tools: dict[str, Any] | None = None
+) -> dict[str, Any]:
     manifest = {
         "version": 1,
         "built_by": "python -m stratbench.games.spin.planning.build_dataset",
         "reference": (
             "shortest valid plan among the available engines; planner_engine is the engine the planner agent uses"
         ),
-        "tools": {
+        "tools": tools or {
             "unified-planning": version("unified-planning"),
             **{engine: engine_version(engine) for engine in DEFAULT_ENGINES},
         },
+        "task_metrics": manifest_stamp(),
         "domains": dict(sorted(domains.items())),
         "instances": sorted(entries, key=lambda e: e["name"]),
     }
-    path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    os.replace(partial, path)  # a run reading the manifest meanwhile sees the old one or the new one, never half
     return manifest
 
 
@@ -271,10 +335,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="seconds for the planner agent's procedure per instance (default 10)")
     parser.add_argument("--out", type=Path, default=DATASET_DIR, help="output directory (default: the package dataset)")
+    parser.add_argument("--metric-timeout", type=float, default=DEFAULT_METRIC_TIMEOUT_S,
+                        help=f"seconds for each task metric, as a match's (default {DEFAULT_METRIC_TIMEOUT_S:g}; "
+                             "0: no limit)")
+    parser.add_argument("--metrics-only", action="store_true",
+                        help="only (re)compute the task metrics of the dataset's tasks, leaving the tasks as they are")
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.domains.split(",") if n.strip()] or None
     try:
-        manifest = build(names, args.out, args.per_domain, args.timeout)
+        if args.metrics_only:
+            manifest = build_metrics(names, args.out, args.metric_timeout or None)
+            print(f"wrote the task metrics of {len(manifest['instances'])} instances to {args.out / MANIFEST}")
+            return 0
+        manifest = build(names, args.out, args.per_domain, args.timeout, metric_timeout=args.metric_timeout or None)
     except (ValueError, RuntimeError) as error:
         print(f"build_dataset: {error}", file=sys.stderr)
         return 1

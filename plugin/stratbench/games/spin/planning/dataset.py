@@ -18,7 +18,10 @@ instance; a domain unified-planning cannot read, or whose features its
 sequential validator cannot check, yields its instances as skipped with one
 reason naming the construct. Every instance file is also scanned for
 constructs the reader rejects (names with dots...), which skips just that
-instance. Collection never raises for a bad dataset.
+instance. Each verdict is kept by the task's content
+(:func:`readability`, :mod:`stratbench.games.spin.planning.task_cache`), so
+a second collection, or the other xdist workers, read it instead of
+deciding again. Collection never raises for a bad dataset.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ __all__ = [
     "domain_problem",
     "list_variants",
     "load_manifest",
+    "readability",
     "resolve",
     "scan_directory",
     "smoke_subset",
@@ -250,10 +254,14 @@ def _quick_skip(domain_file: Path, problem: Path, *, _full: bool) -> str | None:
     if not domain_file.is_file():
         return f"{domain}: no domain.pddl"
     try:
-        stamp = (domain_file.stat().st_mtime_ns, problem.stat().st_mtime_ns)
+        problem.stat()
     except OSError as error:
         return f"{domain}/{problem.name}: cannot read it: {error.strerror or error}"
-    return (_full_check if _full else _quick_check)(str(domain_file), str(problem), stamp)
+    texts = _texts(str(domain_file), str(problem))
+    if isinstance(texts, str):
+        return texts
+    verdict = readability(*texts, full=_full)
+    return None if verdict is None else f"{domain}/{problem.name}: {verdict}"
 
 
 def _texts(domain_file: str, problem_file: str) -> tuple[str, str] | str:
@@ -269,42 +277,64 @@ def _texts(domain_file: str, problem_file: str) -> tuple[str, str] | str:
         return f"{domain}/{Path(problem_file).name}: cannot read it: {error}"
 
 
-@lru_cache(maxsize=4096)
-def _quick_check(domain_file: str, problem_file: str, stamp: tuple[int, int]) -> str | None:
-    """Checks what needs no parse by unified-planning: the texts, the normaliser, the names used."""
+_VERDICTS: dict[str, str | None] = {}
+"""The readability verdicts decided in this process, by their task-cache key."""
+_READ_SOURCES = tuple(Path(__file__).resolve().parent / name
+                      for name in ("dataset.py", "normalise.py", "sexpr.py", "reading.py", "validation.py"))
+"""The code a readability verdict comes from: a change to any of it decides every task again."""
+
+
+def readability(domain_text: str, problem_text: str, *, full: bool) -> str | None:
+    """Returns why unified-planning cannot run a task (None when it can), decided once per task content.
+
+    ``full=False`` is the quick check (:func:`_quick_check`: the normaliser
+    and the names declared, no parse); ``full=True`` the full one
+    (:func:`_full_check`: unified-planning reads the task and its validator can
+    check it). The verdict is kept in this process and in the task cache
+    (:mod:`stratbench.games.spin.planning.task_cache`), keyed by both texts and
+    the code that decides it, so a second collection, or another xdist
+    worker, reads it instead of parsing the task again.
+    """
+    from stratbench.games.spin.planning import task_cache  # lean: only a dataset check loads it
+
+    kind = "read-full" if full else "read-quick"
+    key = task_cache.task_key(kind, task_cache.code_version(*_READ_SOURCES), domain_text, problem_text)
+    if key not in _VERDICTS:
+        stored = task_cache.load(key) or {}
+        if "skip" in stored and (stored["skip"] is None or isinstance(stored["skip"], str)):
+            _VERDICTS[key] = stored["skip"]
+        else:
+            _VERDICTS[key] = (_full_check if full else _quick_check)(domain_text, problem_text)
+            task_cache.store(key, {"skip": _VERDICTS[key]})
+    return _VERDICTS[key]
+
+
+def _quick_check(domain_text: str, problem_text: str) -> str | None:
+    """Checks what needs no parse by unified-planning: the normaliser, the names used."""
     from stratbench.games.spin.planning.normalise import (  # lean: only a dataset check loads it
         UnrepairableTask,
         normalise,
     )
 
-    texts = _texts(domain_file, problem_file)
-    if isinstance(texts, str):
-        return texts
     try:
-        normalise(*texts)
+        normalise(domain_text, problem_text)
     except UnrepairableTask as error:
-        where = f"{Path(domain_file).parent.name}/{Path(problem_file).name}"
-        return f"{where}: unified-planning cannot read it: {error.reason}"
+        return f"unified-planning cannot read it: {error.reason}"
     return None
 
 
-@lru_cache(maxsize=4096)
-def _full_check(domain_file: str, problem_file: str, stamp: tuple[int, int]) -> str | None:
+def _full_check(domain_text: str, problem_text: str) -> str | None:
     """Reads the task with unified-planning and checks that its validator can check plans for it."""
     from stratbench.games.spin.planning.reading import PDDLReadError, read_task  # lean: only a dataset check loads it
     from stratbench.games.spin.planning.validation import unsupported_features  # lean: only a dataset check loads it
 
-    texts = _texts(domain_file, problem_file)
-    if isinstance(texts, str):
-        return texts
-    where = f"{Path(domain_file).parent.name}/{Path(problem_file).name}"
     try:
-        task = read_task(*texts)
+        task = read_task(domain_text, problem_text)
     except PDDLReadError as error:
-        return f"{where}: unified-planning cannot read it: {error.reason}"
+        return f"unified-planning cannot read it: {error.reason}"
     missing = unsupported_features(task.problem)
     if missing:
-        return f"{where}: unified-planning's sequential validator cannot check it: {', '.join(missing)}"
+        return f"unified-planning's sequential validator cannot check it: {', '.join(missing)}"
     return None
 
 

@@ -124,13 +124,26 @@ def chromium_profile(tmp_path):
     shutil.rmtree(path, ignore_errors=True)
 
 
-@pytest.fixture
-def browser(chromium_profile):
-    """One headless Chromium with a page, driven over DevTools (the test is skipped where none is installed)."""
+@pytest.fixture(scope="session")
+def _chromium(tmp_path_factory):
+    """One headless Chromium per test process, driven over DevTools (None where none is installed)."""
     from stratbench.testing.browser import Chromium, find_chromium
 
     binary = find_chromium()
     if binary is None:
-        pytest.skip("needs Chromium (apt-get install chromium)")
-    with Chromium(binary, chromium_profile) as chromium:
+        yield None
+        return
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with Chromium(binary, profile) as chromium:
         yield chromium
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def browser(_chromium):
+    """A fresh page of the process's headless Chromium, in a browser context of its own (the test is skipped
+    where no Chromium is installed)."""
+    if _chromium is None:
+        pytest.skip("needs Chromium (apt-get install chromium)")
+    _chromium.new_page()
+    return _chromium

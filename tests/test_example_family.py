@@ -1,23 +1,20 @@
 """The out-of-tree example family (examples/stratbench-nim) installs and runs as a user's own package would.
 
-A fresh virtual environment sees this project's code and installed
-dependencies through two ``.pth`` files (no network); the example is
-pip-installed into it, its suite played with ``pytest``, then reported on
-and rated with ``stratbench report`` / ``stratbench rate``. Nothing under
-``plugin/`` names the example: the core finds it only through its
-``stratbench`` entry point.
+The example is built and pip-installed (no network) into a folder of its own, which the runs put on their
+path, as a site folder a user installs into is: its suite played with ``pytest``, then reported on and
+rated with ``stratbench report`` / ``stratbench rate``. Nothing under ``plugin/`` names the example: the
+core finds it only through its ``stratbench`` entry point (its installed metadata). The runs are
+forked from the tests' warm starter (stratbench.testing.warm_pytest), which never imported the example.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import sysconfig
 from functools import reduce
 from operator import xor
 from pathlib import Path
@@ -26,6 +23,7 @@ import pytest
 
 import stratbench
 from stratbench.run.results import read_transcript
+from stratbench.testing.warm_pytest import run_module
 from stratbench.testing.written import readable_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,66 +46,55 @@ def test_the_core_never_names_the_example():
     assert named == []
 
 
-def _environment(**extra: str) -> dict[str, str]:
-    """The environment of the venv's commands: this one's, without PYTHONPATH (the venv's .pth files must do)."""
+def _environment(site: Path, **extra: str) -> dict[str, str]:
+    """The environment of the example's commands: this one's, with the example's install folder as the path."""
     env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
     env.update(LITELLM_LOCAL_MODEL_COST_MAP="True", PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION="python",
-               PYTHONDONTWRITEBYTECODE="1", **extra)
+               PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(site), **extra)
     return env
 
 
-def _run(*args: str | Path, cwd: Path, check: bool = True, **env: str) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([str(arg) for arg in args], cwd=cwd, env=_environment(**env), capture_output=True,
-                          text=True, timeout=600)
+def _run(site: Path, module: str, *args: str | Path, cwd: Path, check: bool = True,
+         **env: str) -> subprocess.CompletedProcess[str]:
+    """Runs ``python -m MODULE ARGS`` with the example installed (in ``site``)."""
+    done = run_module(module, [str(arg) for arg in args], cwd=cwd, env=_environment(site, **env), timeout=600)
     if check:
         assert done.returncode == 0, f"{args} exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return done
 
 
 @pytest.fixture(scope="module")
-def nim_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A new venv with the example installed; returns its python and the example's copy (the suite's root).
-
-    The venv reads this project's ``plugin/`` first, then the running
-    interpreter's site-packages (stratbench's metadata, with the built-in
-    families' entry points, and every dependency). The example is installed
-    from a copy, as an sdist user would, so its build leaves nothing in the
-    repository.
-    """
+def nim_install(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The example built and installed into a folder of its own; returns that folder and the example's copy (the
+    suite's root). It is installed from a copy, as an sdist user would, so its build leaves nothing in the
+    repository; stratbench and every dependency come from this interpreter's environment."""
     base = tmp_path_factory.mktemp("nim")
-    # This interpreter's pip installs into the venv (pip --python); without one, the venv gets its own (ensurepip).
-    own_pip = importlib.util.find_spec("pip") is None
-    subprocess.run([sys.executable, "-m", "venv", *([] if own_pip else ["--without-pip"]), str(base / "venv")],
-                   check=True, timeout=300)
-    python = base / "venv" / "bin" / "python"
-    purelib = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                                  check=True, capture_output=True, text=True).stdout.strip())
-    (purelib / "00-stratbench-project.pth").write_text(f"{PLUGIN_DIR}\n")
-    outer = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
-    (purelib / "zz-stratbench-environment.pth").write_text(
-        "".join(f"import site; site.addsitedir({path!r})\n" for path in outer))
     example = base / "stratbench-nim"
     shutil.copytree(EXAMPLE, example, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-    pip = [python, "-m", "pip"] if own_pip else [sys.executable, "-m", "pip", "--python", python]
-    _run(*pip, "install", "--no-deps", "--no-build-isolation", "--no-index", "--quiet", example, cwd=base)
-    return python, example
+    site = base / "site"
+    installed = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-build-isolation",
+                                "--no-index", "--quiet", "--target", str(site), str(example)], cwd=base,
+                               capture_output=True, text=True, timeout=600, check=False)
+    assert installed.returncode == 0, installed.stdout[-3000:] + installed.stderr[-3000:]
+    assert list(site.glob("stratbench_nim-*.dist-info/entry_points.txt")), "the example's entry point is installed"
+    return site, example
 
 
 @pytest.fixture(scope="module")
-def nim_run(nim_venv: tuple[Path, Path]) -> tuple[Path, Path, list[dict]]:
-    """Plays the example suite in the venv with three heap sets; returns the venv's python, the report
+def nim_run(nim_install: tuple[Path, Path]) -> tuple[Path, Path, list[dict]]:
+    """Plays the example suite with three heap sets; returns the example's install folder, the report
     directory and the match records, each with ``start``: the heaps of its transcript's first board."""
-    python, example = nim_venv
+    site, example = nim_install
     report_dir = example.parent / "R"
     heaps = [arg for value in HEAP_SETS for arg in ("--nim-heaps", value)]
-    _run(python, "-m", "pytest", example / "suites" / "test_nim.py", "-p", "no:cacheprovider", "-q",
+    _run(site, "pytest", example / "suites" / "test_nim.py", "-p", "no:cacheprovider", "-q",
          "--report-dir", report_dir, *heaps, cwd=example.parent)
     lines = (report_dir / "results.jsonl").read_text().splitlines()
     records = [record for record in map(json.loads, lines) if record.get("type") == "match"]
     for record in records:
         events = read_transcript(report_dir / record["transcript"])["events"]
         record["start"] = next(event["board"]["heaps"] for event in events if event.get("kind") == "board")
-    return python, report_dir, records
+    return site, report_dir, records
 
 
 def _side_of(record: dict, agent: str) -> int:
@@ -178,9 +165,9 @@ def test_the_metric_counts_optimal_moves_and_the_perfect_agent_never_gives_a_win
 
 @pytest.mark.slow
 def test_the_report_has_the_nim_section_and_the_replay_draws_the_heaps(nim_run):
-    python, report_dir, records = nim_run
+    site, report_dir, records = nim_run
     out = report_dir.parent / "R2"
-    _run(python, "-m", "stratbench.cli", "report", report_dir, "--out", out, cwd=report_dir.parent)
+    _run(site, "stratbench.cli", "report", report_dir, "--out", out, cwd=report_dir.parent)
     markdown = (out / "report.md").read_text()
     assert "### Nim" in markdown
     for agent in ("nim/perfect", "random"):
@@ -202,8 +189,8 @@ def test_the_report_has_the_nim_section_and_the_replay_draws_the_heaps(nim_run):
 
 @pytest.mark.slow
 def test_rate_lists_the_nim_agents(nim_run):
-    python, report_dir, records = nim_run
-    done = _run(python, "-m", "stratbench.cli", "rate", report_dir / "results.jsonl", cwd=report_dir.parent)
+    site, report_dir, records = nim_run
+    done = _run(site, "stratbench.cli", "rate", report_dir / "results.jsonl", cwd=report_dir.parent)
     rows = {line.split()[0]: line.split()[1:] for line in done.stdout.splitlines() if line.split()}
     assert "nim/nim" in done.stdout
     assert set(rows) >= {"nim/perfect", "random"}
@@ -221,11 +208,11 @@ REFUSED_HEAPS = {
 
 
 @pytest.mark.slow
-def test_bad_heaps_are_refused_naming_the_option(nim_venv):
-    python, example = nim_venv
+def test_bad_heaps_are_refused_naming_the_option(nim_install):
+    site, example = nim_install
     readme = (EXAMPLE / "README.md").read_text()
     for value, message in REFUSED_HEAPS.items():
-        done = _run(python, "-m", "pytest", example / "suites" / "test_nim.py", "-p", "no:cacheprovider",
+        done = _run(site, "pytest", example / "suites" / "test_nim.py", "-p", "no:cacheprovider",
                     "--nim-heaps", value, cwd=example.parent, check=False)
         assert done.returncode == 4, value
         assert f"error: argument --nim-heaps: {message}\n" in done.stderr
@@ -234,10 +221,10 @@ def test_bad_heaps_are_refused_naming_the_option(nim_venv):
 
 
 @pytest.mark.slow
-def test_the_game_passes_the_conformance_checks_of_every_installed_game(nim_venv):
-    """tests/games/test_conformance.py covers whatever families are installed: in the venv, Nim too."""
-    python, _ = nim_venv
-    done = _run(python, "-m", "pytest", ROOT / "tests" / "games" / "test_conformance.py", "-p", "no:cacheprovider",
+def test_the_game_passes_the_conformance_checks_of_every_installed_game(nim_install):
+    """tests/games/test_conformance.py covers whatever families are installed: with the example installed, Nim too."""
+    site, _ = nim_install
+    done = _run(site, "pytest", ROOT / "tests" / "games" / "test_conformance.py", "-p", "no:cacheprovider",
                 "-q", "-k", "nim/", "-rA", cwd=ROOT)
     passed = sorted(line.split("::")[-1] for line in done.stdout.splitlines() if line.startswith("PASSED"))
     assert passed == ["test_random_playouts_conform[nim/nim-3-4-5]",
@@ -245,12 +232,12 @@ def test_the_game_passes_the_conformance_checks_of_every_installed_game(nim_venv
 
 
 @pytest.mark.slow
-def test_a_model_plays_nim_with_the_familys_strategy_guide(nim_venv, fake_llm):
+def test_a_model_plays_nim_with_the_familys_strategy_guide(nim_install, fake_llm):
     """A model seat (the loopback server, answering the first legal move) under the guide scaffold: the guide
     comes from the family's own folder (guides/nim/nim.md for the namespaced game nim/nim)."""
-    python, example = nim_venv
+    site, example = nim_install
     report_dir = example.parent / "R-model"
-    _run(python, "-m", "pytest", example / "suites" / "test_nim.py", "-p", "no:cacheprovider", "-q",
+    _run(site, "pytest", example / "suites" / "test_nim.py", "-p", "no:cacheprovider", "-q",
          "--model", "openai/fake", "--scaffold", "guide", "--api-base", fake_llm.api_base, "--record-mode", "all",
          "--matches", "2", "--report-dir", report_dir, cwd=example.parent, OPENAI_API_KEY="sk-loopback")
     records = [json.loads(line) for line in (report_dir / "results.jsonl").read_text().splitlines()]

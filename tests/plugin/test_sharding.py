@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from stratbench.run.results import without_volatile
 from stratbench.run.shards import Shard, parse_shard
+from stratbench.testing.warm_pytest import run_module
 
 SUITE_A = """
 import pytest
@@ -93,10 +92,8 @@ def test_three_shards_merge_into_the_unsharded_run(pytester):
     assert set().union(*played) == {r["match_id"] for r in _lines(pytester.path / "full" / "results.jsonl")}
     assert sum(len(ids) for ids in played) == total  # no match in two shards
 
-    merged = subprocess.run(
-        [sys.executable, "-m", "stratbench.cli", "merge", "merged", "shard1", "shard2", "shard3", "--resamples", "50"],
-        cwd=pytester.path, capture_output=True, text=True, timeout=300, check=False,
-    )
+    merged = run_module("stratbench.cli", ["merge", "merged", "shard1", "shard2", "shard3", "--resamples", "50"],
+                        cwd=pytester.path, timeout=300)
     assert merged.returncode == 0, merged.stderr
     out = pytester.path / "merged"
     assert merged.stdout.splitlines()[0] == f"merged {total} matches from 3 shard(s) into merged/results.jsonl"

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
-
 from stratbench.cli import main
+from stratbench.testing.warm_pytest import run_module
 
 
 def stratbench(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "stratbench.cli", *map(str, args)], capture_output=True,
-                          text=True, timeout=120, check=False)
+    return run_module("stratbench.cli", [*map(str, args)], timeout=120)
 
 
 @pytest.mark.parametrize(("args", "lines"), [

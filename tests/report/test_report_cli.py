@@ -15,14 +15,14 @@ from stratbench.cli import main as cli_main
 from stratbench.report.analysis import analyse, manifest_for
 from stratbench.report.render import write_reports
 from stratbench.run.results import ResultStore
+from stratbench.testing.warm_pytest import run_module
 
 GAMEBENCH_MATCHES = Path(__file__).resolve().parents[3] / "shared" / "data" / "gamebench" / "matches.json"
 BASE = {"llm": 1.0, "minimax": 2.0, "random": -1.5}
 
 
 def stratbench(*args: object, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "stratbench.cli", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd, timeout=120, check=False)
+    return run_module("stratbench.cli", [*map(str, args)], cwd=cwd, timeout=120)
 
 
 def _table(text: str) -> dict[str, dict[str, str]]:

@@ -100,8 +100,25 @@ class Chromium:
         )
         os.close(commands_read)
         os.close(answers_write)
-        target = self.send("Target.createTarget", url="about:blank")["targetId"]
-        self.session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self._context: str | None = None
+        self._target: str | None = None
+        self.session = ""
+        self.new_page()
+
+    def new_page(self) -> None:
+        """Puts a fresh page in the place of the current one, in a browser context of its own (no cookies,
+        storage or cache carried over); the errors and events seen so far are dropped."""
+        context = self.send("Target.createBrowserContext")["browserContextId"]
+        target = self.send("Target.createTarget", url="about:blank", browserContextId=context)["targetId"]
+        session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        old_context, old_target = self._context, self._target
+        self._context, self._target, self.session = context, target, session
+        if old_target is not None:
+            self.send("Target.closeTarget", targetId=old_target)
+        if old_context is not None:
+            self.send("Target.disposeBrowserContext", browserContextId=old_context)
+        self.errors = []
+        self._events = []
         for domain in ("Page", "Runtime", "Log"):
             self.send(f"{domain}.enable", session=True)
 

@@ -5,7 +5,8 @@ fresh interpreter spends seconds importing pytest, its plugins, stratbench's fam
 before the run begins, and a test suite starts hundreds of such runs. :class:`WarmStarter` keeps a
 *starter* process that imports them once, and forks a copy of it for each run: the run is still a
 process of its own, with its own working folder, environment, arguments, standard streams and exit
-status, and it starts in milliseconds.
+status, and it starts in milliseconds. The ``stratbench`` command (``python -m stratbench.cli``) runs the same
+way (:func:`run_module`).
 
 What a forked run cannot show is what a fresh interpreter imports, or how long that takes: a test
 about import cost or start-up keeps a cold start (see ``tests/conftest.py``'s ``cold_pytest`` mark).
@@ -23,6 +24,7 @@ import gc
 import importlib
 import json
 import os
+import runpy
 import select
 import signal
 import subprocess
@@ -116,9 +118,16 @@ def _run_child(request: dict[str, Any], base_path: list[str], preloaded: frozens
             warn_already_imported(self, name)
 
     AssertionRewritingHook._warn_already_imported = _warn_unless_preloaded  # type: ignore[method-assign]
-    sys.argv = [str(Path(pytest.__file__).with_name("__main__.py")), *request["args"]]
+    module = request.get("module", "pytest")
     try:
-        code = pytest.console_main()
+        if module == "pytest":
+            sys.argv = [str(Path(pytest.__file__).with_name("__main__.py")), *request["args"]]
+            code = pytest.console_main()
+        else:
+            sys.argv = [module, *request["args"]]  # runpy puts the module's file first, as ``python -m`` does
+            sys.modules.pop(module, None)  # ``python -m`` runs it as __main__ in a process that never imported it
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
+            code = 0
     except SystemExit as stop:
         code = _exit_status(stop)
     # What a fresh interpreter does at its end, short of tearing down every module the starter imported
@@ -289,11 +298,12 @@ class WarmStarter:
             self._idle.append(starter)
 
     def popen(self, args: list[str], *, cwd: str | os.PathLike[str], env: dict[str, str],
-              stdout: str | os.PathLike[str], stderr: str | os.PathLike[str]) -> WarmProcess:
-        """Starts ``pytest ARGS`` in ``cwd`` with exactly ``env``, its streams appended to the two files."""
+              stdout: str | os.PathLike[str], stderr: str | os.PathLike[str], module: str = "pytest") -> WarmProcess:
+        """Starts ``python -m MODULE ARGS`` (pytest by default) in ``cwd`` with exactly ``env``, its streams appended
+        to the two files."""
         starter = self._take()
         request = {"args": [os.fspath(a) for a in args], "cwd": os.fspath(cwd), "env": dict(env),
-                   "stdout": os.fspath(stdout), "stderr": os.fspath(stderr)}
+                   "stdout": os.fspath(stdout), "stderr": os.fspath(stderr), "module": module}
         try:
             pid = starter.start(request)
         except BaseException:
@@ -301,23 +311,23 @@ class WarmStarter:
             raise
         return WarmProcess(starter, pid, self._release)
 
-    def run(self, args: list[str], *, cwd: str | os.PathLike[str], env: dict[str, str] | None = None,
-            timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+    def run(self, args: list[str], *, cwd: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None,
+            timeout: float | None = None, module: str = "pytest") -> subprocess.CompletedProcess[str]:
         """Runs ``pytest ARGS`` to its end, like ``subprocess.run([python, "-m", "pytest", ...], capture_output=True,
         text=True)``; raises :class:`subprocess.TimeoutExpired` (after killing it) past ``timeout``."""
         with tempfile.TemporaryDirectory(prefix="warm-pytest-") as folder:
             out, err = Path(folder, "stdout"), Path(folder, "stderr")
             out.touch()
             err.touch()
-            process = self.popen(args, cwd=cwd, env=dict(os.environ if env is None else env), stdout=out,
-                                 stderr=err)
+            process = self.popen(args, cwd=os.getcwd() if cwd is None else cwd,
+                                 env=dict(os.environ if env is None else env), stdout=out, stderr=err, module=module)
             try:
                 status = process.wait(timeout)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
                 raise
-            command = [sys.executable, "-m", "pytest", *map(os.fspath, args)]
+            command = [sys.executable, "-m", module, *map(os.fspath, args)]
             return subprocess.CompletedProcess(command, status, out.read_text(encoding="utf-8", errors="replace"),
                                                err.read_text(encoding="utf-8", errors="replace"))
 
@@ -349,11 +359,18 @@ def shared_starter() -> WarmStarter:
         return _shared
 
 
-def run_pytest(args: list[str], *, cwd: str | os.PathLike[str], env: dict[str, str] | None = None,
+def run_pytest(args: list[str], *, cwd: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None,
                timeout: float | None = None, cold: bool = False) -> subprocess.CompletedProcess[str]:
     """Runs ``python -m pytest ARGS`` in ``cwd`` and captures its output as text: forked from the shared starter,
     or in a fresh interpreter when ``cold`` (or STRATBENCH_COLD_PYTEST=1) says so."""
+    return run_module("pytest", args, cwd=cwd, env=env, timeout=timeout, cold=cold)
+
+
+def run_module(module: str, args: list[str], *, cwd: str | os.PathLike[str] | None = None,
+               env: dict[str, str] | None = None, timeout: float | None = None,
+               cold: bool = False) -> subprocess.CompletedProcess[str]:
+    """Runs ``python -m MODULE ARGS`` (``stratbench.cli``, pytest) as :func:`run_pytest` runs pytest."""
     if cold or cold_requested():
-        return subprocess.run([sys.executable, "-m", "pytest", *map(os.fspath, args)], cwd=cwd, env=env,
+        return subprocess.run([sys.executable, "-m", module, *map(os.fspath, args)], cwd=cwd, env=env,
                               capture_output=True, text=True, timeout=timeout, check=False)
-    return shared_starter().run(list(args), cwd=cwd, env=env, timeout=timeout)
+    return shared_starter().run(list(args), cwd=cwd, env=env, timeout=timeout, module=module)

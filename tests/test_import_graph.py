@@ -40,6 +40,8 @@ import tokenize
 from itertools import pairwise
 from pathlib import Path
 
+import pytest
+
 PACKAGE_DIR = Path(__file__).resolve().parents[1] / "plugin" / "stratbench"
 
 Graph = dict[str, dict[str, int]]
@@ -268,6 +270,7 @@ def _write_package(root: Path, files: dict[str, str]) -> Path:
     return root / next(iter(files)).split("/")[0]
 
 
+@pytest.mark.slow
 def test_stratbench_has_no_import_circles():
     graph = import_graph(PACKAGE_DIR)
     assert len(graph) > 100 and "stratbench.plugin" in graph and "stratbench" in graph
@@ -354,6 +357,7 @@ def test_a_layered_package_has_no_circle(tmp_path):
     assert circles(graph) == []
 
 
+@pytest.mark.slow
 def test_every_function_local_import_says_why():
     found = unexplained_local_imports(PACKAGE_DIR, EXCLUDED)
     assert not found, (f"{len(found)} function-local import(s) in plugin/stratbench without a reason comment "
@@ -361,6 +365,7 @@ def test_every_function_local_import_says_why():
                        "# cli: ...):\n" + "\n".join(found))
 
 
+@pytest.mark.slow
 def test_the_excluded_paths_are_the_only_unchecked_ones():
     files = module_files(PACKAGE_DIR)
     unchecked = {files[line.split(":")[0]].relative_to(PACKAGE_DIR).as_posix()

@@ -19,6 +19,7 @@ def run_pytest(*args: str) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", [[], ["-o", "addopts="]], ids=["ini-addopts", "no-addopts"])
 def test_a_run_without_xdist_is_no_usage_error(extra):
     result = run_pytest("-p", "no:xdist", *extra)
@@ -27,6 +28,7 @@ def test_a_run_without_xdist_is_no_usage_error(extra):
     assert "1 passed" in result.stdout
 
 
+@pytest.mark.slow
 def test_under_n_the_workers_steal_work_unless_told_otherwise():
     pytest.importorskip("xdist")
     stealing = run_pytest("-n", "2", "-v")

@@ -50,6 +50,7 @@ def _play(game_module, game, api_base, rounds=10):
     return match, transcript
 
 
+@pytest.mark.slow
 def test_a_ten_round_match_is_recorded_and_replays_identically(tmp_path):
     path = tmp_path / "advgame-turn_based.yaml"
     with FakeLLMServer(responder=strategy_responder("turn_based")) as server:

@@ -30,6 +30,7 @@ def _positions(discs: int, count: int, seed: int) -> list[list[list[int]]]:
     return boards
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "discs"), [("8-ply", 8), ("12-ply-dist", 12)])
 def test_mapped_lookups_equal_the_packages_reader(name, discs):
     package = BitBullyDatabases(name)

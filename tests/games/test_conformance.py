@@ -84,6 +84,7 @@ def _playout(name, variant, seed, on_step=None):
     return game, state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "variant"), _games(MOVES))
 def test_random_playouts_conform(name, variant):
     for seed in range(3):
@@ -100,6 +101,7 @@ def test_random_playouts_conform(name, variant):
         assert again.history == state.history
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "variant"), _games(MOVES))
 def test_replay_snapshots_are_plain_data_and_draw(name, variant):
     """Every position's snapshot survives JSON unchanged, and the game's board renderer draws it."""

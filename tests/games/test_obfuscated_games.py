@@ -68,6 +68,7 @@ def _playout(game, seed: int, seen: list[Observation] | None = None, refusals: l
     return state.scores(), state.terminal_reason(), state.turn, state.history
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", GAMES)
 def test_a_renamed_game_plays_exactly_as_the_original(name: str, mode: str) -> None:

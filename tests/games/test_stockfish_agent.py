@@ -92,6 +92,7 @@ def test_replays_are_identical(level):
     assert len(first.history) > 10
 
 
+@pytest.mark.slow
 @needs_stockfish
 def test_level_20_beats_level_0_in_at_least_9_of_10_games():
     wins = 0

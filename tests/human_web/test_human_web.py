@@ -121,6 +121,7 @@ def test_check_move_reads_with_the_models_parser():
         check_move("4", observation)
 
 
+@pytest.mark.slow
 def test_an_idle_person_forfeits_the_match_with_the_reason(tmp_path):
     play = PlayProcess(tmp_path, "tictactoe", "--opponent", "random", "--name", "idle", "--human-timeout", "1")
     code, out, err = play.finish()
@@ -184,6 +185,7 @@ def test_the_server_stops_with_its_run_and_ends_a_wait():
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
 
 
+@pytest.mark.slow
 def test_a_model_match_is_recorded_rated_and_replays_offline(tmp_path):
     with FakeLLMServer(responder=first_legal_responder) as llm:
         play = PlayProcess(tmp_path, "connect4", "--model", "openai/m", "--api-base", llm.api_base,
@@ -333,6 +335,7 @@ def test_pytest_human_web_plays_the_selected_matches_one_after_another(pytester,
         assert sum(record["scores"]) == 1.0
 
 
+@pytest.mark.slow
 def test_a_diplomacy_power_is_played_through_the_text_box_and_replays(tmp_path):
     """Diplomacy under pytest: the person's France answers each phase in the models' JSON order format (a
     refused answer shows the parser's reason); six holding powers; recorded, then replayed without a page."""
@@ -380,6 +383,7 @@ def test_a_diplomacy_power_is_played_through_the_text_box_and_replays(tmp_path):
     assert (again["scores"], again["decisions"]) == (record["scores"], record["decisions"])
 
 
+@pytest.mark.slow
 def test_stratbench_play_seats_the_person_at_one_diplomacy_power_and_the_agent_at_every_other(tmp_path):
     """``stratbench play diplomacy-nopress --opponent hold --seat 2``: France through the page's text box, six
     holding powers; recorded, then replayed with --replay."""

@@ -110,6 +110,7 @@ def _check_replay(folder, record, *args: str) -> None:
         assert again[key] == record[key], key
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["tictactoe", "connect4"])
 def test_a_whole_game_clicked_on_the_board_against_the_model(tmp_path, browser, game):
     with FakeLLMServer(responder=first_legal_responder) as llm:
@@ -136,6 +137,7 @@ def test_a_whole_game_clicked_on_the_board_against_the_model(tmp_path, browser, 
     _check_replay(tmp_path, record, game, "--model", "openai/m", "--name", "alice")
 
 
+@pytest.mark.slow
 def test_a_hanabi_game_through_the_action_buttons(tmp_path, browser):
     play = PlayProcess(tmp_path, "hanabi", "--variant", "2p", "--name", "carol")
     chosen = []
@@ -167,6 +169,7 @@ def test_a_hanabi_game_through_the_action_buttons(tmp_path, browser):
     _check_replay(tmp_path, record, "hanabi", "--variant", "2p", "--name", "carol")
 
 
+@pytest.mark.slow
 def test_a_chess_move_is_two_clicks_on_the_board(tmp_path, browser):
     """e2 then e4 plays the legal move they name (SAN ``e4``); a knight's impossible jump is refused."""
     play = PlayProcess(tmp_path, "chess", "--opponent", "random", "--name", "dan")

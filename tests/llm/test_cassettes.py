@@ -249,6 +249,7 @@ print(json.dumps({"aiohttp": AsyncHTTPHandler.should_use_aiohttp_transport(), "a
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("recorded_with, replayed_with", [("aiohttp", "httpx"), ("httpx", "aiohttp")])
 def test_each_litellm_transport_records_a_call_once_and_replays_the_others_cassette(
         tmp_path, recorded_with, replayed_with):

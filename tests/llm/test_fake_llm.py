@@ -86,6 +86,7 @@ def test_a_keyless_openai_server_accepts_any_key():
         assert post(server.api_base + "/chat/completions", OPENAI, {"Authorization": "Bearer x"})[0] == 200
 
 
+@pytest.mark.slow
 def test_faults_follow_the_seed_and_the_rate():
     def run(seed: int) -> list[str | None]:
         faults = Faults(rate=0.4, kinds=("429", "500", "non_utf8", "no_message"), seed=seed)

@@ -72,6 +72,7 @@ def _files_containing(root: Path, secret: str) -> list[str]:
             if p.is_file() and (secret.encode() in p.read_bytes() or secret in readable_text(p))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(PROVIDERS))
 def test_a_match_records_through_the_provider_and_replays_offline(pytester, clean_env, name):
     provider = PROVIDERS[name]
@@ -135,6 +136,7 @@ def test_an_azure_key_the_user_set_reaches_the_server(clean_env):
 FAULT_KIND = {"429": "429", "500": "5xx", "hang": "timeout", "non_utf8": "unreadable", "no_message": "no_message"}
 
 
+@pytest.mark.slow
 def test_faults_are_retried_counted_and_shown(pytester, clean_env):
     clean_env.setenv("OPENAI_API_KEY", "sk-user-faults-0b7")
     pytester.makepyfile(test_ttt=SUITE)
@@ -163,6 +165,7 @@ def test_faults_are_retried_counted_and_shown(pytester, clean_env):
     assert _files_containing(pytester.path, "sk-user-faults-0b7") == []
 
 
+@pytest.mark.slow
 def test_a_request_timeout_and_retries_bound_a_hung_server(pytester, clean_env):
     pytester.makepyfile(test_ttt=SUITE)
     server = FakeLLMServer(faults=Faults(rate=1.0, kinds=("hang",), hang_s=30)).start()
@@ -203,6 +206,7 @@ def _reasons(root: Path) -> dict[str, tuple[str, str]]:
     return found
 
 
+@pytest.mark.slow
 def test_each_provider_fault_is_labelled_by_what_it_was(pytester, clean_env):
     """A stall, an HTML page with status 200, a 503, a 429 and a dropped connection, each named as such."""
     pytester.makepyfile(test_ttt=SUITE)
@@ -215,6 +219,7 @@ def test_each_provider_fault_is_labelled_by_what_it_was(pytester, clean_env):
                                        for name, (_, label) in FAULT_LABELS.items()}
 
 
+@pytest.mark.slow
 def test_a_server_gone_after_start_up_is_a_refused_connection(pytester, clean_env):
     """The server answered the start-up check, then went away: each request's connection is refused."""
     pytester.makepyfile(test_ttt=SUITE)
@@ -260,6 +265,7 @@ def test_help_shows_the_client_defaults(pytester):
     ])
 
 
+@pytest.mark.slow
 def test_max_cost_warns_about_models_it_cannot_price_and_a_price_bounds_them(pytester, clean_env):
     pytester.makepyfile(test_ttt=SUITE.replace("matches=1", "matches=3"))
     with FakeLLMServer() as server:

@@ -58,6 +58,7 @@ def _play(pytester, server: FakeLLMServer, *args: str):
     return result
 
 
+@pytest.mark.slow
 def test_a_thinking_models_reasoning_is_recorded_priced_never_sent_back_and_replays(pytester, clean_env):
     server = FakeLLMServer(responder=_thinking, reasoning_shape="deepseek").start()
     args = ["--model", "openai/deepseek-r1", "--api-base", server.api_base, "--reasoning-effort", "high",
@@ -91,6 +92,7 @@ def test_a_thinking_models_reasoning_is_recorded_priced_never_sent_back_and_repl
     assert again["cassette"]["record_mode"] == "none"
 
 
+@pytest.mark.slow
 def test_anthropic_thinking_blocks_are_recorded_and_its_temperature_is_dropped_and_named(pytester, clean_env):
     clean_env.setenv("ANTHROPIC_API_KEY", "sk-ant-user-5150")
     server = FakeLLMServer(responder=_thinking).start()
@@ -107,6 +109,7 @@ def test_anthropic_thinking_blocks_are_recorded_and_its_temperature_is_dropped_a
     assert record["usage"][record["subject"]]["reasoning_tokens"] == sum(c["reasoning_tokens"] for c in calls)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model, base, env", [
     ("openai/m", "api_base", {}),
     ("anthropic/claude-sonnet-4-5", "base_url", {"ANTHROPIC_API_KEY": "sk-ant-user-5150"}),
@@ -149,6 +152,7 @@ def _previous_answer(body: dict) -> str:
     return first_legal_responder(first)
 
 
+@pytest.mark.slow
 def test_an_answer_cut_twice_falls_back_as_truncated_and_the_report_counts_it(pytester, clean_env):
     server = FakeLLMServer(responder=lambda body: ScriptedReply("The centre is", truncate=True)).start()
     _play(pytester, server, "--model", "openai/m", "--api-base", server.api_base)
@@ -164,6 +168,7 @@ def test_an_answer_cut_twice_falls_back_as_truncated_and_the_report_counts_it(py
     assert "1 of 1 decisions" in report
 
 
+@pytest.mark.slow
 def test_on_truncation_read_reads_the_cut_answer_as_it_is(pytester, clean_env):
     server = FakeLLMServer(responder=lambda body: ScriptedReply("The centre is", truncate=True)).start()
     _play(pytester, server, "--model", "openai/m", "--api-base", server.api_base, "--on-truncation", "read")
@@ -174,6 +179,7 @@ def test_on_truncation_read_reads_the_cut_answer_as_it_is(pytester, clean_env):
     assert record["rules"]["on_truncation"] == "read"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model, base, env", [
     ("openai/m", "api_base", {}),
     ("anthropic/claude-sonnet-4-5", "base_url", {"ANTHROPIC_API_KEY": "sk-ant-user-5150"}),
@@ -206,6 +212,7 @@ def test_moves_as_tool_calls_offer_the_legal_actions_as_an_enum_and_replay(pytes
     assert again == {r["match_id"]: r["scores"] for r in records}
 
 
+@pytest.mark.slow
 def test_tools_and_text_answers_play_side_by_side_in_one_run(pytester, clean_env):
     def either(body: dict):
         return tool_legal_responder(body) if body.get("tools") else first_legal_responder(body)
@@ -219,6 +226,7 @@ def test_tools_and_text_answers_play_side_by_side_in_one_run(pytester, clean_env
     assert "Answer formats side by side" in report
 
 
+@pytest.mark.slow
 def test_anthropic_caches_the_marked_prefix_and_the_record_counts_it(pytester, clean_env):
     clean_env.setenv("ANTHROPIC_API_KEY", "sk-ant-user-5150")
     server = FakeLLMServer(cache="on_request").start()

@@ -35,6 +35,7 @@ def _outcome(history):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not OpeningBook().available, reason="bitbully-databases is not installed")
 def test_connect_four_ranks_come_from_exact_solver_scores():
     columns = [0, 3, 0, 3, 0, 3, 6, 3]  # both stack a column; X neither wins nor blocks, O wins
@@ -57,6 +58,7 @@ def _json_round_trip(value):
     return json.loads(json.dumps(value))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not OpeningBook().available, reason="bitbully-databases is not installed")
 def test_connect_four_metrics_name_the_solver_side_and_how_positions_were_scored():
     game = ConnectFour()

@@ -122,6 +122,7 @@ def test_generation_does_not_depend_on_the_hash_seed():
         assert json.loads(run.stdout) == here
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("tier", TIERS)
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -134,6 +135,7 @@ def test_problem_parses_and_its_goal_does_not_already_hold(domain, tier, seed):
     assert result.reason == FailedValidationReason.UNSATISFIED_GOALS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("tier", ("easy", "medium"))
 @pytest.mark.parametrize("domain", DOMAINS)

@@ -141,6 +141,7 @@ def test_generation_is_deterministic_and_depends_on_the_seed(domain, tier):
         assert text.count("(") == text.count(")")
 
 
+@pytest.mark.slow
 def test_generation_does_not_depend_on_the_hash_seed():
     script = (
         "import hashlib, importlib, json\n"
@@ -161,6 +162,7 @@ def test_generation_does_not_depend_on_the_hash_seed():
         assert json.loads(run.stdout) == here
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_cached_domain_parse_matches_the_public_reader(domain):
     text = generator(domain).generate(0, "medium")
@@ -190,6 +192,7 @@ PLANNER_RUNS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("domain", "tier", "seed"), PLANNER_RUNS)
 def test_default_planner_finds_a_valid_plan(domain, tier, seed):
     planner = generator(domain).PLANNER

@@ -158,6 +158,7 @@ def test_the_paper_verdict_reads_the_plan_string_as_a_plan_file(toy):
     assert paper.check(prose).error == "parse_error"
 
 
+@pytest.mark.slow
 def test_golden_first_request_of_the_paper_protocol_is_e1_with_the_released_system_prompt(toy):
     registry = _registry()
     protocol = registry.protocol("pddl", "paper")

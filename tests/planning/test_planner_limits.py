@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from planning_toys import BLOCKS_DOMAIN, BLOCKS_P01, write_dataset
 
 SUITE = (Path(__file__).resolve().parents[2] / "suites" / "spin" / "test_pddl.py").read_text()
@@ -71,6 +72,7 @@ def watched_processes(monkeypatch) -> Iterator[tuple[str, dict[int, str]]]:
             os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.slow
 def test_a_planner_past_the_match_timeout_dies_with_every_process_it_started(pytester, monkeypatch):
     pytester.makepyfile(test_pddl=SUITE)
     data = write_dataset(pytester.path / "data", {
@@ -98,6 +100,7 @@ def test_a_planner_past_the_match_timeout_dies_with_every_process_it_started(pyt
     result.stdout.fnmatch_lines(["*test_pddl?planner-blocksworld/p01-s0? SCORE 1.00*"])
 
 
+@pytest.mark.slow
 def test_solve_isolated_out_of_time_leaves_no_process(monkeypatch):
     from stratbench.games.spin.planning.planner_process import solve_isolated
 

@@ -73,6 +73,7 @@ def test_no_task_is_trivial():
     assert not short
 
 
+@pytest.mark.slow
 def test_the_first_reference_plan_of_each_domain_is_valid():
     for _, group in sorted(_by_domain().items()):
         entry = group[0]

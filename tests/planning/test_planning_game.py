@@ -89,6 +89,7 @@ def test_a_game_without_variant_has_no_task():
         PddlGame().new_initial_state(0)
 
 
+@pytest.mark.slow
 def test_planner_solves_and_records_its_engine(game, toy_dataset):
     for name in ("blocksworld/p01", "blocksworld/p02", "counters/p01", "rooms/p01"):
         task = PddlGame(name)

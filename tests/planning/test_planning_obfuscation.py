@@ -219,6 +219,7 @@ def _leaks(game, entry_name):
     return leaks
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["random:0", "mystery:0", "mystery:7"])
 def test_no_original_identifier_appears_in_any_prompt(spec):
     leaks = {}
@@ -271,6 +272,7 @@ def _verdict(check):
     return check.valid, check.error, check.step, check.plan_length
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", SPECS)
 def test_renamed_tasks_keep_every_verdict(spec):
     """(a) The planner's reference plan, renamed, is valid on the renamed task both as the game checks it (mapped
@@ -316,6 +318,7 @@ def _planner_on_renamed_text(name, obfuscation):
     assert PddlGame(name).check(answer(game.renamed.original_steps(shown))).valid, name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PLANNER_SAMPLE)
 def test_the_planner_solves_the_renamed_text_and_its_plan_maps_back(name):
     _planner_on_renamed_text(name, Obfuscation("mystery"))
@@ -386,6 +389,7 @@ def _play_planner(game):
                                  rules=MatchRules(illegal_tolerance=1, fallback="forfeit"), transcript=transcript))
 
 
+@pytest.mark.slow
 def test_the_planner_agent_solves_an_obfuscated_task_and_the_metric_matches_the_original(toy):
     from stratbench.games.spin.metrics.pddl import plan_validity
 

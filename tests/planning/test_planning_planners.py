@@ -84,6 +84,7 @@ def test_tier_plan_spreads_evenly_with_earlier_tiers_first():
     assert build_dataset.tier_plan(("only",), 3) == ["only"] * 3
 
 
+@pytest.mark.slow
 def test_build_domain_writes_files_and_redraws_duplicates(tmp_path):
     tasks = {
         "easy": "(define (problem e{seed}) (:domain toy-blocks) (:objects a b - block)"

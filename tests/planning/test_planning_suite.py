@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from planning_toys import BLOCKS_DOMAIN, BLOCKS_P01, BLOCKS_P01_PLAN, write_dataset
-from wild_toys import WILD_TASKS
-
 from stratbench.games.spin.metrics.planning import summaries_by_agent
+from wild_toys import WILD_TASKS
 
 SUITE = (Path(__file__).resolve().parents[2] / "suites" / "spin" / "test_pddl.py").read_text()
 BROKEN = """(define (domain d) (:requirements :typing) (:types a b - object c - (either a b))
@@ -31,6 +31,7 @@ def make_dataset(pytester) -> Path:
     )
 
 
+@pytest.mark.slow
 def test_planner_scores_every_readable_task_and_unreadable_domains_are_skipped(pytester):
     pytester.makepyfile(test_pddl=SUITE)
     data = make_dataset(pytester)
@@ -54,6 +55,7 @@ def test_planner_scores_every_readable_task_and_unreadable_domains_are_skipped(p
     assert floor["error"] in (None, "goal_not_satisfied")
 
 
+@pytest.mark.slow
 def test_a_model_gets_the_e1_prompt_once_and_its_plan_is_validated(pytester, fake_llm):
     pytester.makepyfile(test_pddl=SUITE)
     tasks = {"blocksworld": (BLOCKS_DOMAIN, {"p01": BLOCKS_P01, "p02": BLOCKS_P01})}
@@ -81,6 +83,7 @@ def test_a_model_gets_the_e1_prompt_once_and_its_plan_is_validated(pytester, fak
     assert failed["unmet"] == ["(on b c)", "(on a b)"]
 
 
+@pytest.mark.slow
 def test_tasks_in_constructs_unified_planning_refused_play_under_pddl_dir_and_are_counted(pytester):
     pytester.makepyfile(test_pddl=SUITE)
     data = write_dataset(
@@ -112,6 +115,7 @@ def test_tasks_in_constructs_unified_planning_refused_play_under_pddl_dir_and_ar
     assert (summary["tasks"], summary["plan_accuracy"]) == (len(WILD_TASKS), 1.0)
 
 
+@pytest.mark.slow
 def test_the_paper_protocol_reads_only_the_dollar_json_under_pddl_dir(pytester, fake_llm):
     pytester.makepyfile(test_pddl=SUITE)
     problems = {name: BLOCKS_P01.replace("toy-p01", f"toy-{name}") for name in ("p01", "p02", "p03")}
@@ -142,6 +146,7 @@ def test_the_paper_protocol_reads_only_the_dollar_json_under_pddl_dir(pytester, 
         assert (metrics["valid"], metrics["error"], metrics["error_class"]) == (False, "parse_error", "Other")
 
 
+@pytest.mark.slow
 def test_tasks_the_planner_errors_on_count_as_not_valid_and_skipped_ones_beside_in_the_report(pytester):
     from wild_toys import DERIVED_DOMAIN, DERIVED_PROBLEM
 

@@ -103,6 +103,7 @@ def test_family_options_are_in_their_own_groups_in_pytest_help(pytester):
 BROKEN = "raise ImportError('needs the nimbus package')\n"
 
 
+@pytest.mark.slow
 def test_a_family_that_cannot_load_is_one_line_naming_it(pytester, tmp_path):
     site = install_family(tmp_path, "broken", BROKEN)
     pytester.makepyfile(test_ttt=SUITE)
@@ -133,6 +134,7 @@ def pytest_stratbench_family_settings(config):
 '''
 
 
+@pytest.mark.slow
 def test_two_families_with_one_setting_name_are_refused_naming_both(pytester, tmp_path):
     site = install_family(tmp_path, "clash", SAME_OPTION)
     pytester.makepyfile(test_ttt=SUITE)

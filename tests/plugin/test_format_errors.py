@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from stratbench.testing.fake_llm import FakeLLMServer, first_legal_responder
 
 SUITE = """
@@ -22,6 +23,7 @@ def unreadable_first(body):
     return first_legal_responder(body)
 
 
+@pytest.mark.slow
 def test_each_decision_costs_one_format_error(pytester):
     pytester.makepyfile(test_ttt=SUITE)
     with FakeLLMServer(responder=unreadable_first) as server:

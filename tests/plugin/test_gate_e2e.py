@@ -131,6 +131,7 @@ def test_tictactoe(match):
 """
 
 
+@pytest.mark.slow
 def test_head_to_head_in_one_run_pairs_the_two_seatings(pytester, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-gate")
     pytester.makepyfile(test_suite=H2H_SUITE)
@@ -150,6 +151,7 @@ def test_head_to_head_in_one_run_pairs_the_two_seatings(pytester, monkeypatch):
     assert test["estimate"] == pytest.approx(0.0, abs=1e-6)  # every game a draw
 
 
+@pytest.mark.slow
 def test_pairs_play_each_seed_in_both_seatings_and_the_head_to_head_test_pairs_them(pytester, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-gate")
     pytester.makepyfile(test_suite=H2H_SUITE.replace("matches=6", "matches=3"))

@@ -33,6 +33,7 @@ def _records(pytester):
     return {r["match_id"]: r for r in map(json.loads, lines) if r.get("type") == "match"}
 
 
+@pytest.mark.slow
 def test_until_decided_stops_at_the_decision_and_resumes_within_its_budget(suite):
     small = suite.runpytest_subprocess(*FAST, "--baseline", "base", "--gate-until-decided", "--budget", "6")
     assert small.ret == 6, small.stdout.str()

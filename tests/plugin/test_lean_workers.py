@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 SUITE = """
 import pytest
 
@@ -23,6 +25,7 @@ def pytest_collection_finish(session):
 """
 
 
+@pytest.mark.slow
 def test_a_worker_imports_nothing_heavy_before_its_first_match(pytester, fake_llm):
     pytester.makepyfile(test_ttt=SUITE)
     pytester.makeconftest(CONFTEST)
@@ -34,6 +37,7 @@ def test_a_worker_imports_nothing_heavy_before_its_first_match(pytester, fake_ll
                       "choix": False}
 
 
+@pytest.mark.slow
 def test_each_process_reports_its_peak_rss(pytester):
     pytester.makepyfile(test_ttt=SUITE.replace('opponents=["random"], baselines=[]', 'opponents=["minimax"], '
                                                                                      'baselines=["random"]'))

@@ -36,6 +36,7 @@ def _records(pytester):
     return {r["match_id"]: r for r in map(json.loads, lines)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("replay_mode", ["none", "once"])
 def test_a_recording_under_four_matches_is_never_replayed_as_another_seating(suite, fake_llm, replay_mode):
     recorded = _run(suite, "--matches", "4", "--record-mode", "all", "--api-base", fake_llm.api_base)
@@ -80,6 +81,7 @@ def test_a_recording_under_four_matches_is_never_replayed_as_another_seating(sui
     assert len(fake_llm.requests) == calls  # replayed, not asked again
 
 
+@pytest.mark.slow
 def test_a_cassette_of_another_match_is_refused_by_name(suite, fake_llm):
     recorded = _run(suite, "--matches", "1", "--record-mode", "all", "--api-base", fake_llm.api_base)
     assert recorded.ret == 0, recorded.stdout.str()

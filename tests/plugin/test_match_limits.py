@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 CONFTEST = """
 import json
 import threading
@@ -60,6 +62,7 @@ def _records(pytester):
     return {json.loads(line)["match_id"].split("::")[1].split("[")[0]: json.loads(line) for line in lines}
 
 
+@pytest.mark.slow
 def test_an_engine_step_that_never_returns_is_stopped_at_the_match_timeout(pytester):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_limits=SUITE)

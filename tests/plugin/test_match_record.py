@@ -68,6 +68,7 @@ def test_the_committed_schema_is_the_generated_one():
     jsonschema.Draft202012Validator.check_schema(record_schema())
 
 
+@pytest.mark.slow
 def test_every_record_of_a_run_fits_the_schema_and_reads_back_unchanged(played_records):
     by_status = {s: [r for r in played_records if r["status"] == s] for s in ("scored", "skipped", "errored")}
     assert [len(by_status[s]) for s in ("scored", "skipped", "errored")] == [2, 1, 1]
@@ -147,6 +148,7 @@ def test_a_match_whose_worker_died_before_it_began_is_a_valid_errored_record():
     assert MatchRecord.from_json(record).to_json() == record
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["report", "rate"])
 def test_report_and_rate_refuse_a_results_file_from_a_newer_stratbench(tmp_path, played_records, command):
     import subprocess

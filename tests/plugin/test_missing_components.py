@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 CHESS_SUITE = (Path(__file__).resolve().parents[2] / "suites" / "spin" / "test_chess.py").read_text()
 TTT_SUITE = """
 import pytest
@@ -33,6 +35,7 @@ def test_the_real_chess_suite_announces_its_skips_at_the_start_and_in_the_summar
     assert lines.index(f"{HEAD}: 4 chess matches will be skipped") == lines.index("collected 4 items") + 1
 
 
+@pytest.mark.slow
 def test_under_xdist_the_first_skip_announces_it_once(pytester):
     pytester.makepyfile(test_chess=CHESS_SUITE)
     result = pytester.runpytest_subprocess(*ARGS, "-n", "2")

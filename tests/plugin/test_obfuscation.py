@@ -139,6 +139,7 @@ def test_the_salt_enters_ids_as_a_digest_and_is_written_nowhere(pytester):
     assert SALT not in salted.stdout.str() + salted.stderr.str()
 
 
+@pytest.mark.slow
 def test_a_probe_with_a_model_records_its_own_cassette(pytester):
     from stratbench.testing.fake_llm import FakeLLMServer
 
@@ -199,6 +200,7 @@ def test_a_salt_without_a_renaming_is_refused(pytester):
     assert SALT not in result.stderr.str() + result.stdout.str()
 
 
+@pytest.mark.slow
 def test_the_reference_recordings_get_only_the_probes_their_profile_recorded(pytester, fake_llm):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_probe=SUITE.replace('baselines=[], matches=2', 'baselines=["random"], matches=1'))

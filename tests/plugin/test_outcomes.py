@@ -128,6 +128,7 @@ def test_failing_and_garbled_providers_lose_no_match(pytester, provider):
     assert result.ret == 1
 
 
+@pytest.mark.slow
 def test_a_hung_provider_times_the_match_out_with_its_transcript(pytester, provider):
     pytester.makepyfile(test_ttt=SUITE)
     result = pytester.runpytest_subprocess(

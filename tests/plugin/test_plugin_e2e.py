@@ -56,6 +56,7 @@ def test_a_second_run_keeps_the_first_runs_results(suite):
     assert len(results(suite)) == 1
 
 
+@pytest.mark.slow
 def test_record_then_replay_under_xdist_gives_identical_outcomes(suite, fake_llm):
     args = ["-p", "no:cacheprovider", "--model", "openai/m", "--matches", "2"]
     recorded = suite.runpytest_subprocess(*args, "--api-base", fake_llm.api_base, "--record-mode=once", "-n", "0")
@@ -72,6 +73,7 @@ def test_record_then_replay_under_xdist_gives_identical_outcomes(suite, fake_llm
     assert ids == sorted(live)
 
 
+@pytest.mark.slow
 def test_replay_without_a_cassette_fails_naming_it(suite):
     result = suite.runpytest_subprocess("-p", "no:cacheprovider", "--model", "openai/m", "--matches", "1",
                                         "--record-mode=none")
@@ -126,6 +128,7 @@ def test_a_suite_without_a_marker_is_explained(pytester):
     result.stdout.fnmatch_lines(["*uses the 'match' fixture but has no @pytest.mark.stratbench(game=...)*"])
 
 
+@pytest.mark.slow
 def test_max_cost_skips_the_remaining_matches(suite, fake_llm):
     result = suite.runpytest_subprocess(
         "-p", "no:cacheprovider", "-rs", "--model", "openai/gpt-4o", "--api-base", fake_llm.api_base,

@@ -76,6 +76,7 @@ def _records(pytester):
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_recorded_reference_replays_offline_with_no_flags(pytester, fake_llm):
     pytester.makepyfile(test_ttt=SUITE)
     cassettes = pytester.path / "cassettes"
@@ -134,6 +135,7 @@ def test_hive(match):
 """
 
 
+@pytest.mark.slow
 def test_game_options_shorten_only_the_reference_matches_and_are_recorded(pytester, fake_llm):
     pytester.makepyfile(test_hive=HIVE_SUITE)
     cassettes = pytester.path / "cassettes"
@@ -199,6 +201,7 @@ def test_per_model_errors_name_the_file_and_the_field(tmp_path, per_model, messa
     assert str(error.value) == f"{path}: {message}"
 
 
+@pytest.mark.slow
 def test_profile_scaffold_settings_shape_the_reference_rap_matches_and_their_replay(pytester, fake_llm):
     from stratbench.testing.rap_responder import rap_responder
 

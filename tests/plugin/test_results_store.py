@@ -144,6 +144,7 @@ def test_reports_rate_scored_records_and_list_the_others_per_agent():
     assert "| random | 1 | 1 | provider 1 |" in markdown and "| errored | provider | why t.py::c |" in markdown
 
 
+@pytest.mark.slow
 def test_stratbench_report_rebuilds_a_directory_with_unscored_records_and_per_run_transcripts(tmp_path):
     store = ResultStore(tmp_path, "r1")
     store.append(_scored("t.py::a", "r1", (1.0, 0.0)), [{"kind": "action", "t": 0, "action": "a1"}])

@@ -31,6 +31,7 @@ def _records(pytester):
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]])
 def test_a_missing_key_is_said_once_before_any_match(suite, workers):
     result = suite.runpytest_subprocess("-p", "no:cacheprovider", "--model", "gpt-4o", *workers)
@@ -41,6 +42,7 @@ def test_a_missing_key_is_said_once_before_any_match(suite, workers):
     assert _records(suite) == []  # nothing played, not even the baseline's matches
 
 
+@pytest.mark.slow
 def test_recorded_matches_replay_without_a_key_and_only_the_unrecorded_ones_need_it(suite, fake_llm):
     args = ["-p", "no:cacheprovider", "--model", "openai/m"]
     recorded = suite.runpytest_subprocess(*args, "--matches", "1", "--api-base", fake_llm.api_base)

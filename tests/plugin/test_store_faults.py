@@ -64,6 +64,7 @@ def _no_traceback(result) -> None:
     assert "Traceback" not in text and "INTERNALERROR" not in text
 
 
+@pytest.mark.slow
 def test_an_unwritable_cassette_folder_errors_only_its_matches_one_line_each(pytester, fake_llm, immutable):
     pytester.makepyfile(test_ttt=TWO_TESTS)
     locked = pytester.path / "cassettes" / "test_ttt" / "test_against_random"
@@ -101,6 +102,7 @@ def _played(result) -> list[str]:
     return [line for line in result.stdout.lines if "test_ttt.py::test_tictactoe[" in line and "%]" in line]
 
 
+@pytest.mark.slow
 def test_resume_skips_an_unreadable_line_naming_it_and_plays_its_match_again(pytester, fake_llm):
     pytester.makepyfile(test_ttt=SUITE)
     args = ["-p", "no:cacheprovider", "--model", "openai/m", "--api-base", fake_llm.api_base,

@@ -13,6 +13,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 PLUGIN_MODULE = '''
 """firstlegal: an agent that always plays the first legal action."""
 import pytest
@@ -51,6 +53,7 @@ def build_wheel(directory: Path) -> Path:
     return wheel
 
 
+@pytest.mark.slow
 def test_an_installed_package_adds_an_agent_that_plays(pytester, tmp_path, monkeypatch):
     target = tmp_path / "site"
     wheel = build_wheel(tmp_path)

@@ -17,6 +17,7 @@ def _written_files(root):
     return [p for p in root.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl", ".html", ".md", ".yaml")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("credentials", ["userinfo", "query"])
 def test_no_file_or_line_of_the_run_holds_the_secret(pytester, fake_llm, no_provider_keys, credentials):
     pytester.makepyfile(test_ttt=SUITE)

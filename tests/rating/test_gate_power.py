@@ -34,6 +34,7 @@ gate_power = _bench()
 SETTINGS = {(s.name, s.bounds): s for s in gate_power.settings()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "bounds", "max_ratio", "ratio_key"), [
     ("win/draw/loss, pairs, logistic", "Elo -20 / 0", 0.6, "n_fixed"),
     ("0/1 success, paired difference", "success -10% / 0", 0.6, "n_fixed"),

@@ -229,3 +229,18 @@ def test_diplomacy_snapshot_is_the_engine_position_and_the_map_names_its_phase()
     svg = _renderers()["diplomacy"](boards[1])
     assert svg.startswith("<svg") and "F1901M" not in svg.split(">", 1)[0]
     assert "FALL 1901" in svg.upper() or "F1901M" in svg
+
+
+def test_a_hanabi_game_is_drawn_from_its_own_snapshots_to_the_end():
+    pytest.importorskip("pyspiel")  # the hanabi extra (open-spiel)
+    from stratbench.games.spin.hanabi import Hanabi
+
+    outcome, events = play(Hanabi(), 1)
+    boards = [e["board"] for e in events if e["kind"] == "board"]
+    assert len(boards) == outcome.turns + 1 and outcome.turns > 0
+    final = boards[-1]
+    score = sum(int(top) for top in final["fireworks"].values())
+    assert 0 <= score <= 25 and 0 <= final["life_tokens"] <= 3 and 0 <= final["info_tokens"] <= 8
+    svg = _renderers()["hanabi"](final)
+    assert svg.startswith("<svg") and 'aria-label="Hanabi table"' in svg
+    assert svg.count("<rect") == 1 + len(final["fireworks"]) + sum(len(cards) for cards in final["seats"])

@@ -60,6 +60,7 @@ def open_replay(browser, page) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_name", ["chess", "connect4", "diplomacy"])
 def test_arrow_keys_step_through_the_replay_and_the_board_changes(game_name, tmp_path, browser):
     page = tmp_path / f"{game_name}.html"

@@ -39,6 +39,7 @@ def _table(text: str) -> dict[str, dict[str, str]]:
     return rows
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not GAMEBENCH_MATCHES.is_file(), reason="needs ../shared/data/gamebench/matches.json")
 def test_rate_gamebench_prints_the_corrected_table_1():
     result = stratbench("rate", GAMEBENCH_MATCHES, "--compat", "gamebench")
@@ -57,6 +58,7 @@ def test_rate_gamebench_prints_the_corrected_table_1():
     assert "mode gamebench, seed 0" in result.stdout and "alpha=0.001; ties drop" in result.stdout
 
 
+@pytest.mark.slow
 def test_rate_reads_our_results_and_orders_agents(tmp_path):
     path = write_jsonl(tmp_path / "results.jsonl", league(BASE, matches=10))
     result = stratbench("rate", path, "--resamples", "100", "--intervals")
@@ -107,6 +109,7 @@ def test_the_command_line_leaves_the_process_sigpipe_handling_alone(tmp_path, ca
     assert signal.getsignal(signal.SIGPIPE) is before is not signal.SIG_DFL
 
 
+@pytest.mark.slow
 def test_report_writes_the_three_files_and_transcript_pages(tmp_path):
     store = ResultStore(tmp_path / "run", "run-1")
     for r in league(BASE, games=("tictactoe",), matches=3):
@@ -165,6 +168,7 @@ def test_merge_prefer_chooses_the_side_of_a_conflict(tmp_path, prefer):
     assert merged[records[5]["match_id"]]["run_id"] == "run-1"  # identical duplicates: the first copy stays
 
 
+@pytest.mark.slow
 def test_merge_keeps_identical_duplicates_without_a_conflict(tmp_path):
     records = league(BASE, games=("tictactoe",), matches=2)
     first = write_jsonl(tmp_path / "a" / "results.jsonl", records)
@@ -178,6 +182,7 @@ def test_merge_keeps_identical_duplicates_without_a_conflict(tmp_path):
     assert again.returncode == 2 and "exists; merge into a new directory" in again.stderr
 
 
+@pytest.mark.slow
 def test_gate_answers_fail_1_pass_0_and_inconclusive_6(tmp_path):
     baseline = write_jsonl(tmp_path / "base" / "results.jsonl", league(BASE, seed=1))
     worse = write_jsonl(tmp_path / "worse" / "results.jsonl", league({**BASE, "llm": -1.5}, seed=2))
@@ -198,6 +203,7 @@ def test_gate_answers_fail_1_pass_0_and_inconclusive_6(tmp_path):
     assert stratbench("gate", noise, baseline, "--resamples", "300", "--gate-inconclusive", "fail").returncode == 1
 
 
+@pytest.mark.slow
 def test_gate_reads_rendered_results_json_and_maps_renamed_agents(tmp_path):
     renamed = [
         {**r, "sides": [{**s, "agent": "llm-v2" if s["agent"] == "llm" else s["agent"]} for s in r["sides"]],
@@ -210,6 +216,7 @@ def test_gate_reads_rendered_results_json_and_maps_renamed_agents(tmp_path):
     assert mapped.returncode == 1 and "  FAIL  llm-v2 vs llm: tictactoe: LLR -" in mapped.stdout
 
 
+@pytest.mark.slow
 def test_gate_that_compares_nothing_is_one_line_exit_4_never_a_pass(tmp_path):
     baseline = write_jsonl(tmp_path / "base" / "results.jsonl", league(BASE, seed=1))
     unrelated = write_jsonl(tmp_path / "other" / "results.jsonl", league({"x": 0.0, "y": 1.0}, seed=1))
@@ -226,6 +233,7 @@ def test_gate_that_compares_nothing_is_one_line_exit_4_never_a_pass(tmp_path):
         assert result.stdout == "" and result.stderr == f"stratbench gate: nothing compared: {reason}\n"
 
 
+@pytest.mark.slow
 def test_gate_head_to_head_within_one_run(tmp_path):
     rows = []
     for k in range(30):  # new wins with either colour against old
@@ -303,6 +311,7 @@ BAD_INPUTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", BAD_INPUTS)
 def test_bad_input_exits_2_with_one_line(tmp_path, case):
     cases = _bad_inputs(tmp_path)
@@ -316,6 +325,7 @@ def test_bad_input_exits_2_with_one_line(tmp_path, case):
     assert re.fullmatch(re.escape(message).replace(r"\*", ".*"), lines[0]), lines[0]
 
 
+@pytest.mark.slow
 def test_merge_writes_the_reports_of_the_merged_records(tmp_path):
     records = league(BASE, games=("tictactoe",), matches=2)
     half = len(records) // 2
@@ -330,6 +340,7 @@ def test_merge_writes_the_reports_of_the_merged_records(tmp_path):
     assert (tmp_path / "merged" / "report.md").is_file() and (tmp_path / "merged" / "report.html").is_file()
 
 
+@pytest.mark.slow
 def test_merge_says_when_the_reports_cannot_be_written(tmp_path):
     records = league(BASE, games=("tictactoe",), matches=1)
     shard = write_jsonl(tmp_path / "a" / "results.jsonl", records)

@@ -152,6 +152,7 @@ def test_equal_agents_on_few_matches_fail_no_more_often_than_beta(matches):
     assert failed / gates <= 0.05 + 0.02  # the bootstrap it replaces failed 6.8% at 2 matches, 11.8% at 3
 
 
+@pytest.mark.slow
 def test_the_per_game_decision_keeps_its_false_alarm_rate_on_coin_flips():
     rng = random.Random(0)
     settings, gates, failed = GateSettings(), 1000, 0

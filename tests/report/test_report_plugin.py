@@ -51,6 +51,7 @@ def _baseline(path, random_score, matches=8):
     return path / "results.json"
 
 
+@pytest.mark.slow
 def test_reports_ratings_table_and_an_underpowered_gate_answers_inconclusive(suite):
     # random loses every match to minimax, as in the baseline: 4 identical pairs cannot decide yet
     baseline = _baseline(suite.path / "baseline", 0.0)
@@ -84,6 +85,7 @@ def test_reports_ratings_table_and_an_underpowered_gate_answers_inconclusive(sui
     assert asked.ret == 0, asked.stdout.str()
 
 
+@pytest.mark.slow
 def test_enough_unchanged_pairs_pass_the_gate(suite):
     baseline = _baseline(suite.path / "baseline", 0.0, matches=24)
     result = suite.runpytest_subprocess(*FAST, "--matches", "24", "--baseline", str(baseline))
@@ -91,6 +93,7 @@ def test_enough_unchanged_pairs_pass_the_gate(suite):
     result.stdout.fnmatch_lines(["stratbench gate: passed", "  ok    random: tictactoe: LLR +*after * of 24 pair(s)*"])
 
 
+@pytest.mark.slow
 def test_under_xdist_the_controller_writes_reports_and_the_gate_fails_a_regression(suite):
     # In the baseline random won every match, which it cannot do against a perfect player.
     baseline = _baseline(suite.path / "baseline", 1.0, matches=30)

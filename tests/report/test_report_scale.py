@@ -11,14 +11,24 @@ from base64 import b64decode, b64encode
 from hashlib import sha256
 from pathlib import Path
 
+import pytest
 from page_data import inflated, packed_replay, replay_data
 from report_records import EVIL_SCRIPT, record
 from stratbench.cli import main
 from stratbench.report.analysis import analyse
 from stratbench.report.embed import unembed
-from stratbench.report.render import MATCH_ROWS_OPEN, render_html, render_transcript, write_reports
+from stratbench.report.render import (
+    MATCH_ROWS_OPEN,
+    render_html,
+    render_transcript,
+    write_reports,
+)
 from stratbench.report.replay import pack_replay, replay_steps, unpack_replay
-from stratbench.run.results import COMPRESS_TRANSCRIPTS_OVER, ResultStore, read_transcript
+from stratbench.run.results import (
+    COMPRESS_TRANSCRIPTS_OVER,
+    ResultStore,
+    read_transcript,
+)
 
 MAP = "".join(f'<path class="province" d="M{k} {k} L{k + 40} {k} L{k} {k + 40} Z" fill="#d8c9a8"/>\n'
               for k in range(1200))  # a ~70 kB map drawn under every position
@@ -187,6 +197,7 @@ render.write_reports(analyse(records, resamples=20), out, transcripts_from=[run]
 """
 
 
+@pytest.mark.slow
 def test_pages_written_by_forked_workers_are_the_pages_one_process_writes(tmp_path):
     """In a process of its own, as ``stratbench report`` runs (no other thread: here, an xdist worker's threads
     would keep it serial, and a fork beside them is what the guard prevents)."""

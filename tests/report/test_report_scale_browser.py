@@ -34,6 +34,7 @@ STATE = ("JSON.stringify({position: document.getElementById('replay-position').t
          " return p.textContent; })})")
 
 
+@pytest.mark.slow
 def test_a_long_compressed_match_page_shows_its_steps_boards_and_events(tmp_path, browser):
     events = long_match(2000)
     events[1]["text"] = "Turn 0. " + EVIL_SCRIPT
@@ -63,6 +64,7 @@ def test_a_long_compressed_match_page_shows_its_steps_boards_and_events(tmp_path
     assert browser.errors == []
 
 
+@pytest.mark.slow
 def test_a_large_runs_report_draws_a_fold_of_its_matches_when_opened(tmp_path, browser):
     agent = "openai/m" + EVIL_SCRIPT
     records = [record(f"suites/test_ttt.py::test_tictactoe[{agent}-vs-b-s{k}]", (agent, "b"), seed=k,

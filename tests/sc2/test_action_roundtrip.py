@@ -83,6 +83,7 @@ def _roundtrip(pysc2, function, *, raw):
     return function, call, action
 
 
+@pytest.mark.slow
 def test_every_feature_function_round_trips(pysc2):
     functions = list(pysc2.actions.FUNCTIONS)
     assert len(functions) == 573
@@ -94,6 +95,7 @@ def test_every_feature_function_round_trips(pysc2):
             assert action.ListFields(), function
 
 
+@pytest.mark.slow
 def test_every_raw_function_round_trips(pysc2):
     functions = list(pysc2.actions.RAW_FUNCTIONS)
     assert len(functions) == 564

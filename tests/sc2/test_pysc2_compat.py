@@ -35,6 +35,7 @@ def test_pysc2_imports_and_random_shuffle_is_given_back(pysc2):
         random.shuffle([1, 2], lambda: 0.5)  # the standard function is untouched
 
 
+@pytest.mark.slow
 def test_the_plugin_chooses_the_python_backend_before_test_modules_load_protobuf(pysc2, tmp_path):
     test = tmp_path / "test_backend.py"
     test.write_text(

@@ -147,6 +147,7 @@ def test_depth_and_iterations_bound_the_calls(depth, iterations):
     assert calls >= call_bound(3, depth=depth, iterations=1, predicted=2)
 
 
+@pytest.mark.slow
 def test_more_iterations_never_make_fewer_calls():
     counts = []
     for iterations in (1, 2, 4, 8):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from stratbench.core.transcript import Transcript
 from stratbench.games.spin.tictactoe import TicTacToe
 from stratbench.llm.client import LLMClient
@@ -13,6 +14,7 @@ from stratbench.testing.fake_llm import FakeLLMServer
 from stratbench.testing.rap_responder import rap_responder
 
 
+@pytest.mark.slow
 def test_measured_calls_per_decision_against_gamebench_estimate():
     game = TicTacToe()
     state = game.new_initial_state(0)

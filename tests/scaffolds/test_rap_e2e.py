@@ -47,6 +47,7 @@ def play(pytester, fake_llm, game, *args, extra=""):
                                          "--api-base", fake_llm.api_base, *args)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "args", "extra"), [
     ("tictactoe", (), ""),
     ("connect4", ("--rap-iterations", "3"), ""),
@@ -65,6 +66,7 @@ def test_a_match_under_rap_is_scored(pytester, fake_llm, game, args, extra):
     assert logprob_requests and all(r.body["max_tokens"] == 1 for r in logprob_requests)
 
 
+@pytest.mark.slow
 def test_record_then_replay_offline_gives_the_same_transcript_and_actions(pytester, fake_llm):
     recorded = play(pytester, fake_llm, "tictactoe", "--record-mode=once", "--rap-iterations", "4")
     assert recorded.ret == 0, recorded.stdout.str()[-3000:]

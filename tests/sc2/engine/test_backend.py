@@ -44,6 +44,7 @@ def test_the_report_keeps_engine_and_live_rows_apart():
     assert [r[column] for r in runs] == ["1.00 (50%)", "0.20 (0%)"]
 
 
+@pytest.mark.slow
 def test_live_backend_without_the_game_is_a_one_line_usage_error(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "SC2PATH"}
     result = run_pytest(["--sc2-backend", "live", "-p", "no:cacheprovider",

@@ -184,6 +184,7 @@ def _trace(name: str, seed: int) -> list[tuple]:
     return trace
 
 
+@pytest.mark.slow
 def test_same_seed_same_trace():
     assert _trace("pvz_task6_level1", 7) == _trace("pvz_task6_level1", 7)
     assert _trace("2s3z", 1) != _trace("2s3z", 2)
@@ -233,6 +234,7 @@ def test_all_24_tasks_have_scenario_files():
     assert len(family_variants("llm-smac")) == 9
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", scenario_names())
 def test_every_scenario_plays_to_an_end_with_both_policies(name):
     scenario = load_scenario(name)

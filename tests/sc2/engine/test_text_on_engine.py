@@ -58,6 +58,7 @@ def test_focus_fire_text_outkills_attack_move_text_on_the_engine(map_name):
     assert focus.game_loop > plain.game_loop
 
 
+@pytest.mark.slow
 def test_the_same_text_episode_replays_identically():
     first, first_texts = _play("3s_vs_3z", focus_fire_reply, 1)
     second, second_texts = _play("3s_vs_3z", focus_fire_reply, 1)
@@ -66,6 +67,7 @@ def test_the_same_text_episode_replays_identically():
         (second.outcome, second.game_loop, second.killed_value, second.lost_value)
 
 
+@pytest.mark.slow
 def test_focus_fire_text_beats_attack_move_text_on_2s3z_over_eight_seeds():
     # the mirror match against the scripted enemy (which re-decides every 4 game loops, the text side every
     # decision of the released loop: 3-4 game seconds here): focus fire wins some, attack-move none

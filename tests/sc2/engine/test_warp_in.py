@@ -1,10 +1,12 @@
 """Warp-in on task 8 through pysc2's SC2Env (raw functions): power field, cost, warp time, gate cooldown."""
 
+import pytest
 from stratbench.games.sc2.config import interface_format
 from stratbench.games.sc2.engine.run_config import engine_backend
 from stratbench.games.sc2.pysc2_compat import import_pysc2
 
 
+@pytest.mark.slow
 def test_zealots_warp_in_at_a_phasing_warp_prism_for_100_minerals_after_4_seconds():
     pysc2 = import_pysc2()
     from pysc2.env import sc2_env

@@ -110,6 +110,7 @@ def _spells_battle(name: str, seed: int):
     return scenario, battle
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["pvz_task7_level2", "pvz_task5_level3"])
 def test_spells_and_summons_keep_damage_positive_dead_units_still_and_replay_identically(name):
     def play(seed):

@@ -7,6 +7,8 @@ once (pytest #10763). A module imported during the run must come from the plain 
 
 from __future__ import annotations
 
+import pytest
+
 CONFTEST = """
 import sys
 
@@ -26,6 +28,7 @@ def test_tictactoe(match):
 """
 
 
+@pytest.mark.cold_pytest  # a forked run finds the module already imported by the starter: nothing would be tested
 def test_a_module_imported_during_the_run_is_not_assert_rewritten(pytester):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_ttt=SUITE)

@@ -39,6 +39,7 @@ def test_under_n_the_workers_steal_work_unless_told_otherwise():
     assert "LoadFileScheduling" in chosen.stdout and "WorkStealing" not in chosen.stdout
 
 
+@pytest.mark.slow
 def test_a_run_of_the_tests_ends_with_its_20_slowest_unless_told_otherwise():
     default = run_pytest("-p", "no:xdist")
     assert default.returncode == 0, default.stdout[-2000:]

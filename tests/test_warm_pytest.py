@@ -34,6 +34,7 @@ def starter():
     warm.close()
 
 
+@pytest.mark.slow
 def test_a_forked_run_has_its_own_folder_environment_streams_and_status(starter, tmp_path):
     (tmp_path / "test_probe.py").write_text(PROBE)
     env = {**os.environ, "PROBE_OUT": str(tmp_path / "where.txt"), "PROBE_VALUE": "ünïcode ✓"}
@@ -57,6 +58,7 @@ def test_exit_statuses_pass_through(starter, tmp_path):
     assert starter.run(["--no-such-option"], cwd=tmp_path, timeout=120).returncode == pytest.ExitCode.USAGE_ERROR
 
 
+@pytest.mark.slow
 def test_a_run_past_its_timeout_is_killed_and_the_starter_serves_the_next(starter, tmp_path):
     (tmp_path / "test_slow.py").write_text("import time\n\ndef test_slow():\n    time.sleep(60)\n")
     with pytest.raises(subprocess.TimeoutExpired):
@@ -65,6 +67,7 @@ def test_a_run_past_its_timeout_is_killed_and_the_starter_serves_the_next(starte
     assert starter.run(["-p", "no:cacheprovider", "-q", "test_ok.py"], cwd=tmp_path, timeout=120).returncode == 0
 
 
+@pytest.mark.slow
 def test_run_pytest_starts_a_fresh_interpreter_when_asked(tmp_path, monkeypatch):
     (tmp_path / "test_ok.py").write_text("import sys\n\ndef test_ok():\n    assert 'litellm' not in sys.modules\n")
     assert run_pytest(["-p", "no:cacheprovider", "-q"], cwd=tmp_path, timeout=120, cold=True).returncode == 0

@@ -169,6 +169,7 @@ def test_book_gives_the_documented_12_ply_scores():
     assert book.score(_from_rows(_DOC_LOSS)) == -10
 
 
+@pytest.mark.slow
 @needs_book
 @needs_numba
 def test_compiled_search_reproduces_the_12_ply_book_and_its_children():
@@ -187,6 +188,7 @@ def test_compiled_search_reproduces_the_12_ply_book_and_its_children():
         assert Solver(jit=True).score_moves(position) == booked
 
 
+@pytest.mark.slow
 @needs_book
 def test_published_move_scores_of_early_positions():
     solver = default_solver()

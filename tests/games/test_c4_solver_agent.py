@@ -68,6 +68,7 @@ def test_the_solver_never_loses_to_itself_from_a_won_position(index):
     assert 22 - winner_discs == score
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not OpeningBook().available, reason="bitbully-databases is not installed")
 @pytest.mark.parametrize("seed", range(3))
 def test_random_never_beats_the_solver(seed):

@@ -264,6 +264,7 @@ def test_reader_explain_requests_and_invalid_actions_get_the_released_messages()
 # -- the released action ids ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["air_land_sea", "santorini", "hive", "sea_battle", "codenames", "pit",
                                   "two_rooms_and_a_boom", "are_you_the_traitor", "arctic_scavengers"])
 def test_every_released_id_names_exactly_one_legal_action_throughout_a_match(name):

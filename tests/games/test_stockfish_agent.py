@@ -83,6 +83,7 @@ def test_elo_maps_to_levels_between_0_and_20():
     assert elo_to_level(4000) == 20
 
 
+@pytest.mark.slow
 @needs_stockfish
 @pytest.mark.parametrize("level", [20, 3])
 def test_replays_are_identical(level):

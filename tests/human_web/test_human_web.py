@@ -49,6 +49,7 @@ def _play_page(tmp_path, *args):
     raise AssertionError("no decision shown")
 
 
+@pytest.mark.slow
 def test_requests_without_the_token_or_with_a_wrong_one_are_refused(tmp_path):
     play, decision = _play_page(tmp_path)
     try:
@@ -291,6 +292,7 @@ def test_the_web_human_refuses_xdist_with_one_line(pytester):
             "-n (xdist)") in result.stderr.lines
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("agent", ["human", "human:alice"])
 def test_pytest_human_web_plays_the_selected_matches_one_after_another(pytester, agent):
     """``--stratbench-agent human[:alice] --human-web``: both matches through one page, recorded as that agent."""

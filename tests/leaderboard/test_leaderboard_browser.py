@@ -35,6 +35,7 @@ def site(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_the_index_renders_its_table_and_warning(site, chromium_profile):
     dom, log = dump_dom(str(CHROMIUM), site / "index.html", profile=chromium_profile)
     _no_page_errors(log)
@@ -55,6 +56,7 @@ def test_a_history_plot_has_one_point_per_run(site, chromium_profile):
     assert rating_plot.count("<polyline") == 1  # the upgrade drawn as one line
 
 
+@pytest.mark.slow
 def test_a_replay_link_reaches_an_existing_match_page(site, chromium_profile):
     page = next((site / "models").glob("openai_m1*.html"))
     dom, log = dump_dom(str(CHROMIUM), page, profile=chromium_profile)

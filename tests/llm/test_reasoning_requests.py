@@ -98,6 +98,7 @@ def test_mark_cache_prefix_marks_the_turn_before_the_last_user_turn_and_leaves_t
     assert mark_cache_prefix(called) == called  # a tool result is not marked
 
 
+@pytest.mark.slow
 def test_the_rules_before_the_position_become_a_marked_block_of_their_own_and_the_key_is_never_sent(
         anthropic_env, fake_llm):
     prompt = "You are playing a game called X. The rules are as follows:\nWin.\n\n# Observation\nBoard 1"

@@ -139,6 +139,7 @@ def test_thinking_longer_than_the_limit_leaves_an_empty_answer(provider):
     assert (parts.text, parts.truncated, parts.reasoning_tokens, response.usage.completion_tokens) == ("", True, 3, 3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini"])
 def test_a_reply_within_the_limit_or_with_cutting_off_is_whole(provider):
     with FakeLLMServer(responder=lambda body: LONG, truncate_at_max_tokens=True) as server:

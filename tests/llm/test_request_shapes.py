@@ -191,6 +191,7 @@ def test_tools_and_the_tool_choice_as_each_provider_receives_them(model, choice,
     assert server.requests[0].body["tools"] == TOOLS  # the responder sees them as OpenAI's again
 
 
+@pytest.mark.slow
 def test_litellm_needs_the_mcp_package_for_tools_unless_told_to_skip_its_mcp_gateway():
     """litellm 1.106.2 imports ``mcp`` for any call with tools; without it the call fails before sending."""
     try:
@@ -223,6 +224,7 @@ def test_anthropic_keeps_cache_control_on_system_and_user_blocks():
     assert raw["messages"] == [{"role": "user", "content": [{**MARKED, "text": "Legal actions: a"}]}]
 
 
+@pytest.mark.slow
 def test_openai_and_azure_receive_cache_control_as_given():
     for model in ("openai/gpt-4o", "azure/dep"):
         with FakeLLMServer() as server:
@@ -258,6 +260,7 @@ def _costs(model: str, cache: str, messages: list[dict[str, Any]], shape: str = 
             for r in replies]
 
 
+@pytest.mark.slow
 def test_litellm_prices_anthropic_cache_reads_below_and_writes_above_plain_input():
     # claude-sonnet-4-5: input 3, cache write 3.75, cache read 0.30, output 15 USD per million tokens
     plain = _costs("anthropic/claude-sonnet-4-5", "off", CACHED)

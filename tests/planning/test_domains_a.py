@@ -136,6 +136,7 @@ def test_problem_parses_and_its_goal_does_not_already_hold(domain, tier, seed):
 
 
 @pytest.mark.slow
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("tier", ("easy", "medium"))
 @pytest.mark.parametrize("domain", DOMAINS)

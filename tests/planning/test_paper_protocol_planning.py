@@ -181,6 +181,7 @@ def test_the_default_first_request_is_unchanged(toy):
         {"role": "user", "content": E1.format(domain=BLOCKS_DOMAIN.strip(), problem=BLOCKS_P01.strip())}]
 
 
+@pytest.mark.slow
 def test_an_unreadable_answer_is_asked_once_and_counts_as_a_failed_task_of_class_other(toy):
     game = PddlGame("blocksworld/p01", protocol="paper")
     fenced = "Here is my plan:\n```\n" + PLAN + "\n```"
@@ -194,6 +195,7 @@ def test_an_unreadable_answer_is_asked_once_and_counts_as_a_failed_task_of_class
     assert default_outcome.scores == [1.0]  # the default's lenient reader takes the fenced plan
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_name, variant", [("factual_retrieval", "d2-l1"), ("spatial_tracking", "l5")])
 def test_golden_probe_first_request_is_the_default_one(game_name, variant):
     registry = _registry()

@@ -196,6 +196,7 @@ def test_reading_a_task_parses_it_once_per_process(monkeypatch):
     assert parses.count == 1
 
 
+@pytest.mark.slow
 def test_the_committed_manifest_carries_the_task_metrics_and_they_equal_a_fresh_computation(monkeypatch):
     manifest = dataset.load_manifest()
     assert manifest["task_metrics"] == action_space.manifest_stamp()

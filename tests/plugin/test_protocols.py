@@ -66,6 +66,7 @@ def test_a_pinned_protocol_wins_and_an_explicit_temperature_wins_over_the_protoc
     assert agent_options(hot, {"temperature": 0.2}, temperature_given=True) == {"temperature": 0.2, "max_tokens": 64}
 
 
+@pytest.mark.slow
 def test_a_protocol_changes_the_schedule_the_ids_the_request_and_the_records(pytester):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_ttt=SUITE)

@@ -212,6 +212,7 @@ def test_expected_units_left_is_a_plausible_remaining_count():
         (middle.llr - middle.lower) * (middle.upper - middle.llr) / middle.spread, rel=1e-3)
 
 
+@pytest.mark.slow
 def test_expected_units_left_matches_simulation():
     # From 20 pairs of evidence, a test drifting towards H0 at the true score of its H0.
     rng = np.random.default_rng(5)

@@ -59,6 +59,7 @@ def _schema_responder(body):
     return json.dumps({"action": enum[-1]})
 
 
+@pytest.mark.slow
 def test_tictactoe_with_the_constrained_scaffold_sends_the_schema_and_records_it(pytester, fake_llm):
     fake_llm.responder = _schema_responder
     pytester.makepyfile(test_ttt=SUITE)

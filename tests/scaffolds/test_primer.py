@@ -6,6 +6,7 @@ import asyncio
 import itertools
 from dataclasses import replace
 
+import pytest
 from stratbench.core.transcript import Transcript
 from stratbench.games.spin.tictactoe import TicTacToe
 from stratbench.llm.client import LLMClient
@@ -49,6 +50,7 @@ def test_the_primer_is_asked_once_and_kept_before_every_decision():
     ]
 
 
+@pytest.mark.slow
 def test_each_player_gets_its_own_primer_turn_and_no_primer_changes_nothing():
     game = TicTacToe()
     state = game.new_initial_state(0)

@@ -234,6 +234,7 @@ def test_a_server_that_returns_no_logprobs_fails_naming_the_scaffold():
     )
 
 
+@pytest.mark.slow
 def test_the_search_is_deterministic():
     runs = []
     for _ in range(2):

@@ -43,6 +43,7 @@ def _play(map_name: str, reply, seed: int):
     return result, texts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_name", ["3s_vs_3z"])
 def test_focus_fire_text_outkills_attack_move_text_on_the_engine(map_name):
     focus, focus_texts = _play(map_name, focus_fire_reply, 1)

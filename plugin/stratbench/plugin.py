@@ -15,6 +15,7 @@ import pytest
 
 from stratbench import options as _options
 from stratbench.core.schedule import MatchSpec, SuiteSpec, build_schedule, with_obfuscations
+from stratbench.long_lived import freeze_once
 from stratbench.match.fixture import Match, match
 from stratbench.redact import redact_value
 from stratbench.registry import Registry
@@ -33,6 +34,7 @@ from stratbench.run.session import StratbenchSession
 from stratbench.stash import (
     KEYS_CHECKED_KEY,
     PLAYED_KEY,
+    POOL_ENTRY_KEY,
     POOL_KEY,
     POSITIONS_KEY,
     RECORD_PROPERTY,
@@ -150,6 +152,7 @@ def pytest_configure(config: pytest.Config) -> None:
         from stratbench.run.xdist_orphan import watch_controller  # setup: loads after _skip_assert_rewriting
 
         watch_controller(config)
+    freeze_once()  # the plugin's and its families' modules live as long as the process
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -321,9 +324,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     """With ``--stratbench-concurrency`` above 1, starts the matches of the items that come next.
 
-    Up to N matches of this process's upcoming items (this one first) are in
-    flight on the session's loop; each item's ``match.play()`` waits for its
-    own (see :mod:`stratbench.run.pool`). Items marked skip or skipif are
+    N matches of this process's upcoming items (this one first) are in flight
+    on the session's loop; each item's ``match.play()`` waits for its own
+    (see :mod:`stratbench.run.pool`). Items marked skip or skipif are
     left to pytest.
     """
     pool = item.config.stash.get(POOL_KEY, None)
@@ -338,16 +341,26 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         found = []
         for candidate in upcoming_items(item.session.items, positions[id(item)], nextitem,
                                         read_queue() if read_queue is not None else None):
-            param = _match_param(candidate)
-            if param is None or any(next(candidate.iter_markers(name), None) for name in ("skip", "skipif")):
+            entry = _pool_entry(candidate)
+            if entry is None:
                 continue
-            found.append((candidate.nodeid, *param))
-            if len(found) == pool.width:
+            found.append(entry)
+            if len(found) == pool.lookahead:
                 break
         return found
 
     # Without xdist what comes next is fixed; a worker's queue grows as the controller sends more.
     pool.plan(upcoming(), upcoming if read_queue is not None else None)
+
+
+def _pool_entry(item: pytest.Item) -> tuple[str, MatchSpec, SuiteSpec] | None:
+    """Returns what the match pool starts for an item (node id, spec, suite), or None: not a match, or marked
+    skip or skipif. Read once per item (each item is looked at again as every earlier one starts)."""
+    if POOL_ENTRY_KEY not in item.stash:
+        param = _match_param(item)
+        skipped = any(next(item.iter_markers(name), None) for name in ("skip", "skipif"))
+        item.stash[POOL_ENTRY_KEY] = None if param is None or skipped else (item.nodeid, *param)
+    return item.stash[POOL_ENTRY_KEY]
 
 
 # -----------------------------------------------------------------------------
@@ -377,7 +390,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     session = item.config.stash[SESSION_KEY]
     remote = item.config.stash.get(REMOTE_KEY, False)
     if session.journal is not None:  # a worker on another machine also sends the transcript and cassette
-        journaled = session.journal.finished(record, transcript)
+        journaled = session.beside_matches(session.journal.finished, record, transcript)
         written = "transcript" in journaled  # else the controller writes it
         record, transcript = (journaled, transcript) if remote or not written else (journaled, None)
     properties = [(RECORD_PROPERTY, json.dumps(record))]

@@ -24,6 +24,8 @@ POOL_KEY = pytest.StashKey["MatchPool"]()
 """The process's match pool (``--stratbench-concurrency`` above 1)."""
 POSITIONS_KEY = pytest.StashKey[dict[int, int]]()
 """Each collected item's position, for the match pool."""
+POOL_ENTRY_KEY = pytest.StashKey[Any]()
+"""What the match pool starts for an item: (node id, spec, suite), or None (``plugin._pool_entry``)."""
 KEYS_CHECKED_KEY = pytest.StashKey[bool]()
 """The model keys were checked (once per run)."""
 RECORD_PROPERTY = "stratbench_record"

@@ -17,7 +17,7 @@ import pytest
 from stratbench.agents.llm import LLMAgent
 from stratbench.families import standalone_registry
 from stratbench.core.agent import AgentContext, AgentSpec
-from stratbench.core.runner import MatchRules, _decide, _Stats, run_match
+from stratbench.core.runner import MatchRules, _decide, _observe, _Stats, run_match
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import Action, ActionParseError
 from stratbench.games.gamebench import EXTRA_GAME_IDS, GAME_IDS
@@ -175,7 +175,8 @@ def test_retries_unreadable_json_re_asks_with_no_message_and_explain_answers_wit
     with FakeLLMServer(responder=lambda body: next(replies)) as server:
         # Only the first decision, the spymaster's clue, through the runner's attempts.
         action = asyncio.run(_decide(game, state, 0, _agent(game, 0, server, direct(), transcript),
-                                     random.Random(0), MatchRules(3, "random"), transcript, _Stats(4)))
+                                     random.Random(0), MatchRules(3, "random"), transcript, _Stats(4),
+                                     _observe(game, state, 0)))
     assert action == Action("submit_clue", "RIVER, 2")
     first, second, third = (r.body["messages"] for r in server.requests)
     assert second == [*first, {"role": "assistant", "content": "not json at all"}]  # no user message

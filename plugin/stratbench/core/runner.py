@@ -92,27 +92,26 @@ async def run_match(
         raise HarnessError(f"no agent for players {sorted(missing)}")
     start = time.perf_counter()
     stats = _Stats(game.info.num_players)
-    await offload(_log_board, game, state, transcript)
-    while True:
-        turn = await offload(_next_turn, game, state)
-        if turn is None:
-            break
+    turn, observations = await offload(_begin, game, state, transcript)
+    while turn is not None:
         negotiation, players = turn
         if negotiation is not None:
             state.messages.held.append(negotiation.phase)
             await _negotiate(game, state, agents, negotiation, transcript)
+            turn, observations = await offload(_upcoming, game, state)
             continue
         if players == [CHANCE]:
             outcomes = await offload(state.chance_outcomes)
             picked = rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
             transcript.add("chance", turn=state.turn, outcome=picked)
-            await offload(_apply, game, state, {CHANCE: Action(picked)}, transcript)
+            turn, observations = await offload(_advance, game, state, {CHANCE: Action(picked)}, transcript)
             continue
         # One generator per player, drawn in player order, keeps fallbacks independent of timing.
         rngs = {p: random.Random(rng.getrandbits(64)) for p in players}
-        results = await asyncio.gather(
-            *(transcript.collect(_decide(game, state, p, agents[p], rngs[p], rules, transcript, stats)) for p in players)
-        )
+        results = await asyncio.gather(*(
+            transcript.collect(_decide(game, state, p, agents[p], rngs[p], rules, transcript, stats, observations[p]))
+            for p in players
+        ))
         decided = []
         for action, events in results:  # players' events in player order, whatever the timing
             transcript.extend(events)
@@ -121,7 +120,7 @@ async def run_match(
         if forfeits:
             await offload(state.forfeit, forfeits[0])
             break
-        await offload(_apply, game, state, dict(zip(players, decided)), transcript)
+        turn, observations = await offload(_advance, game, state, dict(zip(players, decided)), transcript)
     scores, terminal = await offload(_result, state)
     outcome = MatchOutcome(
         scores=scores,
@@ -155,6 +154,36 @@ def _next_turn(game: Game, state: State) -> tuple[Negotiation | None, list[int]]
     if negotiation is not None and negotiation.phase not in state.messages.held:
         return negotiation, []
     return None, state.current_players()
+
+
+Upcoming = tuple[tuple[Negotiation | None, list[int]] | None, dict[int, Observation]]
+"""What comes next (see :func:`_next_turn`) and, for a move, each mover's observation."""
+
+
+def _upcoming(game: Game, state: State) -> Upcoming:
+    """Returns what comes next and, when players move (no negotiation, no chance), each one's observation.
+
+    The game is asked in the order the runner asked it one step at a time
+    (the turn, then each mover's observation in player order); as one step, a
+    decision costs the match's worker thread and the loop two hand-offs
+    instead of four.
+    """
+    turn = _next_turn(game, state)
+    if turn is None or turn[0] is not None or turn[1] == [CHANCE]:
+        return turn, {}
+    return turn, {player: _observe(game, state, player) for player in turn[1]}
+
+
+def _begin(game: Game, state: State, transcript: Transcript) -> Upcoming:
+    """Logs the start position; returns what comes next (:func:`_upcoming`)."""
+    _log_board(game, state, transcript)
+    return _upcoming(game, state)
+
+
+def _advance(game: Game, state: State, joint: dict[int, Action], transcript: Transcript) -> Upcoming:
+    """Applies a joint action and logs the position after it; returns what comes next (:func:`_upcoming`)."""
+    _apply(game, state, joint, transcript)
+    return _upcoming(game, state)
 
 
 def _apply(game: Game, state: State, joint: dict[int, Action], transcript: Transcript) -> None:
@@ -193,9 +222,9 @@ async def _decide(
     rules: MatchRules,
     transcript: Transcript,
     stats: _Stats,
+    observation: Observation,
 ) -> Action | None:
-    """Gets one legal action from ``agent``, or None when it forfeits."""
-    observation = await offload(_observe, game, state, player)
+    """Gets one legal action from ``agent`` for its ``observation``, or None when it forfeits."""
     transcript.add(
         "observation",
         turn=state.turn,

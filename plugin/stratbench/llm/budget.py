@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from stratbench.llm.litellm_env import configure_litellm_environment
+from stratbench.llm.litellm_env import import_litellm
 from stratbench.llm.local import is_local
 
 
@@ -81,9 +81,7 @@ def usd(amount: float) -> str:
 
 def unpriced_models(models: list[str], prices: dict[str, tuple[float, float]]) -> list[str]:
     """Returns the models neither litellm's price map nor ``--price`` can price (``local/`` models are free)."""
-    configure_litellm_environment()
-    import litellm  # lean: litellm costs seconds; imported after configure_litellm_environment()
-
+    litellm = import_litellm()
     unpriced = []
     for model in dict.fromkeys(models):
         if is_local(model) or model in prices:

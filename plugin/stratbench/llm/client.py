@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stratbench.core.types import HarnessError
+from stratbench.long_lived import long_lived_import
 from stratbench.llm.budget import Budget
 from stratbench.llm.limits import DEFAULT_CONCURRENCY, LimitSettings, ModelGate, estimate_tokens, known_limits
-from stratbench.llm.litellm_env import configure_litellm_environment
+from stratbench.llm.litellm_env import import_litellm
 from stratbench.llm.cassettes import (
     CassetteMissError,
     describe_request,
@@ -95,9 +96,9 @@ def load_litellm() -> None:
     the SDK's chat client, which the SDK imports at its first use: half a
     second inside the first model call otherwise. A later call costs nothing.
     """
-    configure_litellm_environment()
-    import litellm  # noqa: F401  # lean: loads litellm ahead of the first model call
-    import openai.resources.chat  # noqa: F401  # lean: preloads the SDK's chat client
+    import_litellm()
+    with long_lived_import("openai.resources.chat"):
+        import openai.resources.chat  # noqa: F401  # lean: preloads the SDK's chat client
 
 
 @dataclass(frozen=True)
@@ -307,9 +308,7 @@ class LLMClient:
             CassetteMissError: in replay, when the request was not recorded.
             LLMError: when provider faults persist or the request is rejected.
         """
-        configure_litellm_environment()
-        import litellm  # lean: litellm costs seconds; a worker imports it at its first model call
-
+        litellm = import_litellm()
         litellm.suppress_debug_info = True
         calls = self.calls()
         call_model, api_base = model, self.api_base
@@ -621,9 +620,7 @@ def _status_of(error: BaseException, failure: str) -> int | None:
 
 def provider_of(model: str) -> str | None:
     """Returns litellm's provider name for a model string, or None when litellm cannot tell."""
-    configure_litellm_environment()
-    import litellm  # lean: litellm costs seconds; a worker imports it at its first model call
-
+    litellm = import_litellm()
     try:
         return str(litellm.get_llm_provider(model)[1])
     except Exception:  # litellm raises several types for unknown providers
@@ -633,9 +630,7 @@ def provider_of(model: str) -> str | None:
 @functools.lru_cache(maxsize=256)
 def accepted_params(model: str) -> frozenset[str] | None:
     """Returns the OpenAI-style parameters litellm sends for this model's provider, or None if unknown."""
-    configure_litellm_environment()
-    import litellm  # lean: litellm costs seconds; a worker imports it at its first model call
-
+    litellm = import_litellm()
     try:
         name, provider, _, _ = litellm.get_llm_provider(model)
         supported = litellm.get_supported_openai_params(model=name, custom_llm_provider=provider)
@@ -651,9 +646,7 @@ def missing_environment(model: str, api_base: str | None) -> tuple[list[str], li
     user has set is never reported missing (litellm 1.106 reports Azure's
     variables missing even when they are set).
     """
-    configure_litellm_environment()
-    import litellm  # lean: litellm costs seconds; a worker imports it at its first model call
-
+    litellm = import_litellm()
     try:
         report = litellm.validate_environment(model=model, api_base=api_base)
     except Exception:  # unknown providers: let the call itself decide

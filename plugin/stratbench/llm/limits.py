@@ -22,6 +22,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from stratbench.llm.litellm_env import import_litellm
+
 DEFAULT_CONCURRENCY = 64
 """Calls one model may have in flight when no limit is given: above the default match concurrency."""
 
@@ -79,8 +81,7 @@ def parse_limit(option: str, text: str) -> tuple[str, float]:
 
 def known_limits(model: str) -> dict[str, float]:
     """Returns the rpm and tpm litellm's model map lists for a model (empty when it lists none)."""
-    import litellm  # lean: litellm costs seconds; a worker imports it at its first model call
-
+    litellm = import_litellm()
     entry = litellm.model_cost.get(model) or litellm.model_cost.get(model.split("/", 1)[-1]) or {}
     return {name: float(entry[name]) for name in ("rpm", "tpm") if isinstance(entry.get(name), (int, float))}
 

@@ -1,12 +1,16 @@
-"""litellm's process environment, set before litellm is first imported.
+"""litellm's process environment, set before litellm is first imported, and that first import.
 
-Both the client (every model call) and the budget (pricing the models of a
-run before it starts) import litellm; each sets this environment first.
+Every module that calls litellm (the client, the budget pricing a run's models
+before it starts, the start-up checks) imports it through :func:`import_litellm`,
+which sets this environment first.
 """
 
 from __future__ import annotations
 
 import os
+from types import ModuleType
+
+from stratbench.long_lived import long_lived_import
 
 
 def configure_litellm_environment() -> None:
@@ -21,3 +25,12 @@ def configure_litellm_environment() -> None:
     """
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     os.environ.setdefault("LITELLM_LOG", "ERROR")
+
+
+def import_litellm() -> ModuleType:
+    """Returns litellm, imported with its environment set (seconds, the first time in a process; its objects
+    are then kept out of the cycle collector's scans, :mod:`stratbench.long_lived`)."""
+    configure_litellm_environment()
+    with long_lived_import("litellm"):
+        import litellm  # lean: litellm costs seconds; collection and lean xdist workers never need it
+    return litellm

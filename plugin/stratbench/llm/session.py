@@ -27,9 +27,9 @@ from stratbench.llm.client import (
     LLMCapabilityError,
     LLMClient,
     Usage,
-    configure_litellm_environment,
     without_stable_marks,
 )
+from stratbench.llm.litellm_env import import_litellm
 
 TRUNCATION_RETRY_PROMPT = (
     "Your reply was cut off by the output-token limit before it gave an answer. Reply again with only your "
@@ -181,9 +181,7 @@ def supports_vision(model: str, mode: str = "auto") -> bool:
     if mode in ("on", "off"):
         return mode == "on"
 
-    configure_litellm_environment()
-    import litellm  # lean: litellm costs seconds; imported after configure_litellm_environment()
-
+    litellm = import_litellm()
     try:
         return bool(litellm.supports_vision(model=model))
     except Exception:  # models missing from litellm's map

@@ -74,6 +74,6 @@ def match(request: pytest.FixtureRequest) -> Match:
         except BudgetExceeded as error:
             pytest.skip(str(error))
     if session.journal is not None:  # an xdist worker notes the start, so a crash still gets a record
-        session.journal.started(session.unscored(spec, suite, request.node.nodeid, ERRORED, "started",
-                                                 fault="harness"))
+        skeleton = session.unscored(spec, suite, request.node.nodeid, ERRORED, "started", fault="harness")
+        session.beside_matches(session.journal.started, skeleton)
     return Match(session, spec, suite, request.node)

@@ -14,7 +14,6 @@ import functools
 import hashlib
 import json
 import math
-import multiprocessing
 import os
 import threading
 from importlib.resources import files
@@ -553,6 +552,8 @@ def _write_chunk(indexes: list[int]) -> int:
 def _write_pages_in_parallel(job: _PageJob, todo: list[dict[str, Any]], workers: int) -> None:
     """Splits the pages among forked processes; each inherits the job and writes its share (the pool's exit
     stops every worker)."""
+    import multiprocessing  # lean: only a run of PARALLEL_PAGES_FROM pages or more forks page writers
+
     _JOB.update(job=job, todo=todo)
     try:
         chunks = [list(range(k, len(todo), workers * 8)) for k in range(workers * 8)]

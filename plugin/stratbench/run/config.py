@@ -24,7 +24,7 @@ from stratbench.run.startup import directory_problem, missing_key_problem, resul
 from stratbench.run.results import RESULTS_FILE
 from stratbench.llm.budget import unpriced_models, unpriced_note
 from stratbench.run.gating import load_baseline
-from stratbench.llm.client import configure_litellm_environment
+from stratbench.llm.litellm_env import import_litellm
 
 
 def is_controller(config: pytest.Config) -> bool:
@@ -235,9 +235,7 @@ def load_baseline_option(path: str | None) -> dict[str, Any] | None:
 
 
 def _validate_models(models: list[str], option: str = "--model") -> None:
-    configure_litellm_environment()
-    import litellm  # lean: litellm costs seconds; imported after configure_litellm_environment()
-
+    litellm = import_litellm()
 
     for model in models:
         if is_local(model):

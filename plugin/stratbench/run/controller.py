@@ -112,7 +112,7 @@ class ControllerPlugin:
         if record["match_id"] in self.recorded or self.session.store is None or self.store_error is not None:
             return
         try:
-            stored = self.session.store.append(record, transcript)
+            stored = self.session.beside_matches(self.session.store.append, record, transcript)
         except OSError as error:
             self._stop_storing(error)
             return

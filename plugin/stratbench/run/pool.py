@@ -1,11 +1,15 @@
 """Matches played ahead of pytest: up to N in flight at once on the process's event loop.
 
 pytest runs one item at a time. When item *i* starts, the pool starts (as
-asyncio tasks on the session's loop) the matches of the next N items this
-process will run, *i* included; item *i*'s ``match.play()`` then waits for
-its own task, and while it waits the loop plays every other started match
-too. So pytest still reports one item per match, in its own order, each with
-its own outcome, while up to N matches wait on models at once.
+asyncio tasks on the session's loop) the matches of the items this process
+will run next, *i* first, until N are unfinished; item *i*'s ``match.play()``
+then waits for its own task, and while it waits the loop plays every other
+started match too, and each match that ends makes room for the next item's.
+So pytest still reports one item per match, in its own order, each with its
+own outcome, while N matches wait on models at once: a long match at the head
+does not hold the others back. Matches that ended before their item's turn
+keep their result until it comes; the pool starts none more than
+``LOOKAHEAD`` widths ahead of the item pytest runs, which bounds those results.
 
 Which items come next: the rest of the session's items without xdist; inside
 an xdist worker, the indices still in the worker's queue (what the controller
@@ -30,6 +34,9 @@ Upcoming = list[tuple[str, MatchSpec, SuiteSpec]]
 REPLAN_S = 0.05
 """How often a waiting item re-reads what comes next (an xdist worker's queue grows while it plays)."""
 
+LOOKAHEAD = 4
+"""How far ahead of the item pytest runs the pool starts matches, in widths (``--stratbench-concurrency``)."""
+
 
 class MatchPool:
     """Starts up to ``width`` upcoming matches and hands each its result when its item asks.
@@ -49,25 +56,37 @@ class MatchPool:
         """Started matches dropped because their item left the queue."""
         self.most_in_flight = 0
         """The most matches this pool had unfinished at once."""
+        self.lookahead = width * LOOKAHEAD
+        """The most upcoming items the pool looks at (the plugin lists no more)."""
         self.refresh: Callable[[], Upcoming] | None = None
+        self.upcoming: Upcoming = []
 
     def plan(self, upcoming: Upcoming, refresh: Callable[[], Upcoming] | None = None) -> None:
-        """Starts the first ``width`` upcoming matches not yet started; cancels those no longer upcoming.
+        """Starts upcoming matches, in order, until ``width`` are unfinished; cancels those no longer upcoming.
 
-        The first entry is the item pytest runs now. ``refresh`` re-reads the
-        upcoming matches; :meth:`result` calls it while the current item waits,
-        so items that reach an xdist worker's queue after the current item
-        started are started at once, not when the next item begins.
+        The first entry is the item pytest runs now; the pool looks at no more
+        than ``lookahead`` entries. ``refresh`` re-reads the upcoming matches;
+        :meth:`result` calls it while the current item waits, so items that
+        reach an xdist worker's queue after the current item started are
+        started at once, not when the next item begins.
         """
         self.refresh = refresh
-        wanted = {nodeid for nodeid, _, _ in upcoming}
+        self.upcoming = upcoming[: self.lookahead]
+        wanted = {nodeid for nodeid, _, _ in self.upcoming}
         for nodeid in [n for n in self.tasks if n not in wanted]:
             self._cancel(nodeid)
-        for nodeid, spec, suite in upcoming[: self.width]:
+        self._fill()
+
+    def _fill(self) -> None:
+        """Starts the upcoming matches not yet started, in order, until ``width`` are unfinished."""
+        in_flight = sum(1 for task in self.tasks.values() if not task.done())
+        for nodeid, spec, suite in self.upcoming:
+            if in_flight >= self.width:
+                break
             if nodeid not in self.tasks:
                 self.tasks[nodeid] = self.session.loop.create_task(self.session.play_async(spec, suite, nodeid))
                 self.started += 1
-        in_flight = sum(1 for task in self.tasks.values() if not task.done())
+                in_flight += 1
         self.most_in_flight = max(self.most_in_flight, in_flight)
 
     def has(self, nodeid: str) -> bool:
@@ -83,9 +102,15 @@ class MatchPool:
         task = self.tasks[nodeid]
         loop = self.session.loop
         while not task.done():
-            loop.run_until_complete(asyncio.wait({task}, timeout=REPLAN_S))
-            if not task.done() and self.refresh is not None:
+            unfinished = {other for other in self.tasks.values() if not other.done()}
+            timeout = REPLAN_S if self.refresh is not None else None
+            loop.run_until_complete(asyncio.wait(unfinished, timeout=timeout, return_when=asyncio.FIRST_COMPLETED))
+            if task.done():
+                break
+            if self.refresh is not None:
                 self.plan(self.refresh(), self.refresh)
+            else:
+                self._fill()  # a match ended: the next upcoming one takes its place
         del self.tasks[nodeid]
         return loop.run_until_complete(task)
 

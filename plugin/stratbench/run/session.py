@@ -12,11 +12,14 @@ match, each in its own module: ``match_build`` (game and agents),
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 import warnings
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from stratbench.child_processes import kill_leftovers
 from stratbench.core.agent import AgentSpec
@@ -50,6 +53,8 @@ from stratbench.run.results import ResultStore, WorkerJournal
 from stratbench.llm.local import LocalModels
 
 __all__ = ["PlayedMatch", "RunSettings", "StratbenchSession", "annotator_settings", "result_for"]
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -181,6 +186,7 @@ class StratbenchSession:
         )
         self._client: LLMClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._writer: ThreadPoolExecutor | None = None
         self.versions = package_versions()
         self.journal: WorkerJournal | None = None
         self.last_failure: MatchFailure | None = None
@@ -311,6 +317,24 @@ class StratbenchSession:
             self._loop = asyncio.new_event_loop()
         return self._loop
 
+    def beside_matches(self, function: Callable[..., T], /, *args: Any) -> T:
+        """Returns ``function(*args)``, called in a thread of its own while the loop plays the matches in flight.
+
+        Between two items pytest runs on the loop's thread, so the matches
+        started ahead (``--stratbench-concurrency``) wait meanwhile; blocking
+        work there (the results store's and journals' fsyncs, a few ms each)
+        holds none of them back this way. The thread is the session's writer,
+        not the loop's default executor, where metrics run and could keep it
+        waiting. The call is over when this returns, as a plain call is; with
+        no match in flight it is one.
+        """
+        loop = self._loop
+        if loop is None or loop.is_closed() or loop.is_running() or all(t.done() for t in asyncio.all_tasks(loop)):
+            return function(*args)
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stratbench-writer")
+        return loop.run_until_complete(loop.run_in_executor(self._writer, functools.partial(function, *args)))
+
     def close(self) -> None:
         """Stops local model servers, cancels leftover background tasks (their matches' work is stopped),
         kills any child process still alive (a planner search) and closes the loop."""
@@ -325,6 +349,9 @@ class StratbenchSession:
                 loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
+        if self._writer is not None:
+            self._writer.shutdown()
+            self._writer = None
         kill_leftovers()
 
     # -- settings and unscored records ------------------------------------------

@@ -2,13 +2,18 @@
 ``--sc2-backend`` / ``--sc2-maps``.
 
 :mod:`stratbench.families` imports this module at pytest start, so it stays cheap to import: each hook
-imports its family's modules only when called (the lean rule for function-local imports).
+imports its family's modules only when called (the lean rule for function-local imports). The games and
+the scripted baselines are registered by name (:func:`_on_first_call`): the battle engine, the text layer
+and numpy load when a StarCraft II match is collected or built, not in every run.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,7 +54,7 @@ def pytest_stratbench_addoption(parser: pytest.Parser) -> None:
 def pytest_stratbench_family_settings(config: pytest.Config) -> Sc2Settings:
     """Reads the options and points the StarCraft II games at the backend; live play without the game or maps
     is a usage error."""
-    from stratbench.games.sc2.engine.games import select_backend
+    from stratbench.games.sc2.backend import select_backend
 
     maps = config.getoption("sc2_maps")
     settings = Sc2Settings(sc2_backend=config.getoption("sc2_backend"), sc2_maps=Path(maps).resolve() if maps else None)
@@ -66,24 +71,32 @@ def pytest_stratbench_family_settings(config: pytest.Config) -> Sc2Settings:
 @pytest.hookimpl
 def pytest_stratbench_add_games(registry: Registry) -> None:
     """Registers the mock skirmish, the SMAC tasks and LLM-PySC2's tasks."""
-    from stratbench.games.sc2 import game as sc2_game
-    from stratbench.games.sc2.engine import games as sc2_engine_games
-
-    registry.add_game("sc2_mock", sc2_game.mock_game, variants=sc2_game.mock_variants)
-    registry.add_game("sc2_smac", sc2_engine_games.smac_game, variants=sc2_engine_games.smac_variants)
-    registry.add_game("sc2_tasks", sc2_engine_games.tasks_game, variants=sc2_engine_games.tasks_variants)
+    mock, engine = "stratbench.games.sc2.game", "stratbench.games.sc2.engine.games"
+    registry.add_game("sc2_mock", _on_first_call(mock, "mock_game"), variants=_on_first_call(mock, "mock_variants"))
+    registry.add_game("sc2_smac", _on_first_call(engine, "smac_game"), variants=_on_first_call(engine, "smac_variants"))
+    registry.add_game("sc2_tasks", _on_first_call(engine, "tasks_game"),
+                      variants=_on_first_call(engine, "tasks_variants"))
 
 
 @pytest.hookimpl
 def pytest_stratbench_add_agents(registry: Registry) -> None:
     """Registers the scripted baselines: no-op, attack-nearest, focus fire, attack-move."""
-    from stratbench.games.sc2.baselines import AttackNearestAgent, NoOpAgent
-    from stratbench.games.sc2.engine.text_baselines import AttackMoveAgent, FocusFireAgent
+    baselines, text_baselines = "stratbench.games.sc2.baselines", "stratbench.games.sc2.engine.text_baselines"
+    registry.add_agent("sc2-noop", _on_first_call(baselines, "NoOpAgent"))
+    registry.add_agent("sc2-attack-nearest", _on_first_call(baselines, "AttackNearestAgent"))
+    registry.add_agent("sc2-focus-fire", _on_first_call(text_baselines, "FocusFireAgent"))
+    registry.add_agent("sc2-attack-move", _on_first_call(text_baselines, "AttackMoveAgent"))
 
-    registry.add_agent("sc2-noop", NoOpAgent)
-    registry.add_agent("sc2-attack-nearest", AttackNearestAgent)
-    registry.add_agent("sc2-focus-fire", FocusFireAgent)
-    registry.add_agent("sc2-attack-move", AttackMoveAgent)
+
+def _on_first_call(module: str, name: str) -> Callable[..., Any]:
+    """Returns a function that calls ``module.name`` with its arguments, importing the module at the first call."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"``{module}.{name}``, imported when first called."
+    return call
 
 
 @pytest.hookimpl

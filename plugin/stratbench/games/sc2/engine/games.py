@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from stratbench.games.sc2.backend import BACKEND, select_backend  # noqa: F401  # select_backend: still importable here
 from stratbench.games.sc2.config import AgentConfig, Layout, TeamConfig, interface_format, smac_layout
 from stratbench.games.sc2.engine.scenarios import load_scenario, scenario_names
 from stratbench.games.sc2.pysc2_compat import import_pysc2, unavailable_reason
@@ -20,17 +21,6 @@ SMAC_TASK_TEXT = "Kill as much as enemy units as possible and avoid losing unit.
 """The released SMAC task text once the enemy is on screen (LLM-PySC2 2025 ``lib/obs/task.py``)."""
 TEAM_ACTIONS = {"Zealot": ("Attack_Unit",), "Stalker": ("Attack_Unit", "Move_Screen"), "Colossus": ("Attack_Unit", "Move_Screen")}
 """Released SMAC action sets per unit type (digest §2.2); other types get Attack_Unit and Move_Screen."""
-
-
-_BACKEND: dict[str, Any] = {"name": "engine", "maps": None}
-"""What the ``sc2_smac`` and ``sc2_tasks`` games play on (``--sc2-backend``; set when pytest configures)."""
-
-
-def select_backend(name: str, maps_dir=None) -> None:
-    """Play the engine games on ``engine`` or ``live`` (the game, maps from ``maps_dir``)."""
-    if name not in ("engine", "live"):
-        raise ValueError(f"unknown StarCraft II backend {name!r}; known: engine, live")
-    _BACKEND.update(name=name, maps=maps_dir)
 
 
 def family_variants(family: str) -> list[str]:
@@ -79,14 +69,14 @@ def _engine_game(name: str, family: str, variant: str | None, protocol: str, max
     if variant not in names:
         raise ValueError(f"unknown {name} variant {variant!r}; known: {', '.join(names)}")
     scenario = load_scenario(variant)
-    if _BACKEND["name"] == "live":
+    if BACKEND["name"] == "live":
         from stratbench.games.sc2.live import live_env_factory  # lean: live play only with --sc2-backend live
 
-        factory = live_env_factory(variant, _BACKEND["maps"])
+        factory = live_env_factory(variant, BACKEND["maps"])
     else:
         factory = engine_env_factory(variant)
     return SC2TextGame(name, factory, _layout(scenario), protocol=protocol,
-                       max_decisions=max_decisions, family=family, backend=_BACKEND["name"])
+                       max_decisions=max_decisions, family=family, backend=BACKEND["name"])
 
 
 def smac_game(variant: str | None = None, *, protocol: str = "default", max_decisions: int = 60):

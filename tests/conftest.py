@@ -29,14 +29,6 @@ def pytest_addhooks(pluginmanager):
         pluginmanager.register(_hypothesis_pytestplugin, "hypothesispytest-tests")
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(config, items):
-    """Runs the files that hold a slow test first (each file's tests stay together and in order), so that under
-    ``-n`` a long test never starts last and keeps one worker busy after the other has finished."""
-    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow_files)
-
-
 def pytest_configure(config):
     # Every run of the tests (the README's command and so .ci/run) ends with its 20 slowest, so that growth is seen.
     if getattr(config.option, "durations", 0) is None:

@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -70,8 +71,12 @@ def _preload() -> frozenset[str]:
 
 def _warm_up() -> None:
     """Does once what every run would: the families' registrations (their game modules) and the report's templates."""
-    from stratbench.families import standalone_registry  # setup: after litellm's environment, in the starter only
-    from stratbench.report import render  # setup: after litellm's environment, in the starter only
+    from stratbench.families import (
+        standalone_registry,  # setup: after litellm's environment, in the starter only
+    )
+    from stratbench.report import (
+        render,  # setup: after litellm's environment, in the starter only
+    )
 
     standalone_registry()
     environment = render._environment()
@@ -175,28 +180,32 @@ class _Starter:
     def __init__(self, env: dict[str, str]) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from stratbench.testing.warm_pytest import serve; serve()"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-            text=True, bufsize=1,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, bufsize=0,
         )
+        self._pending = b""  # answers read but not yet taken: a quick run's two lines can arrive in one read
         ready = self._answer(timeout=300)
         if not ready.get("ready"):
             raise RuntimeError(f"the warm pytest starter did not start: {ready}")
 
     def _answer(self, timeout: float | None) -> dict[str, Any]:
+        """The starter's next answer line (TimeoutExpired when none is complete within ``timeout`` seconds)."""
         assert self.process.stdout is not None
-        if timeout is not None:
-            readable, _, _ = select.select([self.process.stdout], [], [], timeout)
-            if not readable:
-                raise subprocess.TimeoutExpired("warm pytest", timeout)
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the warm pytest starter ended (status {self.process.poll()})")
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self._pending:
+            if deadline is not None:
+                readable, _, _ = select.select([self.process.stdout], [], [], max(0.0, deadline - time.monotonic()))
+                if not readable:
+                    raise subprocess.TimeoutExpired("warm pytest", timeout)
+            chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+            if not chunk:
+                raise RuntimeError(f"the warm pytest starter ended (status {self.process.poll()})")
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
         return json.loads(line)
 
     def start(self, request: dict[str, Any]) -> int:
         assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps(request) + "\n")
-        self.process.stdin.flush()
+        self.process.stdin.write((json.dumps(request) + "\n").encode("utf-8"))
         return int(self._answer(timeout=60)["pid"])
 
     def close(self) -> None:

@@ -18,8 +18,6 @@ LEAN_CHILD_OPTIONS = "-p no:hypothesispytest -p no:anyio"
 project's addopts (pyproject.toml) keep these test-only plugins out, and a pytester folder has no such file."""
 
 
-
-
 def pytest_addhooks(pluginmanager):
     """Loads hypothesis's plugin back for stratbench's own tests, where the project's addopts kept it out of the run
     (pyproject.toml: it is for benchmark runs)."""
@@ -30,11 +28,24 @@ def pytest_addhooks(pluginmanager):
 
 
 def pytest_configure(config):
+    # The tests start hundreds of Python processes (xdist workers, the runs they check). Under PYTHONDONTWRITEBYTECODE
+    # a fresh clone would compile every module again in each of them; the tests keep their bytecode (in the
+    # gitignored __pycache__ folders), whatever the environment says, and so do the processes they start.
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     # Every run of the tests (the README's command and so .ci/run) ends with its 20 slowest, so that growth is seen.
     if getattr(config.option, "durations", 0) is None:
         config.option.durations = 20
     config.addinivalue_line(
         "markers", "cold_pytest: the test's pytest child runs start a fresh interpreter (it checks imports or start-up)")
+    config.addinivalue_line(
+        "markers", "runs_first: a test of tens of seconds; it starts before the others, so that under -n no worker "
+                   "is left running it alone at the end")
+
+
+def pytest_collection_modifyitems(items):
+    """Puts the ``runs_first`` tests first (each xdist worker collects the same order), the rest as collected."""
+    items.sort(key=lambda item: item.get_closest_marker("runs_first") is None)
 
 
 @pytest.fixture(scope="session", autouse=True)

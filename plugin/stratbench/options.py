@@ -252,6 +252,9 @@ def add_options(parser: Any) -> None:
     group.addoption("--retries", type=non_negative_int, default=4, metavar="N",
                     help="Retries of a model request after a provider fault: 429, 5xx, timeout, connection, "
                          "unusable reply (default 4)")
+    group.addoption("--retry-backoff", type=positive_float, default=1.0, metavar="S",
+                    help="Seconds before the first retry of a model request; each next wait doubles, with jitter "
+                         "(default 1; a 429's Retry-After, when given, throttles the model instead)")
     group.addoption("--stratbench-concurrency", type=positive_int, default=None, metavar="N",
                     help="Matches played at once in each process (and each xdist worker) while they wait on "
                          "models (default 16 with --model, else 1; 1 plays one after another)")

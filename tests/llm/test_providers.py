@@ -145,6 +145,7 @@ def test_faults_are_retried_counted_and_shown(pytester, clean_env):
     try:
         result = pytester.runpytest_subprocess(
             *QUICK, "--model", "openai/gpt-test", "--api-base", server.api_base, "--retries", "8",
+            "--retry-backoff", "0.05",
         )
     finally:
         server.stop()
@@ -157,7 +158,9 @@ def test_faults_are_retried_counted_and_shown(pytester, clean_env):
     assert record["usage"][record["subject"]]["calls"] == len(server.requests) - len(injected)
     failed = [e for e in _transcript(pytester.path, record) if e["kind"] == "llm_attempt_failed"]
     assert [e["failure"] for e in failed] == [FAULT_KIND[kind] for kind in injected]
-    assert all(e["backoff_s"] > 0 and e["attempts"] == 9 for e in failed)
+    assert all(e["attempts"] == 9 for e in failed)
+    # --retry-backoff 0.05: the first wait is 0.05 s, halved at most by the jitter, doubling per attempt
+    assert all(0.05 * 2 ** (e["attempt"] - 1) / 2 <= e["backoff_s"] <= 0.05 * 2 ** (e["attempt"] - 1) for e in failed)
     assert all(e["status"] == (429 if e["failure"] == "429" else 500) for e in failed if e["failure"] in ("429", "5xx"))
     page = (pytester.path / "reports/latest" / "transcripts").glob("*.html")
     html = "\n".join(readable_text(p) for p in page)
@@ -172,7 +175,7 @@ def test_a_request_timeout_and_retries_bound_a_hung_server(pytester, clean_env):
     try:
         result = pytester.runpytest_subprocess(
             *QUICK, "--model", "openai/gpt-test", "--api-base", server.api_base, "--request-timeout", "0.5",
-            "--retries", "1",
+            "--retries", "1", "--retry-backoff", "0.05",
         )
     finally:
         server.stop()
@@ -214,7 +217,7 @@ def test_each_provider_fault_is_labelled_by_what_it_was(pytester, clean_env):
     with FakeLLMServer(model_faults=faults, faults=Faults(hang_s=5.0)) as server:
         models = [arg for name in FAULT_LABELS for arg in ("--model", f"openai/{name}")]
         pytester.runpytest_subprocess(*QUICK, *models, "--api-base", server.api_base, "--request-timeout", "1",
-                                      "--retries", "1")
+                                      "--retries", "1", "--retry-backoff", "0.05")
     assert _reasons(pytester.path) == {f"openai/{name}": ("provider", label)
                                        for name, (_, label) in FAULT_LABELS.items()}
 
@@ -233,7 +236,7 @@ def test_a_server_gone_after_start_up_is_a_refused_connection(pytester, clean_en
     threading.Thread(target=answer_the_start_up_check_then_close, daemon=True).start()
     port = listener.getsockname()[1]
     pytester.runpytest_subprocess(*QUICK, "--model", "openai/gone", "--api-base", f"http://127.0.0.1:{port}/v1",
-                                  "--retries", "1")
+                                  "--retries", "1", "--retry-backoff", "0.05")
     assert _reasons(pytester.path) == {"openai/gone": ("provider", "connection refused")}
 
 
@@ -242,6 +245,7 @@ def test_a_server_gone_after_start_up_is_a_refused_connection(pytester, clean_en
     [
         (["--request-timeout", "0"], "*--request-timeout: expected a number of seconds greater than 0, got '0'*"),
         (["--retries", "-1"], "*--retries: expected a whole number of at least 0, got '-1'*"),
+        (["--retry-backoff", "0"], "*--retry-backoff: expected a number of seconds greater than 0, got '0'*"),
         (["--price", "openai/m=1"], "*--price: expected MODEL=IN,OUT (USD per million input and output tokens), got 'openai/m=1'*"),
         (["--price", "openai/m=a,b"], "*--price: expected MODEL=IN,OUT (USD per million input and output tokens), got 'openai/m=a,b'*"),
     ],
@@ -262,6 +266,7 @@ def test_help_shows_the_client_defaults(pytester):
         "*(default 120)",
         "*--retries=N*Retries of a model request after a provider fault: 429,",
         "*5xx, timeout, connection, unusable reply (default 4)",
+        "*--retry-backoff=S*Seconds before the first retry of a model request; each",
     ])
 
 

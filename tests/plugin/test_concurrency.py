@@ -63,6 +63,7 @@ def suite(pytester):
     return pytester
 
 
+@pytest.mark.runs_first
 @pytest.mark.slow
 def test_a_concurrent_run_equals_a_serial_run_and_so_do_their_replays(suite):
     with FakeLLMServer(delay_s=0.05) as server:

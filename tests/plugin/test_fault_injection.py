@@ -22,7 +22,7 @@ def test_tictactoe(match):
 """
 
 
-@pytest.mark.slow  # failed attempts wait through the client's backoff
+@pytest.mark.slow
 @pytest.mark.parametrize("rate", [0.2, 0.5])
 def test_a_faulty_provider_leaves_one_record_per_match_and_no_harness_errors(pytester, rate):
     pytester.makepyfile(test_ttt=SUITE)
@@ -30,7 +30,7 @@ def test_a_faulty_provider_leaves_one_record_per_match_and_no_harness_errors(pyt
     with FakeLLMServer(faults=faults) as server:
         result = pytester.runpytest_subprocess(
             "-p", "no:cacheprovider", "-n", "2", "-v", "--model", "openai/flaky", "--api-base", server.api_base,
-            "--request-timeout", "1", "--retries", "2", "--match-timeout", "120",
+            "--request-timeout", "1", "--retries", "2", "--retry-backoff", "0.05", "--match-timeout", "120",
         )
         injected = [r.fault for r in server.requests if r.fault]
     collected = sorted({line.split("::")[1].split(" ")[0] for line in result.stdout.lines
@@ -99,7 +99,7 @@ class HoldStartedOMatches:
         return first_legal_responder(body)
 
 
-@pytest.mark.slow  # failed attempts wait through the client's backoff
+@pytest.mark.slow
 def test_cancelled_matches_under_faults_leave_no_orphaned_task_and_one_record_each(pytester):
     """A match cancelled while it waits on a faulty model stops there: no task is left to fail on its own."""
     pytester.makepyfile(test_ttt=CANCELLED_SUITE)
@@ -109,7 +109,8 @@ def test_cancelled_matches_under_faults_leave_no_orphaned_task_and_one_record_ea
         try:
             result = pytester.runpytest_subprocess(
                 "-p", "no:cacheprovider", "-v", "--model", "openai/flaky", "--api-base", server.api_base,
-                "--request-timeout", "120", "--retries", "8", "--stratbench-concurrency", "4",
+                "--request-timeout", "120", "--retries", "8", "--retry-backoff", "0.1",
+                "--stratbench-concurrency", "4",
                 "--log-file", "run.log", "--log-file-level", "WARNING",
             )
         finally:

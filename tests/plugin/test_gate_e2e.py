@@ -48,6 +48,7 @@ def _records(pytester, report_dir):
     return [r for r in map(json.loads, lines) if r.get("type") == "match"]
 
 
+@pytest.mark.runs_first
 @pytest.mark.slow
 def test_an_underpowered_gate_is_inconclusive_and_until_decided_fails_the_weak_and_passes_the_strong(
         pytester, monkeypatch, capsys):

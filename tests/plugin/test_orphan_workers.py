@@ -85,6 +85,7 @@ def test_workers_of_a_killed_controller_journal_their_matches_exit_quietly_and_r
         finished = _journaled(report, "finished")
         assert len(finished) >= 2 and all(r["status"] == "scored" for r in finished.values())
         (first_run,) = [p.name for p in (report / ".workers").iterdir()]
+        server.delay_s = 0.05  # the controller's death is over: the resumed matches need no slow answers
 
         resumed = subprocess.run([*args, "--resume"], cwd=pytester.path, capture_output=True, text=True,
                                  timeout=600)

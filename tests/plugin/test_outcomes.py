@@ -98,11 +98,11 @@ def _records(pytester, directory="reports/latest"):
     return [json.loads(line) for line in (pytester.path / directory / "results.jsonl").read_text().splitlines()]
 
 
-@pytest.mark.slow  # every failing call waits through the client's five attempts and their backoff
+@pytest.mark.slow
 def test_failing_and_garbled_providers_lose_no_match(pytester, provider):
     pytester.makepyfile(test_ttt=SUITE)
     args = ["-k", "test_single", "--model", "openai/flaky", "--model", "openai/garbled",
-            "--api-base", provider.api_base]
+            "--api-base", provider.api_base, "--retry-backoff", "0.05"]
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "-v", *args)
     records = _records(pytester)
     collected = sorted({line.split("::")[1].split(" ")[0] for line in result.stdout.lines

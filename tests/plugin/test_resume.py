@@ -79,6 +79,7 @@ def _wait_for(condition, what: str, limit_s: float = 240) -> None:
         time.sleep(0.2)
 
 
+@pytest.mark.runs_first
 @pytest.mark.slow  # three runs of the suite under xdist, one of them killed
 def test_killing_a_worker_then_the_controller_loses_nothing_and_resume_completes_it(pytester):
     from stratbench.testing.fake_llm import FakeLLMServer
@@ -112,6 +113,7 @@ def test_killing_a_worker_then_the_controller_loses_nothing_and_resume_completes
             e["record"]["match_id"] for p in (report / ".workers").rglob("*.jsonl")
             for e in _lines(p) if e["event"] == "finished"
         }
+        server.delay_s = 0.05  # the kills are done: the rest need no slow answers
 
         resumed = subprocess.run([*args, "--report-dir", str(report), "--resume"], cwd=pytester.path,
                                  capture_output=True, text=True, timeout=600)

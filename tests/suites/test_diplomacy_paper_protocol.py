@@ -237,6 +237,7 @@ def test_the_basic_skill_games_first_request_is_the_papers_movement_prompt(tmp_p
         "response, and provide the JSON object with your strategic reasoning and orders.")
 
 
+@pytest.mark.runs_first
 @pytest.mark.slow
 def test_offline_the_baselines_play_every_paper_seat_to_1920(tmp_path):
     """No model: the baselines are the subjects and the LLM-opponent seats play random orders, to 1920."""

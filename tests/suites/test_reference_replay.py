@@ -48,6 +48,7 @@ def test_the_profile_is_committed():
     assert (CASSETTES / PROFILE_NAME).is_file(), "cassettes/reference.json is the main job's reference run"
 
 
+@pytest.mark.runs_first
 @pytest.mark.slow
 def test_every_reference_recording_replays_offline(tmp_path):
     selection, safe_names = _selection()

@@ -76,6 +76,7 @@ def settings_from_config(config: pytest.Config) -> RunSettings:
         reference_mode="record" if reference_mode == "record" else "replay",
         request_timeout=config.getoption("request_timeout"),
         retries=config.getoption("retries"),
+        retry_backoff=config.getoption("retry_backoff"),
         max_concurrency=config.getoption("max_concurrency"),
         prices={model: (inp / 1e6, out / 1e6) for model, inp, out in config.getoption("price")},
         match_timeout=config.getoption("match_timeout") or None,

@@ -85,6 +85,7 @@ class RunSettings:
     reference_mode: str = "replay"
     request_timeout: float = 120.0
     retries: int = 4
+    retry_backoff: float = 1.0
     max_concurrency: int = DEFAULT_MODEL_CONCURRENCY
     """``--max-concurrency``: model requests in flight at once per model ``--model-concurrency`` does not name."""
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)
@@ -303,6 +304,7 @@ class StratbenchSession:
                 local=LocalModels(files=dict(self.settings.local_models)),
                 timeout_s=self.settings.request_timeout,
                 max_attempts=self.settings.retries + 1,
+                backoff_s=self.settings.retry_backoff,
                 max_concurrency=self.settings.max_concurrency,
                 prices=dict(self.settings.prices),
                 limits=self.settings.limits,

@@ -27,7 +27,9 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Sequence
+from pathlib import Path
 
 __all__ = ["children_by_parent", "die_with_parent", "kill_leftovers", "kill_tree", "live_children", "run_child", "run_child_sync"]
 
@@ -96,6 +98,7 @@ def kill_tree(pid: int) -> int:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(each, signal.SIGSTOP)
                 found.append(each)
+        _wait_stopped(frontier)  # a signal is delivered later: a fork under way may yet add a child
         children = children_by_parent()
         frontier = [child for parent in frontier for child in children.get(parent, []) if child not in found]
     if not os.path.isdir("/proc"):
@@ -105,6 +108,26 @@ def kill_tree(pid: int) -> int:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(each, signal.SIGKILL)
     return len(found)
+
+
+def _wait_stopped(pids: Sequence[int], limit_s: float = 2.0) -> None:
+    """Waits (up to ``limit_s``) until each process has stopped, ended or cannot be read (Linux ``/proc``)."""
+    if not os.path.isdir("/proc"):
+        return
+    deadline = time.monotonic() + limit_s
+    waiting = list(pids)
+    while waiting and time.monotonic() < deadline:
+        still = []
+        for each in waiting:
+            try:
+                state = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if state not in ("T", "t", "Z", "X"):
+                still.append(each)
+        waiting = still
+        if waiting:
+            time.sleep(0.001)
 
 
 def live_children() -> dict[int, str]:

@@ -533,7 +533,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="Chance a regression of elo0 passes (default 0.05)")
     gate.add_argument("--beta", "--gate-beta", type=error_rate, default=0.05, metavar="B",
                       help="Chance an unchanged agent fails (default 0.05)")
-    gate.add_argument("--elo-model", "--gate-elo-model", choices=("logistic", "normalized"), default="logistic")
+    gate.add_argument("--elo-model", "--gate-elo-model", choices=("logistic", "normalized"), default="normalized",
+                      help="Elo of a head-to-head gate's win/draw/loss pairs (default normalized); against a baseline "
+                           "the gate always tests normalized Elo")
     gate.add_argument("--score-margin", "--gate-score-margin", type=score_margin, default=0.1, metavar="S",
                       help="H0 for games other than win/draw/loss: a mean drop of this share of the score range")
     gate.add_argument("--inconclusive", "--gate-inconclusive", choices=("inconclusive", "pass", "fail"),

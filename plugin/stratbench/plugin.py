@@ -27,6 +27,7 @@ from stratbench.run.config import (
     validate_run,
 )
 from stratbench.run.controller import ControllerPlugin, peak_rss_mb
+from stratbench.run.gating import plays_pairs
 from stratbench.run.pool import MatchPool, upcoming_items, worker_queue
 from stratbench.run.remote_results import CASSETTE_PROPERTY, cassette_property, controller_input, is_remote
 from stratbench.run.results import ERRORED, SKIPPED, WorkerJournal, is_scored
@@ -208,6 +209,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             config.pluginmanager.unregister(plugin)
 
 
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """Says aloud when the gate makes two-seat matches play each seed in both seatings."""
+    if plays_pairs(config) and not config.getoption("stratbench_pairs"):
+        return ["stratbench gate: each seed of a two-seat game plays in both seatings, one unit of the gate "
+                "(as --pairs)"]
+    return []
+
+
 # -----------------------------------------------------------------------------
 # collection
 # -----------------------------------------------------------------------------
@@ -243,7 +252,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             base_seed=session.settings.seed,
             variants=variants,
             limits=session.limits(suite),
-            pairs=metafunc.config.getoption("stratbench_pairs"),
+            pairs=plays_pairs(metafunc.config),
         )
         specs = [session.seat_models(spec) for spec in specs]
         if getattr(game, "supports_obfuscation", False):  # --obfuscate: a probe beside each match

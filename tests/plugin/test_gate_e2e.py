@@ -71,21 +71,24 @@ def test_an_underpowered_gate_is_inconclusive_and_until_decided_fails_the_weak_a
         assert gate[0] == "stratbench gate: INCONCLUSIVE (not yet decided)"
         more = [line for line in gate if line.startswith("  more  ")]
         assert [line.split(": ")[1] for line in more] == ["connect4", "tictactoe"]
-        assert all(line.startswith(f"  more  {WEAK} vs {STRONG}: ") and "more pair(s)" in line for line in more)
+        assert all(line.startswith(f"  more  {WEAK} vs {STRONG}: ") and "more unit(s)" in line for line in more)
         assert "  note  Bonferroni over 2 test(s): each at alpha 0.025, beta 0.025 " + \
-            "(H0 -50 logistic Elo or a score drop of 0.1, H1 +0 Elo or no score drop)" in gate
+            "(H0 -50 normalized Elo or a score drop of 0.1, H1 +0 Elo or no score drop)" in gate
         data = json.loads((pytester.path / "weak" / "results.json").read_text())
         assert data["gate"]["decision"] == "inconclusive"
         assert {t["game"]: t["pairs"] for t in data["gate"]["tests"]} == {"tictactoe": 4, "connect4": 2}
 
         # Played until decided, against a baseline with enough seeds, within the budget
-        # (its own cassettes: with 40 matches the "half" seating puts seeds 2 and 3 the other way round)
+        # (its own cassettes: with 40 matches the "half" seating puts seeds 2 and 3 the other way round).
+        # A coarse gate, H0 -150 normalized Elo: an unchanged deterministic model passes within 40 units
+        # (at the default -50 it takes about 140)
         wide = _run(pytester, strong, "openai/strong", "base-wide", "-k", "tictactoe", "--matches", str(BUDGET),
                     "--stratbench-cassette-dir", "cassettes-wide")
         assert wide.ret == 0, wide.stdout.str()
         failed = _run(pytester, weak, "openai/weak", "weak-decided", "-k", "tictactoe", "--matches", str(BUDGET),
                       "--baseline", "base-wide", "--stratbench-gate-map", f"{WEAK}={STRONG}",
-                      "--gate-until-decided", "--budget", str(BUDGET), "--stratbench-cassette-dir", "cassettes-wide")
+                      "--gate-until-decided", "--budget", str(BUDGET), "--stratbench-cassette-dir", "cassettes-wide",
+                      "--gate-elo0", "-150")
         assert failed.ret == 1, failed.stdout.str()
         gate = _gate_section(failed)
         assert gate[0] == "stratbench gate: FAILED"
@@ -96,14 +99,15 @@ def test_an_underpowered_gate_is_inconclusive_and_until_decided_fails_the_weak_a
         (reason,) = {r["reason"] for r in skipped}
         decided_at = json.loads((pytester.path / "weak-decided" / "results.json").read_text())["gate"]["tests"][0][
             "decided_at"]
-        assert reason == f"--gate-until-decided: {WEAK} on tictactoe is decided (fail) after {decided_at} pair(s)"
+        assert reason == f"--gate-until-decided: {WEAK} on tictactoe is decided (fail) after {decided_at} unit(s)"
         assert decided_at in (len(played), len(played) - 1)  # the next match is chosen while one is in play
         assert any(line.startswith(f"stratbench gate: {WEAK} on tictactoe: LLR ") and line.endswith(": inconclusive")
                    for line in failed.stdout.lines)
 
         passed = _run(pytester, strong, "openai/strong-v2", "again", "-k", "tictactoe", "--matches", str(BUDGET),
                       "--baseline", "base-wide", "--stratbench-gate-map", f"{STRONG_AGAIN}={STRONG}",
-                      "--gate-until-decided", "--budget", str(BUDGET), "--stratbench-cassette-dir", "cassettes-wide")
+                      "--gate-until-decided", "--budget", str(BUDGET), "--stratbench-cassette-dir", "cassettes-wide",
+                      "--gate-elo0", "-150")
         assert passed.ret == 0, passed.stdout.str()
         gate = passed_gate = _gate_section(passed)
         assert gate[0] == "stratbench gate: passed"
@@ -112,15 +116,15 @@ def test_an_underpowered_gate_is_inconclusive_and_until_decided_fails_the_weak_a
         assert 0 < len(played_again) < BUDGET
 
     # The same answers from the stored results, with the command line's --map.
-    def gate_cli(current, baseline, mapping):
+    def gate_cli(current, baseline, mapping, *extra):
         args = build_parser().parse_args(["gate", str(pytester.path / current), str(pytester.path / baseline),
-                                          "--map", mapping])
+                                          "--map", mapping, *extra])
         capsys.readouterr()
         status = cmd_gate(args)
         return status, capsys.readouterr().out.splitlines()
 
     assert gate_cli("weak", "base/results.json", f"{WEAK}={STRONG}")[0] == 6
-    assert gate_cli("again", "base-wide", f"{STRONG_AGAIN}={STRONG}") == (0, passed_gate)
+    assert gate_cli("again", "base-wide", f"{STRONG_AGAIN}={STRONG}", "--elo0", "-150") == (0, passed_gate)
 
 
 H2H_SUITE = """
@@ -141,15 +145,20 @@ def test_head_to_head_in_one_run_pairs_the_two_seatings(pytester, monkeypatch):
         result = pytester.runpytest_subprocess(
             "-p", "no:cacheprovider", "--model", "openai/strong-v2", "--model", "openai/strong",
             "--api-base", server.api_base, "--stratbench-bootstrap", "100", "--stratbench-gate-map", f"{new}={old}")
-    assert result.ret == 6, result.stdout.str()  # 3 pairs of perfect play: equal, but too few to say so
+    assert result.ret == 6, result.stdout.str()  # 6 pairs of perfect play: equal, but too few to say so
+    # a head-to-head gate plays each seed in both seatings (one pair per seed), and says so first
+    result.stdout.fnmatch_lines(["stratbench gate: each seed of a two-seat game plays in both seatings, one unit "
+                                 "of the gate (as --pairs)"])
     gate = _gate_section(result)
     assert gate[0] == "stratbench gate: INCONCLUSIVE (not yet decided)"
     assert gate[1].startswith(f"  more  {new} vs {old} head to head: tictactoe: LLR +")
-    assert " after 3 pair(s); logistic Elo " in gate[1]
+    assert " after 6 pair(s); all 6 pair(s) equal: no interval;" in gate[1]  # no precision the data lacks
     data = json.loads((pytester.path / "reports" / "latest" / "results.json").read_text())
     (test,) = data["gate"]["tests"]
-    assert test["pairing"] == "head-to-head" and test["pairs"] == 3 and test["incomplete"] == 0
-    assert test["estimate"] == pytest.approx(0.0, abs=1e-6)  # every game a draw
+    assert test["pairing"] == "head-to-head" and test["pairs"] == 6 and test["incomplete"] == 0
+    assert test["all_equal"] and test["interval"] == [None, None]  # every game a draw
+    seatings = sorted((m["seed"], m["agents"].index(new)) for m in data["matches"])
+    assert seatings == [(seed, seat) for seed in range(6) for seat in (0, 1)]
 
 
 @pytest.mark.slow

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from stratbench.report.gate import unit_order
 
 SUITE = """
 import pytest
@@ -19,9 +20,11 @@ FAST = ("-p", "no:cacheprovider", "--stratbench-bootstrap", "100", "--matches", 
 @pytest.fixture
 def suite(pytester):
     pytester.makepyfile(test_ttt=SUITE)
-    # In the baseline random won every match against minimax; now it cannot: a regression to find.
+    # In the baseline random won every match against minimax, seated as this run seats it (even seeds first); now it
+    # cannot: a regression to find. Recorded without --pairs: each unit is one match, in the same seating.
     rows = [{"match_id": f"test_ttt.py::test_tictactoe[random-vs-minimax-s{k}]", "game": "tictactoe",
-             "agents": ["random", "minimax"], "scores": [1.0, 0.0], "seed": k, "variant": None, "subject": 0,
+             "agents": ["random", "minimax"] if k % 2 == 0 else ["minimax", "random"],
+             "scores": [1.0, 0.0] if k % 2 == 0 else [0.0, 1.0], "seed": k, "variant": None, "subject": k % 2,
              "score_range": [0.0, 1.0]} for k in range(60)]
     (pytester.path / "base").mkdir()
     (pytester.path / "base" / "results.json").write_text(json.dumps({"agents": ["minimax", "random"], "matches": rows}))
@@ -33,13 +36,20 @@ def _records(pytester):
     return {r["match_id"]: r for r in map(json.loads, lines) if r.get("type") == "match"}
 
 
+GATE_ORDER = sorted(range(60), key=lambda k: unit_order("test_ttt.py::test_tictactoe", None, k, None))
+"""The seeds in the gate's order: a hash of test, variant and seed, not the seeds' own order."""
+
+
 @pytest.mark.slow
 def test_until_decided_stops_at_the_decision_and_resumes_within_its_budget(suite):
     small = suite.runpytest_subprocess(*FAST, "--baseline", "base", "--gate-until-decided", "--budget", "6")
     assert small.ret == 6, small.stdout.str()
+    small.stdout.fnmatch_lines(["stratbench gate plan: 1 test(s); 60 unit(s) can pair (60 match(es)); *",
+                                "stratbench gate plan: budget 6 match(es), 0 spent by the runs resumed; *"])
     records = _records(suite)
     scored = [r for r in records.values() if r["status"] == "scored"]
-    assert len(scored) == 6 and [r["seed"] for r in sorted(scored, key=lambda r: r["seed"])] == list(range(6))
+    assert len(scored) == 6 and sorted(r["seed"] for r in scored) == sorted(GATE_ORDER[:6])
+    assert GATE_ORDER[:6] != sorted(GATE_ORDER[:6])  # the gate's order is not the seeds' order
     assert {r["reason"] for r in records.values() if r["status"] == "skipped"} == {
         "--gate-until-decided: its budget of 6 matches is spent"}
     assert sum(line.startswith("stratbench gate: random on tictactoe: LLR ") for line in small.stdout.lines) == 6
@@ -47,12 +57,30 @@ def test_until_decided_stops_at_the_decision_and_resumes_within_its_budget(suite
     resumed = suite.runpytest_subprocess(*FAST, "--baseline", "base", "--gate-until-decided", "--budget", "40",
                                          "--resume")
     assert resumed.ret == 1, resumed.stdout.str()
-    resumed.stdout.fnmatch_lines(["stratbench gate: FAILED", "  FAIL  random: tictactoe: LLR -*"])
+    resumed.stdout.fnmatch_lines(["stratbench gate plan: budget 40 match(es), 6 spent by the runs resumed; *",
+                                  "stratbench gate: FAILED", "  FAIL  random: tictactoe: LLR -*"])
     records = _records(suite)
-    scored = sorted((r for r in records.values() if r["status"] == "scored"), key=lambda r: r["seed"])
+    scored = [r for r in records.values() if r["status"] == "scored"]
     data = json.loads((suite.path / "reports" / "latest" / "results.json").read_text())
     (test,) = data["gate"]["tests"]
     assert test["decision"] == "fail" and test["decided_at"] in (len(scored), len(scored) - 1)
-    assert 6 < len(scored) <= 6 + 40 and [r["seed"] for r in scored] == list(range(len(scored)))
+    assert 6 < len(scored) <= 40 and sorted(r["seed"] for r in scored) == sorted(GATE_ORDER[:len(scored)])
     skipped = {r["reason"] for r in records.values() if r["status"] == "skipped"}
-    assert skipped == {f"--gate-until-decided: random on tictactoe is decided (fail) after {test['decided_at']} pair(s)"}
+    assert skipped == {f"--gate-until-decided: random on tictactoe is decided (fail) after {test['decided_at']} unit(s)"}
+
+
+@pytest.mark.slow
+def test_until_decided_plays_nothing_that_cannot_complete_a_unit(pytester):
+    """Seeds the baseline played in the other seating are never played; when none can pair, nothing is played."""
+    pytester.makepyfile(test_ttt=SUITE)
+    rows = [{"match_id": f"test_ttt.py::test_tictactoe[random-vs-minimax-s{k}]", "game": "tictactoe",
+             "agents": ["random", "minimax"], "scores": [1.0, 0.0], "seed": k, "variant": None, "subject": 0,
+             "score_range": [0.0, 1.0]} for k in range(1, 60, 2)]  # odd seeds, but random in the first seat
+    (pytester.path / "base").mkdir()
+    (pytester.path / "base" / "results.json").write_text(json.dumps({"agents": ["minimax", "random"], "matches": rows}))
+    result = pytester.runpytest_subprocess(*FAST, "--baseline", "base", "--gate-until-decided", "--budget", "6")
+    assert result.ret == 4, result.stdout.str()
+    result.stderr.fnmatch_lines(["*stratbench gate: nothing compared: no collected match can complete a unit "
+                                 "(the baseline has no match of this seed; the baseline played this seed in the "
+                                 "other seating); nothing was played*"])
+    assert not (pytester.path / "reports" / "latest" / "results.jsonl").exists() or not _records(pytester)

@@ -184,21 +184,23 @@ def test_merge_keeps_identical_duplicates_without_a_conflict(tmp_path):
 
 @pytest.mark.slow
 def test_gate_answers_fail_1_pass_0_and_inconclusive_6(tmp_path):
-    baseline = write_jsonl(tmp_path / "base" / "results.jsonl", league(BASE, seed=1))
-    worse = write_jsonl(tmp_path / "worse" / "results.jsonl", league({**BASE, "llm": -1.5}, seed=2))
+    baseline = write_jsonl(tmp_path / "base" / "results.jsonl", league(BASE, seed=1, matches=60))
+    worse = write_jsonl(tmp_path / "worse" / "results.jsonl", league({**BASE, "llm": -1.5}, seed=2, matches=60))
     noise = write_jsonl(tmp_path / "noise" / "results.jsonl", league(BASE, seed=3))
     failed = stratbench("gate", worse.parent, baseline, "--resamples", "300")
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert failed.stdout.startswith("stratbench gate: FAILED\n")
     assert "  FAIL  llm: tictactoe: LLR -" in failed.stdout
     assert len(failed.stdout.splitlines()) <= 24
-    again = stratbench("gate", baseline, baseline.parent, "--resamples", "300")  # the same outcomes: no change
+    # the same outcomes, every unit equal: at the default -50 that takes about 140 units per test to say so;
+    # a coarse gate (-200) says it within the 60 units of each
+    again = stratbench("gate", baseline, baseline.parent, "--resamples", "300", "--elo0", "-200")
     assert again.returncode == 0, again.stdout + again.stderr
     assert again.stdout.startswith("stratbench gate: passed\n")
     unsure = stratbench("gate", noise, baseline.parent, "--resamples", "300")
     assert unsure.returncode == 6, unsure.stdout + unsure.stderr
     assert unsure.stdout.startswith("stratbench gate: INCONCLUSIVE (not yet decided)\n")
-    assert re.search(r"^  more  llm: tictactoe: LLR .*; about \d+ more pair\(s\)$", unsure.stdout, re.M)
+    assert re.search(r"^  more  llm: tictactoe: LLR .*; about \d+ more unit\(s\)$", unsure.stdout, re.M)
     assert stratbench("gate", noise, baseline, "--resamples", "300", "--gate-inconclusive", "pass").returncode == 0
     assert stratbench("gate", noise, baseline, "--resamples", "300", "--gate-inconclusive", "fail").returncode == 1
 
@@ -208,9 +210,9 @@ def test_gate_reads_rendered_results_json_and_maps_renamed_agents(tmp_path):
     renamed = [
         {**r, "sides": [{**s, "agent": "llm-v2" if s["agent"] == "llm" else s["agent"]} for s in r["sides"]],
          "match_id": r["match_id"].replace("[llm-", "[llm-v2-")}
-        for r in league({**BASE, "llm": -1.5}, seed=2)
+        for r in league({**BASE, "llm": -1.5}, seed=2, matches=60)
     ]
-    for name, records in (("base", league(BASE, seed=1)), ("new", renamed)):
+    for name, records in (("base", league(BASE, seed=1, matches=60)), ("new", renamed)):
         write_reports(analyse(records, resamples=300, manifest=manifest_for(records)), tmp_path / name)
     mapped = stratbench("gate", tmp_path / "new", tmp_path / "base", "--map", "llm-v2=llm")
     assert mapped.returncode == 1 and "  FAIL  llm-v2 vs llm: tictactoe: LLR -" in mapped.stdout
@@ -300,6 +302,8 @@ def _bad_inputs(tmp: Path) -> dict[str, tuple[list[object], str]]:
         "gate-bad-margins": (["gate", good, good, "--elo0", "0", "--elo1", "-10"],
                              "stratbench gate: --gate-elo0 0 must be below --gate-elo1 -10 (H0 the regression, "
                              "H1 none)"),
+        "gate-huge-margin": (["gate", good, good, "--elo0", "-400"],
+                             "stratbench gate: --gate-elo0 -400: a bound of the gate lies within +-245 Elo*"),
     }
 
 
@@ -307,7 +311,7 @@ BAD_INPUTS = [
     "rate-missing", "rate-empty", "report-missing", "report-empty", "report-not-json",
     "report-no-records", "report-bad-record", "merge-empty", "merge-missing", "merge-no-results", "merge-bad-line",
     "merge-out-is-file", "merge-out-under-file", "merge-bad-prefer", "gate-missing", "gate-empty", "gate-not-report",
-    "gate-bad-map", "gate-bad-shape", "gate-not-object", "gate-bad-row", "gate-bad-margins",
+    "gate-bad-map", "gate-bad-shape", "gate-not-object", "gate-bad-row", "gate-bad-margins", "gate-huge-margin",
 ]
 
 

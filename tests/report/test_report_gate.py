@@ -90,7 +90,7 @@ def test_a_few_matches_with_a_small_drop_are_inconclusive_with_an_estimate_and_i
     line = result.explain().splitlines()
     assert line[0] == "stratbench gate: INCONCLUSIVE (not yet decided)"
     assert line[1].startswith("  more  x: tictactoe: LLR ")
-    assert line[1].endswith(f"; about {test.more_pairs} more pair(s) (about ${0.02 * test.more_pairs:.2f})")
+    assert line[1].endswith(f"; about {test.more_pairs} more unit(s) (about ${0.02 * test.more_pairs:.2f})")
 
 
 def test_without_costs_the_estimate_names_no_price():
@@ -115,7 +115,7 @@ def test_a_wide_game_is_normalized_by_its_score_range_not_pooled():
     assert wide.estimate == pytest.approx(-1 / 25)
     assert wide.decision != FAIL and not result.failed
     ttt = next(t for t in result.tests if t.game == "tictactoe")
-    assert ttt.model == "pentanomial" and ttt.estimate == pytest.approx(0.0, abs=1e-9)
+    assert ttt.model == "difference" and ttt.score_difference == 0.0 and ttt.all_equal
 
 
 # ---- finding 4: error control over games and agents
@@ -131,8 +131,8 @@ def test_bonferroni_splits_the_error_rates_over_every_game_and_agent(baseline):
 
 
 def test_the_gate_passes_only_when_every_test_passed():
-    now = _report([_row("x", 1.0, k) for k in range(40)] + [_row("x", 1.0, k, game="connect4") for k in range(2)])
-    before = _report([_row("x", 1.0, k) for k in range(40)] + [_row("x", 1.0, k, game="connect4") for k in range(2)])
+    now = _report([_row("x", 1.0, k) for k in range(200)] + [_row("x", 1.0, k, game="connect4") for k in range(2)])
+    before = _report([_row("x", 1.0, k) for k in range(200)] + [_row("x", 1.0, k, game="connect4") for k in range(2)])
     result = check(now, before)
     decisions = {t.game: t.decision for t in result.tests}
     assert decisions == {"tictactoe": PASS, "connect4": INCONCLUSIVE}
@@ -198,13 +198,17 @@ def test_a_rendered_report_has_the_right_shape(baseline):
 # ---- answers in both directions, the agent map, head to head
 
 def test_a_collapse_fails_and_an_unchanged_deterministic_agent_passes():
-    before = _report([_row("x", 1.0, k) for k in range(30)])
-    collapsed = check(_report([_row("x", 0.0, k) for k in range(30)]), before)
-    assert collapsed.decision == FAIL and collapsed.tests[0].decided_at is not None
+    before = _report([_row("x", 1.0, k) for k in range(200)])
+    collapsed = check(_report([_row("x", 0.0, k) for k in range(200)]), before)
+    assert collapsed.decision == FAIL and collapsed.tests[0].decided_at < 30
     assert collapsed.explain().splitlines()[0] == "stratbench gate: FAILED"
     assert collapsed.explain().splitlines()[1].startswith("  FAIL  x: tictactoe: LLR -")
-    same = check(_report([_row("x", 1.0, k) for k in range(30)]), before)
+    same = check(_report([_row("x", 1.0, k) for k in range(200)]), before)
+    # every unit equal (the same score as before): the evidence of no drop grows by about (0.2036)^2 / 2 per unit,
+    # the default -50 normalized Elo as a t-value of a one-game unit, so the test passes after some 140 units
     assert same.decision == PASS and same.explain().splitlines()[0] == "stratbench gate: passed"
+    (test,) = same.tests
+    assert 120 <= test.decided_at <= 160 and test.all_equal and "all" in test.line() and "[" not in test.line()
 
 
 def test_an_agent_map_pairs_the_renamed_models_matches(baseline):
@@ -214,7 +218,7 @@ def test_an_agent_map_pairs_the_renamed_models_matches(baseline):
         ("llm-v2", "llm", "connect4"), ("llm-v2", "llm", "tictactoe")}
     assert all(t.pairs == 120 and t.incomplete == 0 for t in mapped.tests)  # 2 opponents x 60 seeds
     assert mapped.decision == FAIL and all(t.decided_at < 120 for t in mapped.tests)
-    assert all(f"after {t.decided_at} of 120 pair(s)" in t.line() for t in mapped.tests)
+    assert all(f"after {t.decided_at} of 120 unit(s)" in t.line() for t in mapped.tests)
 
 
 def test_unknown_baseline_agents_in_the_map_are_notes(baseline):
@@ -235,7 +239,7 @@ def test_incomplete_pairs_are_counted_not_used():
     now = _report([_row("x", 1.0, k) for k in range(7)] + [_row("x", 0.0, 50)])
     (test,) = check(now, before).tests
     assert test.pairs == 7 and test.incomplete == 1  # seed 50 has no twin; seeds 7-9 were not played here
-    assert "; 1 incomplete pair(s) not used" in test.line()
+    assert "; 1 incomplete unit(s) not used (1 without a twin in the baseline)" in test.line()
 
 
 def _h2h(new_scores_first, new_scores_second):
@@ -274,7 +278,7 @@ def test_the_gate_data_for_results_json_is_plain_builtins():
     json.dumps(data)
     assert data["decision"] == FAIL and data["tests"][0]["llr_path"][0] < 0
     assert data["settings"] == {"elo0": -50.0, "elo1": 0.0, "alpha": 0.05, "beta": 0.05,
-                                "elo_model": "logistic", "score_margin": 0.1}
+                                "elo_model": "normalized", "score_margin": 0.1}
 
 
 def _ratings(agent, low, mean, high):
@@ -345,7 +349,7 @@ def test_the_llr_path_equals_the_sequential_test_on_each_prefix(elo_model):
 
 def test_a_memorisation_probe_never_pairs_with_its_original_under_an_agent_map():
     from stratbench.report.analysis import analyse
-    from stratbench.report.gate import _match_key, rows_from_records
+    from stratbench.report.gate import _unit_key, rows_from_records
 
     original = {"match_id": "t[new-vs-opp-s0]", "game": "tictactoe", "sides": [{"agent": "new"}, {"agent": "opp"}],
                 "scores": [1.0, 0.0], "seed": 0, "variant": None, "subject": 0, "status": "scored",
@@ -353,8 +357,124 @@ def test_a_memorisation_probe_never_pairs_with_its_original_under_an_agent_map()
     probe = {**original, "match_id": "t[new-vs-opp-s0-obf-mystery-s7]", "scores": [0.0, 1.0],
              "game_options": {"obfuscation": "mystery:7", "obfuscation_tag": "obf-mystery-s7"}}
     rows = rows_from_records([original, probe])["matches"]
-    keys = {_match_key(row, {"new": "old"}) for row in rows}
+    keys = {_unit_key(row, "new", {"new": "old"}) for row in rows}
     assert len(keys) == 2 and {row.get("renaming") for row in rows} == {None, "obf-mystery-s7"}
     analysed = {row["match_id"]: row for row in analyse([original, probe], resamples=10)["matches"]}
     assert analysed["t[new-vs-opp-s0-obf-mystery-s7]"]["renaming"] == "obf-mystery-s7"
     assert "renaming" not in analysed["t[new-vs-opp-s0]"]
+
+
+# ---- issue 46: units that are exchangeable, the map names the candidate only, faults are charged
+
+def _seated(agent, opponent, score, seed, seat, *, test="t", game="tictactoe"):
+    """A row of ``agent`` (the subject) in ``seat``, scoring ``score``."""
+    agents = [agent, opponent] if seat == 0 else [opponent, agent]
+    scores = [score, 1 - score] if seat == 0 else [1 - score, score]
+    tag = "" if seat == 0 else "-second"
+    return {"match_id": f"{test}[{agent}-vs-{opponent}{tag}-s{seed}]", "game": game, "agents": agents,
+            "scores": scores, "seed": seed, "variant": None, "subject": seat, "score_range": [0.0, 1.0]}
+
+
+def test_a_collapse_fails_although_the_baseline_draws_sit_in_one_seating():
+    # The finding's baseline: 60 random-vs-minimax matches seated "half" (seeds 0-29 random second, 30-59 first),
+    # draws at seeds 16 and 30-57; then every game lost. In seed order the first 27 units look unchanged.
+    draws = {16, *range(30, 58)}
+    seat = {k: 1 if k < 30 else 0 for k in range(60)}
+    before = _report([_seated("random", "minimax", 0.5 if k in draws else 0.0, k, seat[k]) for k in range(60)])
+    now = _report([_seated("random", "minimax", 0.0, k, seat[k]) for k in range(60)])
+    result = check(now, before)
+    (test,) = result.tests
+    assert result.decision == FAIL and test.pairs == 60 and test.model == "difference" and test.games == 1
+    assert -0.5 < test.score_difference < -0.1  # over the units up to the decision: about 29 of 60 lost a draw
+    assert "; score difference per game -0." in test.line() and "normalized Elo" in test.line()
+
+
+def test_units_hold_both_seatings_and_pair_whatever_each_run_s_matches():
+    # both runs with --pairs: the candidate played 4 seeds, the baseline 40; every seed of the candidate pairs
+    before = _report([_seated("x", "opp", 0.5, k, seat) for k in range(40) for seat in (0, 1)])
+    now = _report([_seated("x", "opp", 0.5, k, seat) for k in range(4) for seat in (0, 1)])
+    (test,) = check(now, before).tests
+    assert (test.pairs, test.incomplete, test.games) == (4, 0, 2)
+    # a unit of both seatings: the difference is the mean over its two games
+    now = _report([_seated("x", "opp", 0.0 if seat else 0.5, k, seat) for k in range(4) for seat in (0, 1)])
+    (test,) = check(now, before).tests
+    assert test.score_difference == pytest.approx(-0.25)
+    # a baseline without --pairs ("half" with --matches 40: seeds 0-19 second) against a 4-match run (0-1 second,
+    # 2-3 first): the seeds it played in the other seating are named, never compared across seatings
+    legacy = _report([_seated("x", "opp", 0.5, k, 1 if k < 20 else 0) for k in range(40)])
+    small = _report([_seated("x", "opp", 0.5, k, 1 if k < 2 else 0) for k in range(4)])
+    (test,) = check(small, legacy).tests
+    assert (test.pairs, test.incomplete, test.games) == (2, 2, 1)
+    assert "2 in a seating the baseline did not play: record the baseline with --pairs" in test.line()
+
+
+def test_the_units_come_in_an_order_unrelated_to_seeds_and_seatings():
+    before = _report([_seated("x", "opp", 0.5, k, 1 if k < 30 else 0) for k in range(60)])
+    now = _report([_seated("x", "opp", 0.0 if k < 30 else 0.5, k, 1 if k < 30 else 0) for k in range(60)])
+    (test,) = check(now, before).tests
+    path = test.llr_path
+    # the first ten units are not all from one seating: the path falls from its first units on
+    assert test.decision == FAIL and max(path[:10]) < 0
+
+
+def test_the_map_renames_the_candidate_never_its_opponent():
+    # candidate minimax (against the minimax opponent) for baseline random (against the same opponent)
+    before = _report([_seated("random", "minimax", 0.0 if k % 3 else 0.5, k, k % 2) for k in range(200)])
+    now = _report([_seated("minimax", "minimax", 0.5, k, k % 2) for k in range(200)])
+    result = check(now, before, GateSettings(agent_map={"minimax": "random"}))
+    (test,) = result.tests
+    assert test.pairs == 200 and test.incomplete == 0  # every match pairs
+    assert 0.25 < test.score_difference < 0.5  # a draw every game, where random drew one in three
+    assert result.decision == PASS
+
+
+def test_a_subject_that_shares_its_label_with_its_opponent_is_scored_by_its_own_seat():
+    before = _report([_seated("minimax", "minimax", 0.5, k, 0) for k in range(4)])
+    now = _report([_seated("minimax", "minimax", 0.0, k, 0) for k in range(4)])
+    (test,) = check(now, before).tests
+    assert test.score_difference == -0.5  # not the 0.5 an average of both seats gives
+
+
+def _errored(agent, opponent, seed, seat, fault):
+    row = _seated(agent, opponent, 0.0, seed, seat)
+    return {**{k: row[k] for k in ("match_id", "game", "agents", "seed", "variant", "subject")},
+            "scores": [], "status": "errored", "fault": fault, "reason": "x"}
+
+
+def test_a_match_errored_by_the_model_or_its_provider_is_its_loss_and_a_harness_fault_voids_the_unit():
+    before = _report([_seated("x", "opp", 0.5, k, 0) for k in range(40)])
+    now = _report([_seated("x", "opp", 0.5, k, 0) for k in range(30)])
+    now["unscored"] = ([_errored("x", "opp", k, 0, "provider") for k in range(30, 36)]
+                       + [_errored("x", "opp", k, 0, "model") for k in range(36, 38)]
+                       + [_errored("x", "opp", k, 0, "harness") for k in range(38, 40)])
+    (test,) = check(now, before).tests
+    assert test.pairs == 38 and test.charged == 8 and len(test.voided) == 2 and test.incomplete == 0
+    assert test.score_difference == pytest.approx(-0.5 * 8 / 38)
+    assert "8 errored match(es) counted as losses" in test.line() and "2 errored match(es) voided their unit(s) (harness faults)" in test.line()
+    # the old model's crashes count against it just the same
+    before["unscored"] = [_errored("x", "opp", k, 0, "provider") for k in range(40, 44)]
+    now["matches"] += [_seated("x", "opp", 0.5, k, 0) for k in range(40, 44)]
+    (test,) = check(now, before).tests
+    assert test.pairs == 42 and test.score_difference == pytest.approx((-0.5 * 8 + 0.5 * 4) / 42)
+
+
+def test_a_baseline_test_near_zero_does_not_drift_to_pass_when_the_few_wins_are_lost():
+    # the finding's counts: 3 of 40 units lose a win the old model had, 37 equal (old scored about 0.04)
+    before = _report([_seated("x", "solver", 0.5 if k < 3 else 0.0, k, k % 2) for k in range(40)])
+    now = _report([_seated("x", "solver", 0.0, k, k % 2) for k in range(40)])
+    (test,) = check(now, before).tests
+    assert test.llr < 0  # the same counts read in logistic Elo on the difference gave +2.87 (toward pass)
+
+
+def test_the_rating_note_compares_the_same_matches_only():
+    # an identical model that played seeds 0-20 against a baseline of seeds 0-39: no rating note, a plain "not compared"
+    before = {**_report([_seated("x", "opp", 0.5, k, k % 2) for k in range(40)]),
+              "ratings": {"agents": ["x"], "low": [-2.6], "mean": [-2.42], "high": [-2.2]}}
+    now = {**_report([_seated("x", "opp", 0.5, k, k % 2) for k in range(21)]),
+           "ratings": {"agents": ["x"], "low": [-3.6], "mean": [-3.45], "high": [-3.3]}}
+    result = check(now, before)
+    assert not any("lies below the baseline" in note for note in result.warnings)
+    assert "x: ratings not compared: the two runs played other matches (21 shared, 0 only here, 19 only in the " \
+           "baseline)" in result.warnings
+    same = check({**now, "matches": before["matches"]}, before)
+    assert any("lies below the baseline" in note for note in same.warnings)  # the same matches: compared

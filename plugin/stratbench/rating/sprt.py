@@ -82,6 +82,7 @@ __all__ = [
     "llr_t_value",
     "split_error_rate",
     "sprt_counts",
+    "sprt_grid",
     "sprt_pentanomial",
     "sprt_points",
     "sprt_wdl",
@@ -249,6 +250,21 @@ def sprt_pentanomial(counts: Sequence[int], elo0: float, elo1: float, *,
     if len(counts) != 5:
         raise ValueError(f"pentanomial counts: expected 5 numbers (LL, LD, D, WD, WW), got {len(counts)}")
     return _sprt_elo(counts, PAIR_POINTS, 2.0, elo0, elo1, alpha, beta, elo_model)
+
+
+def sprt_grid(counts: Sequence[float], points: Sequence[float], games_per_unit: int, elo0: float, elo1: float, *,
+              alpha: float = 0.05, beta: float = 0.05, elo_model: str = "normalized") -> SprtResult:
+    """Tests counts of units on a fixed grid of ``points`` (ascending, in ``[0, 1]``, 1/2 the even score), each unit
+    the mean of ``games_per_unit`` games: :func:`sprt_pentanomial` is this test on :data:`PAIR_POINTS` with 2.
+
+    The gate's baseline units (a score difference against the same opponents, ``(1 + d) / 2``) are tested so.
+    """
+    points_ = [float(p) for p in points]
+    if len(points_) < 2 or any(b <= a for a, b in zip(points_, points_[1:])) or points_[0] < 0 or points_[-1] > 1:
+        raise ValueError("points: expected at least two ascending points in [0, 1]")
+    if not (isinstance(games_per_unit, int) and games_per_unit >= 1):
+        raise ValueError(f"games_per_unit: expected a whole number of at least 1, got {games_per_unit!r}")
+    return _sprt_elo(counts, points_, float(games_per_unit), elo0, elo1, alpha, beta, elo_model)
 
 
 def sprt_points(points: Sequence[float], s0: float, s1: float, *, alpha: float = 0.05, beta: float = 0.05,

@@ -403,6 +403,7 @@ def _components(matches: list[MatchResult]) -> list[list[str]]:
 
 def _unscored_row(record: dict[str, Any]) -> dict[str, Any]:
     return {
+        **renaming_part(record),
         "match_id": record["match_id"],
         "test_id": record.get("test_id", record["match_id"]),
         "game": record.get("game"),

@@ -12,29 +12,40 @@ one of three things per game and agent:
 * ``inconclusive`` — neither bound yet: more pairs are needed (an estimate of
   how many, and of their cost when the records carry costs, is given).
 
-Pairs:
+Units:
 
-* **against a baseline run** — the same match (same match id; with an agent
-  map NEW=OLD, the same test, seats with labels mapped, seed, variant and
-  subject seat) played by the new agent in this run and the old agent in the
-  baseline; its result is the difference of the two scores;
+* **against a baseline run** — a seed of a two-seat game played in both
+  seatings by the new agent in this run and by the old agent in the
+  baseline, against the same opponents (the same test, variant, seed and
+  renaming; with an agent map NEW=OLD the candidate's seat is renamed,
+  never its opponent's); against a baseline recorded without ``--pairs``
+  (no seed in both seatings) a unit is one match in the same seating; a
+  game of one or many seats: one match. Its result is the mean score
+  difference per game, ``d`` in [-1, 1] after normalizing by the range;
 * **head to head** (no baseline, an agent map NEW=OLD, both agents in one
   run) — two matches of one pairing with the seats swapped: the i-th match
-  with NEW in the first seat and the i-th with NEW in the second, in seed
-  order: with ``--pairs`` the same seed in both seatings; without it, under
-  the default ``seats="alternate"``, seeds 2k and 2k+1.
+  with NEW in the first seat and the i-th with NEW in the second (a gated
+  run plays each seed in both seatings, so a pair is one seed).
 
 A match of this run without its partner is not used; it is counted as an
-incomplete pair (baseline matches this run did not play are not).
-Every score is normalized by its game's ``score_range`` first, so games are
-never pooled on raw scales. A win/draw/loss game (range [0, 1], every score
-0, ½ or 1) is tested on pentanomial pair counts (a pair scores 0, ½, 1, 1½
-or 2) with bounds in logistic or normalized Elo; every other game on the
-pair's normalized difference ``d`` in [-1, 1], entered as ``(1 + d) / 2``,
-with H0 a mean drop of ``score_margin`` of the range and H1 no drop.
+incomplete unit, with why (baseline matches this run did not play are
+not). A match errored by the model or its provider counts as a loss for
+that side (engine testers count a crash or a time loss so); one errored by
+the harness voids its unit (head to head, any errored match voids its
+pair: its record does not say which model was at fault). Every score is
+normalized by its game's ``score_range`` first, so games are never pooled
+on raw scales. Win/draw/loss games (range [0, 1], every score 0, ½ or 1)
+against a baseline are tested on the units' points ``(1 + d) / 2`` in
+normalized Elo (:func:`stratbench.rating.sprt.sprt_grid`), which reads a
+drop the same whatever the old model scored against the opponent; head to
+head on pentanomial pair counts (a pair scores 0, ½, 1, 1½ or 2) in
+normalized or logistic Elo; every other game on ``(1 + d) / 2`` with H0 a
+mean drop of ``score_margin`` of the range and H1 no drop.
 
-Each test is sequential along its pairs in seed order and stops at the first
-bound it crosses, so the answer holds whenever the run stops (Wald's bounds).
+Each test is sequential along its units in the gate's order
+(:func:`unit_order`: a hash of test, variant, seed and renaming, unrelated
+to seats and seed blocks) and stops at the first bound it crosses, so the
+answer holds whenever the run stops (Wald's bounds).
 
 Error control: Bonferroni over the K (agent, game) tests of one gate — each
 test runs at ``alpha / K`` and ``beta / K``. Overall the gate fails when any
@@ -55,6 +66,8 @@ The rating-interval check of earlier versions stays as a note.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -66,7 +79,8 @@ from stratbench.report.scales import builtin_scales
 __all__ = [
     "CLI_EXIT", "FAIL", "GATE_MODES", "INCONCLUSIVE", "PASS", "PYTEST_EXIT", "BaselineError", "GameTest",
     "GateResult", "GateSettings", "NothingCompared", "check", "decide", "head_to_head", "rating_drop",
-    "finite_number", "rows_from_records", "validate_report",
+    "expected_units", "finite_number", "holds_both_seatings", "plan_lines", "rows_from_records", "unit_order",
+    "validate_report",
 ]
 
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
@@ -77,6 +91,10 @@ CLI_EXIT = {PASS: 0, FAIL: 1, INCONCLUSIVE: 6, "bad input": 2, "nothing compared
 """``stratbench gate`` exit statuses (inconclusive and nothing compared as under pytest)."""
 PYTEST_EXIT = {PASS: 0, FAIL: 1, INCONCLUSIVE: 6, "bad input": 4, "nothing compared": 4}
 """pytest exit statuses under ``--baseline`` (4 is pytest's usage error)."""
+
+
+NORMALIZED_ELO_SHOWN = 500
+"""Beyond this a normalized Elo estimate is shown as a bound (a unit spread so small that it means little)."""
 
 
 class BaselineError(ValueError):
@@ -106,7 +124,7 @@ class GateSettings:
     elo1: float = 0.0
     alpha: float = 0.05
     beta: float = 0.05
-    elo_model: str = "logistic"
+    elo_model: str = "normalized"
     score_margin: float = 0.1
     agent_map: dict[str, str] = field(default_factory=dict)
     tolerance: float = 0.0
@@ -122,7 +140,8 @@ class GameTest:
     pairing: str
     """``baseline`` or ``head-to-head``."""
     model: str
-    """``pentanomial`` (win/draw/loss) or ``points`` (a normalized score difference)."""
+    """``pentanomial`` (head to head, win/draw/loss pairs), ``difference`` (against a baseline, win/draw/loss: the
+    score difference of each unit, tested in normalized Elo) or ``points`` (any other game: a normalized difference)."""
     pairs: int
     """Complete pairs found (the test may have decided after fewer: ``decided_at``)."""
     incomplete: int
@@ -141,6 +160,24 @@ class GameTest:
     """Standard deviation of the normalized paired difference across seeds (None under 2 pairs)."""
     more_pairs: int | None = None
     more_cost: float | None = None
+    games: int | None = None
+    """Baseline mode, win/draw/loss: games per side in a unit (2: a seed in both seatings; 1: one match)."""
+    score_difference: float | None = None
+    """Baseline mode: the mean score difference per game, new − old, against the same opponents (normalized, -1..1)."""
+    score_interval: tuple[float | None, float | None] = (None, None)
+    """Its 95% interval from the units' own spread (None: fewer than 2 units, or all units equal)."""
+    all_equal: bool = False
+    """Every unit used has the same value: no interval can be drawn from them."""
+    why_incomplete: list[str] = field(default_factory=list)
+    charged: int = 0
+    """Matches of this run errored by the model or its provider, counted as its losses."""
+    voided: list[str] = field(default_factory=list)
+    """Match ids of units left out because a match errored by the harness (or by another side)."""
+
+    @property
+    def noun(self) -> str:
+        """What one unit of this test is called: a pair (head to head) or a unit (baseline)."""
+        return "pair" if self.pairing == "head-to-head" else "unit"
 
     def line(self) -> str:
         """Returns the one-line summary printed by the gate."""
@@ -149,18 +186,38 @@ class GameTest:
             who = f"{self.agent} vs {self.base_agent} head to head"
         used = self.pairs if self.decided_at is None else self.decided_at
         text = (f"{who}: {self.game}: LLR {self.llr:+.2f} ({self.lower:+.2f}, {self.upper:+.2f}) "
-                f"after {used}{'' if used == self.pairs else f' of {self.pairs}'} pair(s)")
-        if self.estimate is not None:
+                f"after {used}{'' if used == self.pairs else f' of {self.pairs}'} {self.noun}(s)")
+        if self.pairing == "baseline" and self.score_difference is not None:
+            text += f"; score difference per game {self.score_difference + 0.0:+.3f}"
+            if self.all_equal:
+                text += f" (all {used} {self.noun}(s) equal: no interval)"
+            elif self.score_interval[0] is not None and self.score_interval[1] is not None:
+                text += f" [{self.score_interval[0]:+.3f}, {self.score_interval[1]:+.3f}]"
+            if self.estimate is not None and self.model != "points" and not self.all_equal:
+                if abs(self.estimate) > NORMALIZED_ELO_SHOWN:  # a change of more than a spread per unit
+                    text += f", normalized Elo {'<' if self.estimate < 0 else '>'} {self.estimate / abs(self.estimate) * NORMALIZED_ELO_SHOWN:+g}"
+                else:
+                    text += f", normalized Elo {self.estimate + 0.0:+.3g}"
+        elif self.all_equal:
+            text += f"; all {used} {self.noun}(s) equal: no interval"
+        elif self.estimate is not None:
             low, high = self.interval
             bracket = f" [{low:+.3g}, {high:+.3g}]" if low is not None and high is not None else ""
             text += f"; {self.unit} {self.estimate + 0.0:+.3g}{bracket}"
+        if self.charged:
+            text += f"; {self.charged} errored match(es) counted as losses"
+        if self.voided:
+            text += (f"; {len(self.voided)} errored match(es) voided their {self.noun}(s)"
+                     + (" (harness faults)" if self.pairing == "baseline" else " (which side was at fault is not "
+                                                                                "recorded)"))
         if self.incomplete:
-            text += f"; {self.incomplete} incomplete pair(s) not used"
+            reasons = f" ({'; '.join(self.why_incomplete)})" if self.why_incomplete else ""
+            text += f"; {self.incomplete} incomplete {self.noun}(s) not used{reasons}"
         if self.decision == INCONCLUSIVE:
             if self.more_pairs is None:
-                text += "; more pairs needed (how many cannot be estimated yet)"
+                text += f"; more {self.noun}s needed (how many cannot be estimated yet)"
             else:
-                text += f"; about {self.more_pairs} more pair(s)"
+                text += f"; about {self.more_pairs} more {self.noun}(s)"
                 if self.more_cost is not None:
                     text += f" (about ${self.more_cost:.2f})"
         return text
@@ -251,7 +308,13 @@ def rows_from_records(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
              "scores": r["scores"], "seed": r.get("seed"), "variant": r.get("variant"),
              "subject": r.get("subject", 0), "score_range": r.get("score_range"), "cost_usd": r.get("cost_usd")}
             for _, r in sorted(latest.items())]
-    return {"agents": sorted({a for row in rows for a in row["agents"]}), "matches": rows}
+    errored = {r["match_id"]: r for r in records if r.get("status") == "errored" and r["match_id"] not in latest}
+    unscored = [{**renaming_part(r), "match_id": r["match_id"], "game": r.get("game"), "status": "errored",
+                 "fault": r.get("fault"), "agents": [side.get("agent") for side in r.get("sides", [])],
+                 "seed": r.get("seed"), "variant": r.get("variant"), "subject": r.get("subject", 0),
+                 "cost_usd": r.get("cost_usd")}
+                for _, r in sorted(errored.items())]
+    return {"agents": sorted({a for row in rows for a in row["agents"]}), "matches": rows, "unscored": unscored}
 
 
 # ---------------------------------------------------------------- input shape
@@ -308,28 +371,44 @@ def _row_problem(row: Any) -> str | None:
 
 # ---------------------------------------------------------------- the per-game decision
 
-def decide(units: Sequence[float], wdl: bool, settings: GateSettings, tests: int = 1) -> Any:
+def decide(units: Sequence[float], wdl: bool, settings: GateSettings, tests: int = 1, *,
+           games: int | None = None) -> Any:
     """Runs the sequential test on ``units`` (in order); returns ``(SprtResult, llr_path, decided_at)``.
 
-    ``units`` are pentanomial pair scores (0, ½, 1, 1½, 2) when ``wdl``, else points in [0, 1]
-    (``(1 + d) / 2`` of a normalized difference ``d``). The test stops at the first pair whose LLR
-    crosses a bound (at ``alpha / tests`` and ``beta / tests``); its result there is returned, with
-    the LLR after every pair up to it (``decided_at`` None: no bound crossed yet).
+    ``units`` are pentanomial pair scores (0, ½, 1, 1½, 2) when ``wdl`` (head to head), else points in
+    [0, 1] (``(1 + d) / 2`` of a normalized difference ``d``). ``games`` (baseline mode, win/draw/loss):
+    the points are differences of ``games`` games per side each, tested in normalized Elo whatever
+    ``settings.elo_model`` says. The test stops at the first unit whose LLR crosses a bound (at
+    ``alpha / tests`` and ``beta / tests``); its result there is returned, with the LLR after every unit
+    up to it (``decided_at`` None: no bound crossed yet).
     """
     from stratbench.rating.sprt import llr_bounds  # lean: rating.sprt loads numpy and scipy
 
     alpha, beta = settings.alpha / tests, settings.beta / tests
     lower, upper = llr_bounds(alpha, beta)
-    path = _llr_path(units, wdl, settings)
+    path = _llr_path(units, wdl, settings, games)
     for n, llr in enumerate(path, start=1):
         if llr >= upper or llr <= lower:
-            return _sprt_at(units[:n], wdl, settings, alpha, beta), path[:n], n
-    return _sprt_at(units, wdl, settings, alpha, beta), path, None
+            return _sprt_at(units[:n], wdl, settings, alpha, beta, games), path[:n], n
+    return _sprt_at(units, wdl, settings, alpha, beta, games), path, None
 
 
-def _sprt_at(units: Sequence[float], wdl: bool, settings: GateSettings, alpha: float, beta: float) -> Any:
-    from stratbench.rating.sprt import sprt_pentanomial, sprt_points  # lean: rating.sprt loads numpy and scipy
+def difference_grid(games: int) -> list[float]:
+    """The points a baseline unit of ``games`` win/draw/loss games per side can take: ``(1 + d) / 2`` in steps of
+    ``1 / (4 games)``."""
+    steps = 4 * games
+    return [k / steps for k in range(steps + 1)]
 
+
+def _sprt_at(units: Sequence[float], wdl: bool, settings: GateSettings, alpha: float, beta: float,
+             games: int | None = None) -> Any:
+    from stratbench.rating.sprt import sprt_grid, sprt_pentanomial, sprt_points  # lean: loads numpy and scipy
+
+    if games is not None:
+        grid = difference_grid(games)
+        counts = [sum(1 for u in units if abs(u - g) < 1e-9) for g in grid]
+        return sprt_grid(counts, grid, games, settings.elo0, settings.elo1, alpha=alpha, beta=beta,
+                         elo_model="normalized")
     if wdl:
         return sprt_pentanomial(_pentanomial(units)[-1] if units else [0] * 5, settings.elo0, settings.elo1,
                                 alpha=alpha, beta=beta, elo_model=settings.elo_model)
@@ -345,7 +424,7 @@ def _pentanomial(units: Sequence[float]) -> Any:
     return np.cumsum(steps, axis=0)
 
 
-def _llr_path(units: Sequence[float], wdl: bool, settings: GateSettings) -> list[float]:
+def _llr_path(units: Sequence[float], wdl: bool, settings: GateSettings, games: int | None = None) -> list[float]:
     """The LLR after each unit, equal to the :mod:`~stratbench.rating.sprt` test on that prefix.
 
     Computed in one batch per outcome grid (the grid of a points test grows with each new value).
@@ -360,8 +439,17 @@ def _llr_path(units: Sequence[float], wdl: bool, settings: GateSettings) -> list
 
     if not units:
         return []
-    if wdl and settings.elo_model != "logistic":
-        return [float(_sprt_at(units[:n], True, settings, 0.25, 0.25).llr) for n in range(1, len(units) + 1)]
+    if games is not None or (wdl and settings.elo_model != "logistic"):  # normalized Elo: t-values per unit
+        from stratbench.rating.sprt import NELO_PER_T, llr_t_value
+
+        grid = np.array(difference_grid(games) if games is not None else PAIR_POINTS)
+        steps = np.zeros((len(units), len(grid)))
+        values = [u if games is not None else u / 2 for u in units]
+        steps[np.arange(len(units)), [int(np.argmin(np.abs(grid - v))) for v in values]] = 1
+        scale = math.sqrt(games if games is not None else 2)
+        llr = llr_t_value(np.cumsum(steps, axis=0), grid, scale * settings.elo0 / NELO_PER_T,
+                          scale * settings.elo1 / NELO_PER_T)
+        return [float(x) for x in llr]
     if wdl:
         llr = llr_expected_score(_pentanomial(units), np.array(PAIR_POINTS),
                                  elo_to_score(settings.elo0), elo_to_score(settings.elo1))
@@ -383,22 +471,61 @@ def _llr_path(units: Sequence[float], wdl: bool, settings: GateSettings) -> list
 
 # ---------------------------------------------------------------- pairing
 
-def _match_key(row: dict[str, Any], mapping: dict[str, str] | None) -> tuple[Any, ...]:
-    """Identifies a match across runs.
+def _seat_of(row: dict[str, Any], agent: str) -> int | None:
+    """The seat of ``agent`` in a row: the subject's seat when it sits there, else its first seat (None: absent)."""
+    agents = row["agents"]
+    subject = row.get("subject", 0)
+    if isinstance(subject, int) and 0 <= subject < len(agents) and agents[subject] == agent:
+        return subject
+    return agents.index(agent) if agent in agents else None
 
-    Without an agent map this is the match id. With one (NEW=OLD), a match is
-    identified by its test, its seats (current labels mapped to the
-    baseline's), seed, variant, subject seat and renaming (a memorisation
-    probe is not its original), since the renamed agent's
-    match ids differ; rewriting the id's text instead could also change other
-    labels that contain NEW.
-    """
-    if mapping is None or row.get("seed") is None:
-        return ("id", row["match_id"])
-    agents = tuple(mapping.get(name, name) for name in row["agents"])
+
+def _unit_key(row: dict[str, Any], agent: str, mapping: dict[str, str] | None) -> tuple[tuple[Any, ...], Any] | None:
+    """``(unit, seating)`` of the compared agent's match: a two-seat game's unit is its seed (test, variant, seed,
+    renaming and the two agents, the compared one renamed by the map), the seating the agent's seat in it; any
+    other match is a unit of its own (seating None). None when the agent does not play it."""
+    seat = _seat_of(row, agent)
+    if seat is None:
+        return None
+    if row.get("seed") is None:
+        return ("id", row["match_id"]), None
+    agents = list(row["agents"])
+    agents[seat] = (mapping or {}).get(agents[seat], agents[seat])
     test = str(row["match_id"]).split("[", 1)[0]
-    return ("seats", test, row.get("game"), agents, row.get("seed"), row.get("variant"), row.get("subject", 0),
-            row.get("renaming"))
+    if len(agents) == 2:
+        return ("seed", test, row.get("game"), tuple(sorted(agents)), row.get("seed"), row.get("variant"),
+                row.get("renaming")), seat
+    return ("match", test, row.get("game"), tuple(agents), row.get("seed"), row.get("variant"),
+            row.get("subject", 0), row.get("renaming")), None
+
+
+def holds_both_seatings(report: dict[str, Any]) -> bool:
+    """Whether any seed of a two-seat game in ``report`` was played in both seatings (a run with ``--pairs``)."""
+    seen: dict[Any, set] = {}
+    for row in report.get("matches", []):
+        agents = row.get("agents") or []
+        subject = row.get("subject", 0)
+        if len(agents) != 2 or row.get("seed") is None or not isinstance(subject, int) or not 0 <= subject < 2:
+            continue
+        unit, seat = _unit_key(row, agents[subject], None)
+        seats = seen.setdefault((unit, agents[subject]), set())
+        seats.add(seat)
+        if len(seats) == 2:
+            return True
+    return False
+
+
+def unit_order(test: str, variant: Any, seed: Any, renaming: Any = None) -> str:
+    """The place of a unit in the gate's order: a hash of what names its position (test, variant, seed,
+    renaming), the same in every run and for every agent, unrelated to seating or seed blocks."""
+    text = json.dumps([test, variant, seed, renaming], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _unit_place(key: tuple[Any, ...]) -> str:
+    if key[0] == "id":
+        return unit_order(key[1], None, None)
+    return unit_order(key[1], key[5], key[4], key[-1])
 
 
 def _scales(*reports: dict[str, Any]) -> dict[str, tuple[float, float]]:
@@ -422,10 +549,10 @@ def _scales(*reports: dict[str, Any]) -> dict[str, tuple[float, float]]:
 
 
 def _side_score(row: dict[str, Any], agent: str) -> float | None:
-    sides = [i for i, name in enumerate(row["agents"]) if name == agent]
-    if not sides:
-        return None
-    return sum(float(row["scores"][i]) for i in sides) / len(sides)
+    """The agent's score in a row: its own seat's (the subject's when it sits there), not an average of every seat
+    that carries its label."""
+    seat = _seat_of(row, agent)
+    return None if seat is None else float(row["scores"][seat])
 
 
 def _clipped(d: float) -> float:
@@ -440,42 +567,147 @@ def _is_wdl(scale: tuple[float, float], scores: Sequence[float]) -> bool:
 @dataclass
 class _Pairs:
     diffs: list[float]
-    """Per pair, the normalized difference new − old (−1..1), in seed order."""
+    """Per unit, the normalized difference new − old (−1..1) per game, in the gate's order."""
     units: list[float]
     wdl: bool
     incomplete: int
     cost: float
-    """Cost of the current run's matches in the pairs (USD)."""
+    """Cost of the current run's matches in the units (USD)."""
+    games: int | None = None
+    """Baseline mode, win/draw/loss: games per side in a unit (2: both seatings of a seed; 1: one match)."""
+    why_incomplete: list[str] = field(default_factory=list)
+    charged: int = 0
+    """Matches of this run that errored by the model's or its provider's fault, counted as losses."""
+    voided: list[str] = field(default_factory=list)
+    """Units left out because a match of theirs errored by the harness's fault (their match ids)."""
+
+
+def _is_subject(row: dict[str, Any], agent: str) -> bool:
+    """Whether ``agent`` is the agent under test of a row (it sits in the subject's seat)."""
+    subject = row.get("subject", 0)
+    agents = row.get("agents") or []
+    return isinstance(subject, int) and 0 <= subject < len(agents) and agents[subject] == agent
+
+
+def _errored_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The report's unscored rows that count for the gate: errored matches with the agents they seated."""
+    rows = []
+    for row in report.get("unscored") or []:
+        if isinstance(row, dict) and row.get("status") == "errored" and isinstance(row.get("agents"), list):
+            rows.append(row)
+    return rows
+
+
+def _charged_row(row: dict[str, Any], agent: str, scale: tuple[float, float]) -> dict[str, Any]:
+    """An errored match charged to ``agent`` as a loss: its seat at the bottom of the range, the others at the top."""
+    seat = _seat_of(row, agent)
+    scores = [scale[1]] * len(row["agents"])
+    scores[seat] = scale[0]
+    return {**row, "scores": scores, "charged": True}
 
 
 def _baseline_pairs(current: dict[str, Any], baseline: dict[str, Any], agent: str, base_agent: str, game: str,
                     mapping: dict[str, str] | None, scale: tuple[float, float]) -> _Pairs:
-    def rows(report: dict[str, Any], who: str, keyed: dict[str, str] | None) -> dict[Any, dict[str, Any]]:
-        return {_match_key(r, keyed): r for r in report.get("matches", []) if r["game"] == game and who in r["agents"]}
+    def rows(report: dict[str, Any], who: str, keyed: dict[str, str] | None) -> tuple[dict[Any, dict[str, Any]], set]:
+        found: dict[Any, dict[str, Any]] = {}
+        voided: set = set()
+        for row in report.get("matches", []):
+            if row["game"] == game and _is_subject(row, who):
+                unit = _unit_key(row, who, keyed)
+                if unit is not None:
+                    found[unit] = row
+        for row in _errored_rows(report):
+            if row.get("game") != game or not _is_subject(row, who):
+                continue
+            unit = _unit_key(row, who, keyed)
+            if unit is None or unit in found:
+                continue
+            if row.get("fault") in ("model", "provider"):
+                found[unit] = _charged_row(row, who, scale)  # the agent's own (or its provider's) fault: a loss
+            else:
+                voided.add(unit[0])  # the harness's fault: the unit says nothing of the agent
+                void_ids.append(row["match_id"])
+        return found, voided
 
-    now = rows(current, agent, mapping)
-    before = rows(baseline, base_agent, {} if mapping is not None else None)
-    shared = sorted(set(now) & set(before),
-                    key=lambda k: (now[k].get("seed") is None, now[k].get("seed") or 0, repr(k)))
+    void_ids: list[str] = []
+    now, void_now = rows(current, agent, mapping)
+    before, void_before = rows(baseline, base_agent, None)
+    voided = void_now | void_before
+    seatings: dict[Any, set] = {}
+    for unit, seating in now:
+        seatings.setdefault(unit, set()).add(seating)
+    two_seat = [unit for unit in seatings if unit[0] == "seed"]
+    by_unit: dict[Any, list[Any]] = {}
+    why: list[str] = []
+    for unit, seats in seatings.items():
+        shared = sorted((s for s in seats if (unit, s) in before), key=lambda s: -1 if s is None else s)
+        if unit in voided:
+            continue
+        if shared:
+            by_unit[unit] = shared
+    # a two-seat game's unit holds both seatings when the two runs have them; units that hold one seating are
+    # used only when no unit of the game holds both (a baseline recorded without --pairs), never mixed with them
+    games = None
+    if two_seat:
+        full = {u: s for u, s in by_unit.items() if len(s) == 2}
+        if full:
+            half = [u for u in by_unit if u not in full]
+            if half:
+                why.append(f"{len(half)} seed(s) with one seating in one of the runs")
+            by_unit, games = full, 2
+        else:
+            games = 1
+    order = sorted(by_unit, key=lambda u: (_unit_place(u), repr(u)))
     span = scale[1] - scale[0]
-    new = [_side_score(now[k], agent) for k in shared]
-    old = [_side_score(before[k], base_agent) for k in shared]
-    wdl = _is_wdl(scale, [*new, *old])
-    diffs = [_clipped((n - o) / span) for n, o in zip(new, old)]
-    units = [1 + d for d in diffs] if wdl else [(1 + d) / 2 for d in diffs]
-    incomplete = len(set(now) - set(before))  # played here, no twin in the baseline
-    cost = sum(float(now[k].get("cost_usd") or 0.0) for k in shared)
-    return _Pairs(diffs, units, wdl, incomplete, cost)
+    diffs, new_scores, old_scores, cost = [], [], [], 0.0
+    charged = 0
+    for unit in order:
+        d = []
+        for seat in by_unit[unit]:
+            n_row, o_row = now[(unit, seat)], before[(unit, seat)]
+            n, o = _side_score(n_row, agent), _side_score(o_row, base_agent)
+            new_scores.append(n)
+            old_scores.append(o)
+            d.append(_clipped((n - o) / span))
+            cost += float(n_row.get("cost_usd") or 0.0)
+            charged += bool(n_row.get("charged"))
+        diffs.append(sum(d) / len(d))
+    wdl = _is_wdl(scale, [*new_scores, *old_scores])
+    units = [(1 + d) / 2 for d in diffs]
+    if not wdl:
+        games = None
+    elif games is None:
+        games = 1
+    missing = [u for u in seatings if u not in by_unit and u not in voided]
+    before_units = {u for u, _ in before}
+    no_twin = sum(1 for u in missing if u not in before_units)
+    if no_twin:
+        why.append(f"{no_twin} without a twin in the baseline")
+    other_seat = sum(1 for u in missing if u in before_units and not any((u, s) in before for s in seatings[u]))
+    if other_seat:
+        why.append(f"{other_seat} in a seating the baseline did not play: record the baseline with --pairs, "
+                   "or play the same --matches")
+    incomplete = len(missing)
+    return _Pairs(diffs, units, wdl, incomplete, cost, games, why, charged, sorted(set(void_ids)))
 
 
 def _head_to_head_pairs(current: dict[str, Any], new: str, old: str, game: str,
                         scale: tuple[float, float]) -> _Pairs:
+    def seed_of(row: dict[str, Any]) -> tuple[Any, ...]:
+        return str(row["match_id"]).split("[", 1)[0], row.get("variant"), row.get("renaming"), row.get("seed")
+
+    # an errored match voids its seed's pair: the record does not say which of the two models was at fault
+    errored = [row for row in _errored_rows(current)
+               if row.get("game") == game and sorted(row["agents"]) == sorted([new, old]) and new != old]
+    voided = {seed_of(row) for row in errored}
     groups: dict[Any, dict[int, list[dict[str, Any]]]] = {}
     for row in current.get("matches", []):
         if row["game"] != game or sorted(row["agents"]) != sorted([new, old]) or new == old:
             continue
+        if seed_of(row) in voided:
+            continue
         test = str(row["match_id"]).split("[", 1)[0]
-        seats = groups.setdefault((test, row.get("variant")), {0: [], 1: []})
+        seats = groups.setdefault((test, row.get("variant"), row.get("renaming")), {0: [], 1: []})
         seats[row["agents"].index(new)].append(row)
     span = scale[1] - scale[0]
     pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
@@ -484,7 +716,9 @@ def _head_to_head_pairs(current: dict[str, Any], new: str, old: str, game: str,
         first, second = (sorted(groups[key][s], key=lambda r: (r.get("seed") or 0, r["match_id"])) for s in (0, 1))
         pairs += list(zip(first, second))
         incomplete += abs(len(first) - len(second))
-    pairs.sort(key=lambda p: (min(p[0].get("seed") or 0, p[1].get("seed") or 0), p[0]["match_id"]))
+    pairs.sort(key=lambda p: (unit_order(str(p[0]["match_id"]).split("[", 1)[0], p[0].get("variant"),
+                                         min(p[0].get("seed") or 0, p[1].get("seed") or 0), p[0].get("renaming")),
+                              p[0]["match_id"]))  # the gate's order: unrelated to seeds and seatings
     scores = [(_side_score(r, new), _side_score(r, old)) for pair in pairs for r in pair]
     wdl = _is_wdl(scale, [s for both in scores for s in both])
     diffs, units = [], []
@@ -493,7 +727,7 @@ def _head_to_head_pairs(current: dict[str, Any], new: str, old: str, game: str,
         diffs.append(sum(d) / 2)
         units.append(_side_score(a, new) + _side_score(b, new) if wdl else (1 + sum(d) / 2) / 2)
     cost = sum(float(r.get("cost_usd") or 0.0) for pair in pairs for r in pair)
-    return _Pairs(diffs, units, wdl, incomplete, cost)
+    return _Pairs(diffs, units, wdl, incomplete, cost, voided=sorted(row["match_id"] for row in errored))
 
 
 def _games(report: dict[str, Any], agent: str) -> set[str]:
@@ -509,26 +743,37 @@ def _test(agent: str, base_agent: str, game: str, pairing: str, pairs: _Pairs, s
           k: int) -> GameTest:
     from stratbench.rating.sprt import expected_units_left, llr_bounds  # lean: rating.sprt loads numpy and scipy
 
+    model = "difference" if pairs.games is not None else "pentanomial" if pairs.wdl else "points"
+    extra = {"games": pairs.games, "why_incomplete": list(pairs.why_incomplete), "charged": pairs.charged,
+             "voided": list(pairs.voided)}
     if not pairs.units:
         lower, upper = llr_bounds(settings.alpha / k, settings.beta / k)
-        return GameTest(agent, base_agent, game, pairing, "pentanomial" if pairs.wdl else "points", 0,
+        return GameTest(agent, base_agent, game, pairing, model, 0,
                         pairs.incomplete, INCONCLUSIVE, 0.0, lower, upper, None, (None, None),
-                        _unit(pairs.wdl, settings), [], None, None)
-    result, path, decided_at = decide(pairs.units, pairs.wdl, settings, k)
+                        _unit(pairs, settings), [], None, None, **extra)
+    result, path, decided_at = decide(pairs.units, pairs.wdl and pairs.games is None, settings, k, games=pairs.games)
     decision = {"H1": PASS, "H0": FAIL}.get(result.decision, INCONCLUSIVE)
-    if pairs.wdl:
-        estimate, interval = _finite(result.estimate), tuple(_finite(x) for x in result.interval)
-    else:  # mean point (1 + d) / 2 -> mean difference d (the observed mean, not the regularised one)
-        used = pairs.diffs[:result.units]
+    used = pairs.diffs[:result.units]
+    all_equal = len(set(pairs.units[:result.units])) == 1
+    if model == "points":  # mean point (1 + d) / 2 -> mean difference d (the observed mean, not the regularised one)
         estimate = sum(used) / len(used)
-        interval = tuple(_finite(2 * x - 1) for x in result.interval)
+        interval = (None, None) if all_equal else tuple(_finite(2 * x - 1) for x in result.interval)
+    else:
+        estimate = _finite(result.estimate)
+        interval = (None, None) if all_equal else tuple(_finite(x) for x in result.interval)
     spread = None
     if len(pairs.diffs) >= 2:
         mean = sum(pairs.diffs) / len(pairs.diffs)
         spread = math.sqrt(sum((d - mean) ** 2 for d in pairs.diffs) / (len(pairs.diffs) - 1))
-    test = GameTest(agent, base_agent, game, pairing, "pentanomial" if pairs.wdl else "points", len(pairs.units),
+    test = GameTest(agent, base_agent, game, pairing, model, len(pairs.units),
                     pairs.incomplete, decision, float(result.llr), float(result.lower), float(result.upper),
-                    estimate, interval, _unit(pairs.wdl, settings), path, decided_at, spread)
+                    estimate, interval, _unit(pairs, settings), path, decided_at, spread, all_equal=all_equal, **extra)
+    if pairing == "baseline":
+        test.score_difference = sum(used) / len(used)
+        if len(used) >= 2 and not all_equal:
+            mean = test.score_difference
+            half = 1.959963984540054 * math.sqrt(sum((d - mean) ** 2 for d in used) / (len(used) - 1) / len(used))
+            test.score_interval = (max(-1.0, mean - half), min(1.0, mean + half))
     if decision == INCONCLUSIVE:
         left = expected_units_left(result)
         if left is not None and math.isfinite(left):
@@ -538,8 +783,10 @@ def _test(agent: str, base_agent: str, game: str, pairing: str, pairs: _Pairs, s
     return test
 
 
-def _unit(wdl: bool, settings: GateSettings) -> str:
-    return f"{settings.elo_model} Elo" if wdl else "score"
+def _unit(pairs: _Pairs, settings: GateSettings) -> str:
+    if pairs.games is not None:
+        return "normalized Elo"
+    return f"{settings.elo_model} Elo" if pairs.wdl else "score"
 
 
 def _finite(value: Any) -> float | None:
@@ -598,6 +845,12 @@ def check(current: dict[str, Any], baseline: dict[str, Any], settings: GateSetti
         raise NothingCompared("the two runs share no match of the agents compared (other seeds, tests or variants?)")
     result = GateResult(found, warnings, settings, k)
     for agent, base_agent in sorted(pairs.items()):
+        now_seeds, base_seeds = _played(current, agent), _played(baseline, base_agent)
+        if now_seeds != base_seeds:  # ratings over other matches say nothing of a drop
+            result.warnings.append(
+                f"{agent}: ratings not compared: the two runs played other matches ({len(now_seeds & base_seeds)} "
+                f"shared, {len(now_seeds - base_seeds)} only here, {len(base_seeds - now_seeds)} only in the baseline)")
+            continue
         note = rating_drop(current, baseline, agent, base_agent, settings.tolerance)
         if note:
             result.warnings.append(note)
@@ -629,6 +882,57 @@ def head_to_head(current: dict[str, Any], settings: GateSettings, tests: int | N
     if not any(t.pairs for t in found):
         raise NothingCompared("no head-to-head match has its partner with the seats swapped")
     return GateResult(found, warnings, settings, k)
+
+
+def expected_units(settings: GateSettings, tests: int = 1, games: int = 2, wdl: bool = True) -> tuple[float, float]:
+    """Average units a test needs to decide, ``(under H0: the regression, under H1: no change)``, by Wald's
+    approximation with the error rates split over ``tests``.
+
+    A win/draw/loss unit of ``games`` games per side is taken at the hypotheses' normalized distance
+    (``sqrt(games) (elo1 - elo0) / (800 / ln 10)`` in t-values; logistic Elo read at an even score); any other
+    game's at the largest spread a unit in [0, 1] can have, so its figures are upper bounds.
+    """
+    from stratbench.rating.sprt import NELO_PER_T, elo_to_score, llr_bounds
+
+    alpha, beta = settings.alpha / tests, settings.beta / tests
+    lower, upper = llr_bounds(alpha, beta)
+    if not wdl:
+        distance = settings.score_margin  # (margin / 2) / 0.5
+    elif settings.elo_model == "logistic":
+        distance = (elo_to_score(settings.elo1) - elo_to_score(settings.elo0)) * 2 * math.sqrt(games)
+    else:
+        distance = math.sqrt(games) * (settings.elo1 - settings.elo0) / NELO_PER_T
+    drift = distance ** 2 / 2
+    under_h1 = ((1 - beta) * upper + beta * lower) / drift
+    under_h0 = ((1 - alpha) * lower + alpha * upper) / -drift
+    return under_h0, under_h1
+
+
+def plan_lines(queues: dict[Any, list[list[Any]]], settings: GateSettings, budget: int | None, spent: int,
+               unpaired: int) -> list[str]:
+    """What a gate that plays until decided will do, said before its first match: the tests, the units that can
+    pair, the units a decision takes on average, the budget."""
+    units = sum(len(queue) for queue in queues.values())
+    matches = sum(len(unit) for queue in queues.values() for unit in queue)
+    tests = max(1, len(queues))
+    games = max((len(unit) for queue in queues.values() for unit in queue), default=1)
+    under_h0, under_h1 = expected_units(settings, tests, games)
+    lines = [f"stratbench gate plan: {len(queues)} test(s); {units} unit(s) can pair ({matches} match(es)); "
+             f"a win/draw/loss test decides after about {math.ceil(under_h1)} unit(s) if nothing changed and "
+             f"{math.ceil(under_h0)} at the regression it is built to catch (H0 {_h0(settings)}, "
+             f"Bonferroni over {tests})"]
+    if budget is not None:
+        lines.append(f"stratbench gate plan: budget {budget} match(es), {spent} spent by the runs resumed; "
+                     "a unit is never begun that the budget cannot finish")
+    if unpaired:
+        lines.append(f"stratbench gate plan: {unpaired} match(es) cannot complete a unit and are not played")
+    return lines
+
+
+def _played(report: dict[str, Any], agent: str) -> set[tuple[Any, ...]]:
+    """The matches ``agent`` played as the subject, named by test, game, variant, seed, seat and renaming."""
+    return {(str(r["match_id"]).split("[", 1)[0], r["game"], r.get("variant"), r.get("seed"), r.get("subject", 0),
+             r.get("renaming")) for r in report.get("matches", []) if _is_subject(r, agent)}
 
 
 def _version_notes(current: dict[str, Any], baseline: dict[str, Any], warnings: list[str]) -> None:

@@ -4,14 +4,19 @@ The option types are shared with ``stratbench gate``.
 
 Defaults, and why: an LLM match costs real money, so the margins are wider
 than an engine tester's (Fishtest's non-regression bounds of a few Elo need
-tens of thousands of games). H0 is a loss of 50 logistic Elo (the old model
-would then score 57% against the new one), H1 no loss; for a game that is
-not win/draw/loss, H0 is a mean drop of 0.1 of the game's score range. At
-alpha = beta = 0.05 and one test, an unchanged model whose games are coin
-flips passes after about 140 pairs on average, a deterministic unchanged one
-after 20, and a collapse (every game lost where the old model won half) fails
-after 23; before that the gate says ``inconclusive`` (with an estimate of the
-pairs left).
+tens of thousands of games). H0 is a loss of 50 normalized Elo, H1 no loss.
+Normalized Elo measures a change in units of the spread of the unit's
+result, so it means the same whatever the old model scored against the
+suite's opponent: at an even score it is a drop of about 0.1 in score per
+game; for a model that won 2% of its games against the opponent it is a
+total collapse to 0%; near 0% or 100% a real drop never reads as "no
+change", as a drop in plain score would (there is little score left to
+lose). For a game that is not win/draw/loss, H0 is a mean drop of 0.1 of
+the game's score range. At alpha = beta = 0.05 and one test, an unchanged
+model passes after about 140 units on average (a deterministic one too:
+units that all agree are evidence, at about the same rate), a regression of
+the margin fails after about as many, and a collapse far sooner; before that
+the gate says ``inconclusive`` (with an estimate of the units left).
 """
 
 from __future__ import annotations
@@ -32,7 +37,8 @@ from stratbench.report.gate import (
     validate_report,
 )
 
-__all__ = ["add_pytest_options", "check_pytest_options", "error_rate", "finite_float", "load_baseline", "run_gate",
+__all__ = ["add_pytest_options", "check_pytest_options", "error_rate", "finite_float", "load_baseline", "plays_pairs",
+           "run_gate",
            "score_margin", "settings_from_pytest", "validate"]
 
 
@@ -64,10 +70,19 @@ def score_margin(text: str) -> float:
     return value
 
 
+NORMALIZED_ELO_LIMIT = 245
+"""The largest normalized Elo a gate's bound may have: a t-value of 1 per unit of two games (about 347 / sqrt 2),
+far past any regression worth gating, and the limit of :func:`stratbench.rating.sprt.sprt_pentanomial`."""
+
+
 def validate(elo0: float, elo1: float) -> str | None:
-    """Returns why the two Elo hypotheses cannot be tested, or None."""
+    """Returns why the two Elo hypotheses cannot be tested, or None (checked before any match)."""
     if not elo0 < elo1:
         return f"--gate-elo0 {elo0:g} must be below --gate-elo1 {elo1:g} (H0 the regression, H1 none)"
+    for name, value in (("--gate-elo0", elo0), ("--gate-elo1", elo1)):
+        if abs(value) > NORMALIZED_ELO_LIMIT:
+            return (f"{name} {value:g}: a bound of the gate lies within +-{NORMALIZED_ELO_LIMIT} Elo (normalized Elo "
+                    "beyond it is a change of more than one spread per unit; the tests cannot be drawn)")
     return None
 
 
@@ -82,8 +97,9 @@ def add_pytest_options(group: Any) -> None:
     group.addoption("--gate-beta", "--stratbench-gate-beta", type=error_rate, default=0.05, metavar="B",
                     dest="stratbench_gate_beta", help="Chance an unchanged agent fails the gate (default 0.05)")
     group.addoption("--gate-elo-model", "--stratbench-gate-elo-model", choices=("logistic", "normalized"),
-                    default="logistic", dest="stratbench_gate_elo_model",
-                    help="Elo of the gate's win/draw/loss tests: logistic (default) or normalized")
+                    default="normalized", dest="stratbench_gate_elo_model",
+                    help="Elo of a head-to-head gate's win/draw/loss pairs: normalized (default) or logistic; "
+                         "against a baseline the gate always tests normalized Elo")
     group.addoption("--gate-score-margin", "--stratbench-gate-score-margin", type=score_margin, default=0.1,
                     metavar="S", dest="stratbench_gate_score_margin",
                     help="Gate H0 for games other than win/draw/loss: a mean drop of this share of the score "
@@ -106,7 +122,7 @@ UNGATED = (
     ("--gate-elo1", "stratbench_gate_elo1", 0.0),
     ("--gate-alpha", "stratbench_gate_alpha", 0.05),
     ("--gate-beta", "stratbench_gate_beta", 0.05),
-    ("--gate-elo-model", "stratbench_gate_elo_model", "logistic"),
+    ("--gate-elo-model", "stratbench_gate_elo_model", "normalized"),
     ("--gate-score-margin", "stratbench_gate_score_margin", 0.1),
     ("--gate-inconclusive", "stratbench_gate_inconclusive", "inconclusive"),
 )
@@ -137,6 +153,30 @@ def check_pytest_options(config: Any, baseline: Any) -> str | None:
 
     return (until_decided_problem(config, baseline)
             or validate(config.getoption("stratbench_gate_elo0"), config.getoption("stratbench_gate_elo1")))
+
+
+def plays_pairs(config: Any) -> bool:
+    """Whether a two-seat match is played in both seatings of its seed (``--pairs``), one unit of the gate per seed.
+
+    So it is under ``--pairs``, in a head-to-head gate (``--stratbench-gate-map`` without a baseline), and against
+    a baseline that holds seeds in both seatings; a baseline recorded without them is compared seating by seating,
+    and this run plays the seatings its ``--matches`` gives, as the baseline did.
+    """
+    if config.getoption("stratbench_pairs"):
+        return True
+    path = config.getoption("baseline", None)
+    if path is None:
+        return bool(config.getoption("stratbench_gate_map"))
+    cached = getattr(config, "_stratbench_baseline_pairs", None)
+    if cached is None:
+        from stratbench.report.gate import holds_both_seatings
+
+        try:
+            cached = holds_both_seatings(load_baseline(path) or {})
+        except ValueError:  # the controller says why, before any match
+            cached = False
+        config._stratbench_baseline_pairs = cached
+    return cached
 
 
 def load_baseline(path: str | None) -> dict[str, Any] | None:

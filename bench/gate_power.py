@@ -32,9 +32,15 @@ Its error rates are checked by simulation too. Where the sequential test errs le
 rates is the one with the sequential test's own simulated rates (floored at half a gate), and the
 table gives the ratio to both.
 
+* ``--defaults``: the gate's shipped defaults against a baseline (units of a seed in both seatings,
+  H0 -50 normalized Elo, H1 0) with the old model scoring 0.02, 0.1, 0.5, 0.9 and 0.98 against the
+  suite's opponent, and with near-constant outcomes (the new model repeats the old one's result on
+  90% of the games); H0's truth is the new model's win rate whose units have the bound's t-value
+  (a total collapse where no drop reaches it).
+
 Usage::
 
-    python bench/gate_power.py [--gates 2000] [--seed 1] [--cap 5] [--midpoint]
+    python bench/gate_power.py [--gates 2000] [--seed 1] [--cap 5] [--midpoint] [--defaults]
 """
 
 from __future__ import annotations
@@ -136,6 +142,60 @@ def success_difference_distribution(drop: float, base: float = 0.6) -> np.ndarra
         new, old = base + shift - drop, base + shift
         total += np.array([(1 - new) * old, new * old + (1 - new) * (1 - old), new * (1 - old)]) / 3
     return total
+
+
+GRID9 = np.linspace(0.0, 1.0, 9)
+"""The points of a baseline unit of two win/draw/loss games per side (``stratbench.report.gate.difference_grid(2)``)."""
+
+
+def baseline_unit_distribution(p_old: float, p_new: float, copy: float = 0.0) -> np.ndarray:
+    """Distribution on :data:`GRID9` of a baseline unit: a seed in both seatings, each game won (1) or lost (0).
+
+    The old model wins each game with ``p_old``; the new one repeats the old one's result with ``copy`` (the same
+    position, an agent that plays alike), else wins with ``p_new``. The unit's point is ``(1 + d) / 2`` with ``d``
+    the mean of the two games' differences.
+    """
+    game = np.zeros(3)  # index = new - old + 1
+    for old, p in ((1, p_old), (0, 1 - p_old)):
+        for new, q in ((1, p_new), (0, 1 - p_new)):
+            game[new - old + 1] += p * ((1 - copy) * q + copy * (new == old))
+    unit = np.convolve(game, game)  # index 0..4 = sum of the two games' (d + 1)
+    grid = np.zeros(9)
+    grid[::2] = unit  # point (1 + mean d) / 2 = index / 4 = 2 index / 8
+    return grid
+
+
+def _t_value(truth: np.ndarray, points: np.ndarray) -> float:
+    mean = float((truth * points).sum())
+    return (mean - 0.5) / math.sqrt(float((truth * (points - mean) ** 2).sum()))
+
+
+def regressed_to(p_old: float, t: float, copy: float = 0.0) -> float:
+    """The new model's win probability whose baseline units have t-value ``t`` (0 when no drop reaches it)."""
+    low, high = 0.0, p_old
+    if _t_value(baseline_unit_distribution(p_old, 0.0, copy), GRID9) > t:
+        return 0.0
+    for _ in range(100):
+        middle = (low + high) / 2
+        low, high = (middle, high) if _t_value(baseline_unit_distribution(p_old, middle, copy), GRID9) < t else (
+            low, middle)
+    return (low + high) / 2
+
+
+def shipped_defaults() -> list[Setting]:
+    """The gate's shipped defaults against a baseline: units of both seatings, H0 -50 normalized Elo, H1 0, at the
+    old model's score 0.02, 0.1, 0.5, 0.9 and 0.98 against the suite's opponent, and with near-constant outcomes
+    (the new model repeats the old one's result on 90% of the games)."""
+    t0 = math.sqrt(2.0) * -50.0 / NELO_PER_T
+    found = []
+    for p_old, copy in ((0.02, 0.0), (0.1, 0.0), (0.5, 0.0), (0.9, 0.0), (0.98, 0.0), (0.5, 0.9), (0.9, 0.9)):
+        p_new = regressed_to(p_old, t0, copy)
+        truth_h0 = baseline_unit_distribution(p_old, p_new, copy)
+        name = (f"baseline, defaults, old scores {p_old:g}" + (f", {copy:.0%} repeated" if copy else "")
+                + f" (H0: new scores {p_new:.3f}, t {_t_value(truth_h0, GRID9):+.3f})")
+        found.append(Setting(name, "nElo -50 / 0", GRID9, truth_h0, baseline_unit_distribution(p_old, p_old, copy),
+                             lambda counts: llr_t_value(counts, GRID9, t0, 0.0)))
+    return found
 
 
 def settings() -> list[Setting]:
@@ -283,9 +343,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cap", type=float, default=5.0, help="Cap on pairs, as a multiple of the fixed-size n")
     parser.add_argument("--midpoint", action="store_true", help="Also the mean pairs midway between H0 and H1")
+    parser.add_argument("--defaults", action="store_true",
+                        help="Only the gate's shipped defaults against a baseline (shipped_defaults())")
     args = parser.parse_args(argv)
     rows = []
-    for index, setting in enumerate(settings()):
+    for index, setting in enumerate(shipped_defaults() if args.defaults else settings()):
         start = time.perf_counter()
         rows.append(measure(setting, args.gates, args.seed + index, args.cap, args.midpoint))
         print(f"{setting.name}: {time.perf_counter() - start:.1f} s", file=sys.stderr)

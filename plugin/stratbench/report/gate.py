@@ -440,7 +440,7 @@ def _llr_path(units: Sequence[float], wdl: bool, settings: GateSettings, games: 
     if not units:
         return []
     if games is not None or (wdl and settings.elo_model != "logistic"):  # normalized Elo: t-values per unit
-        from stratbench.rating.sprt import NELO_PER_T, llr_t_value
+        from stratbench.rating.sprt import NELO_PER_T, llr_t_value  # lean: rating.sprt loads numpy and scipy
 
         grid = np.array(difference_grid(games) if games is not None else PAIR_POINTS)
         steps = np.zeros((len(units), len(grid)))
@@ -892,7 +892,7 @@ def expected_units(settings: GateSettings, tests: int = 1, games: int = 2, wdl: 
     (``sqrt(games) (elo1 - elo0) / (800 / ln 10)`` in t-values; logistic Elo read at an even score); any other
     game's at the largest spread a unit in [0, 1] can have, so its figures are upper bounds.
     """
-    from stratbench.rating.sprt import NELO_PER_T, elo_to_score, llr_bounds
+    from stratbench.rating.sprt import NELO_PER_T, elo_to_score, llr_bounds  # lean: loads numpy and scipy
 
     alpha, beta = settings.alpha / tests, settings.beta / tests
     lower, upper = llr_bounds(alpha, beta)

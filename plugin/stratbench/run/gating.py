@@ -12,11 +12,12 @@ game; for a model that won 2% of its games against the opponent it is a
 total collapse to 0%; near 0% or 100% a real drop never reads as "no
 change", as a drop in plain score would (there is little score left to
 lose). For a game that is not win/draw/loss, H0 is a mean drop of 0.1 of
-the game's score range. At alpha = beta = 0.05 and one test, an unchanged
-model passes after about 140 units on average (a deterministic one too:
-units that all agree are evidence, at about the same rate), a regression of
-the margin fails after about as many, and a collapse far sooner; before that
-the gate says ``inconclusive`` (with an estimate of the units left).
+the game's score range. At alpha = beta = 0.05, one test and units of both
+seatings, an unchanged model whose games are coin flips passes after about
+135 units on average, one whose units all equal the baseline's after 73
+(one-match units: about 200 and 145), a regression of the margin fails after
+about as many, and a collapse sooner; before that the gate says
+``inconclusive`` (with an estimate of the units left).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from stratbench.report.gate import (
     NothingCompared,
     check,
     head_to_head,
+    holds_both_seatings,
     validate_report,
 )
 
@@ -169,8 +171,6 @@ def plays_pairs(config: Any) -> bool:
         return bool(config.getoption("stratbench_gate_map"))
     cached = getattr(config, "_stratbench_baseline_pairs", None)
     if cached is None:
-        from stratbench.report.gate import holds_both_seatings
-
         try:
             cached = holds_both_seatings(load_baseline(path) or {})
         except ValueError:  # the controller says why, before any match

@@ -129,7 +129,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
         # Adaptive scheduling picks each match from the results before it: no matches are started ahead.
         config.pluginmanager.register(AdaptiveSchedule(config.getoption("stratbench_budget")), ADAPTIVE_PLUGIN)
-    elif config.getoption("stratbench_gate_until_decided"):
+    elif config.getoption("stratbench_gate_until_decided") or config.getoption("stratbench_gate_plan"):
         from stratbench.run.gate_schedule import GateSchedule  # setup: loads after _skip_assert_rewriting
         from stratbench.run.gating import settings_from_pytest  # setup: loads after _skip_assert_rewriting
 

@@ -45,6 +45,7 @@ def test_until_decided_stops_at_the_decision_and_resumes_within_its_budget(suite
     small = suite.runpytest_subprocess(*FAST, "--baseline", "base", "--gate-until-decided", "--budget", "6")
     assert small.ret == 6, small.stdout.str()
     small.stdout.fnmatch_lines(["stratbench gate plan: 1 test(s); 60 unit(s) can pair (60 match(es)); *",
+                                "stratbench gate plan: a test has only 60 unit(s) to play, *",
                                 "stratbench gate plan: budget 6 match(es), 0 spent by the runs resumed; *"])
     records = _records(suite)
     scored = [r for r in records.values() if r["status"] == "scored"]
@@ -84,3 +85,19 @@ def test_until_decided_plays_nothing_that_cannot_complete_a_unit(pytester):
                                  "(the baseline has no match of this seed; the baseline played this seed in the "
                                  "other seating); nothing was played*"])
     assert not (pytester.path / "reports" / "latest" / "results.jsonl").exists() or not _records(pytester)
+
+
+@pytest.mark.slow
+def test_gate_plan_prints_the_plan_and_plays_nothing(suite):
+    result = suite.runpytest_subprocess(*FAST, "--baseline", "base", "--gate-plan", "--budget", "10")
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines([
+        "stratbench gate plan: 1 test(s); 60 unit(s) can pair (60 match(es)); a win/draw/loss test decides after "
+        "about 256 unit(s) if nothing changed and 256 at the regression it is built to catch (H0 -50 normalized Elo "
+        "or a score drop of 0.1, Bonferroni over 1)",
+        "stratbench gate plan: a test has only 60 unit(s) to play, fewer than a decision takes on average: *",
+        "stratbench gate plan: budget 10 match(es), 0 spent by the runs resumed; *",
+        "*stratbench gate: the plan above (--gate-plan); nothing was played*",
+    ])
+    path = suite.path / "reports" / "latest" / "results.jsonl"
+    assert not path.exists() or not _records(suite)

@@ -921,6 +921,11 @@ def plan_lines(queues: dict[Any, list[list[Any]]], settings: GateSettings, budge
              f"a win/draw/loss test decides after about {math.ceil(under_h1)} unit(s) if nothing changed and "
              f"{math.ceil(under_h0)} at the regression it is built to catch (H0 {_h0(settings)}, "
              f"Bonferroni over {tests})"]
+    fewest = min((len(queue) for queue in queues.values()), default=0)
+    if queues and fewest < min(under_h0, under_h1):
+        lines.append(f"stratbench gate plan: a test has only {fewest} unit(s) to play, fewer than a decision takes "
+                     "on average: expect inconclusive unless the change is large (more seeds: --matches N, in "
+                     "both runs)")
     if budget is not None:
         lines.append(f"stratbench gate plan: budget {budget} match(es), {spent} spent by the runs resumed; "
                      "a unit is never begun that the budget cannot finish")

@@ -59,18 +59,22 @@ __all__ = ["GateSchedule", "until_decided_problem"]
 
 
 def until_decided_problem(config: pytest.Config, baseline: Any) -> str | None:
-    """Returns the one-line problem with ``--gate-until-decided``, or None."""
-    if not config.getoption("stratbench_gate_until_decided"):
+    """Returns the one-line problem with ``--gate-until-decided`` (or ``--gate-plan``), or None."""
+    if config.getoption("stratbench_gate_until_decided"):
+        flag = "--gate-until-decided"
+    elif config.getoption("stratbench_gate_plan", False):
+        flag = "--gate-plan"
+    else:
         return None
     if baseline is None and not config.getoption("stratbench_gate_map"):
-        return "--gate-until-decided needs --baseline PATH or --stratbench-gate-map NEW=OLD (a gate to decide)"
+        return f"{flag} needs --baseline PATH or --stratbench-gate-map NEW=OLD (a gate to decide)"
     if config.getoption("stratbench_schedule") == "adaptive":
-        return "--gate-until-decided chooses the matches itself; drop --schedule adaptive"
+        return f"{flag} chooses the matches itself; drop --schedule adaptive"
     if config.getoption("numprocesses", None) or config.getoption("tx", None):
-        return ("--gate-until-decided chooses each match from the results before it, so it runs in one process; "
+        return (f"{flag} chooses each match from the results before it, so it runs in one process; "
                 "drop -n and --tx")
     if config.getoption("stratbench_shard", None) is not None:
-        return "--gate-until-decided chooses among every collected match; it cannot be combined with --stratbench-shard"
+        return f"{flag} chooses among every collected match; it cannot be combined with --stratbench-shard"
     return None
 
 
@@ -195,6 +199,8 @@ class GateSchedule:
             and (r["sides"][r.get("subject", 0)].get("agent"), r.get("game")) in gated)
         self._update()
         self._say_plan()
+        if self.config.getoption("stratbench_gate_plan", False):
+            pytest.exit("stratbench gate: the plan above (--gate-plan); nothing was played", returncode=0)
 
     def _say_plan(self) -> None:
         terminal = self.config.pluginmanager.get_plugin("terminalreporter")

@@ -110,6 +110,10 @@ def add_pytest_options(group: Any) -> None:
                     dest="stratbench_gate_until_decided",
                     help="Play the collected matches one pair at a time for the games the gate has not decided, "
                          "until each is decided or --budget N matches (or --max-cost) are spent; one process")
+    group.addoption("--gate-plan", "--stratbench-gate-plan", action="store_true", default=False,
+                    dest="stratbench_gate_plan",
+                    help="Print the gate's plan (the units that can pair, the units a decision takes on average, "
+                         "the budget) and exit before playing anything; one process")
     group.addoption("--pairs", "--stratbench-pairs", action="store_true", default=False, dest="stratbench_pairs",
                     help="Play each seed of a two-seat pairing in both seatings, a pair with the sides swapped for "
                          "the gate (twice the matches; the seating a suite gives a seed keeps its id)")

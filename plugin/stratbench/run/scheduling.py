@@ -33,7 +33,8 @@ def schedule_problem(config: pytest.Config) -> str | None:
     schedule = config.getoption("stratbench_schedule")
     budget = config.getoption("stratbench_budget")
     if schedule != ADAPTIVE:
-        if budget is None or config.getoption("stratbench_gate_until_decided", False):
+        if (budget is None or config.getoption("stratbench_gate_until_decided", False)
+                or config.getoption("stratbench_gate_plan", False)):
             return None
         return "--budget needs --schedule adaptive (it is the number of matches adaptive scheduling plays)"
     if budget is None:

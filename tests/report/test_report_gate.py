@@ -91,6 +91,10 @@ def test_a_few_matches_with_a_small_drop_are_inconclusive_with_an_estimate_and_i
     assert line[0] == "stratbench gate: INCONCLUSIVE (not yet decided)"
     assert line[1].startswith("  more  x: tictactoe: LLR ")
     assert line[1].endswith(f"; about {test.more_pairs} more unit(s) (about ${0.02 * test.more_pairs:.2f})")
+    # what to run next, in one line: the units left are one match each (a baseline without --pairs)
+    assert line[-1] == (f"  next  the same command with --gate-until-decided --budget {test.more_pairs} (one process, "
+                        f"without -n; --resume keeps what this run played): about {test.more_pairs} more match(es) "
+                        "on average")
 
 
 def test_without_costs_the_estimate_names_no_price():

@@ -277,7 +277,17 @@ class GateResult:
             lines += [f"  {tag[wanted]}{t.line()}" for t in self.tests if t.decision == wanted]
         lines.append(f"  note  {self.error_control()}")
         lines += [f"  note  {m}" for m in self.warnings]
+        more = self.matches_to_decide()
+        if self.decision == INCONCLUSIVE and more:
+            lines.append(f"  next  the same command with --gate-until-decided --budget {more} (one process, without "
+                         f"-n; --resume keeps what this run played): about {more} more match(es) on average")
         return "\n".join(lines)
+
+    def matches_to_decide(self) -> int | None:
+        """About how many more matches the undecided tests need on average (None: not estimated yet)."""
+        needed = [t.more_pairs * (2 if t.pairing == "head-to-head" else t.games or 1)
+                  for t in self.tests if t.decision == INCONCLUSIVE and t.more_pairs is not None]
+        return sum(needed) or None
 
     def to_dict(self) -> dict[str, Any]:
         """Returns the gate data for results.json."""

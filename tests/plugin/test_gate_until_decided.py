@@ -101,3 +101,17 @@ def test_gate_plan_prints_the_plan_and_plays_nothing(suite):
     ])
     path = suite.path / "reports" / "latest" / "results.jsonl"
     assert not path.exists() or not _records(suite)
+
+
+def test_a_probe_is_keyed_by_the_renaming_its_records_carry():
+    from stratbench.core.agent import AgentSpec
+    from stratbench.core.obfuscation import Obfuscation
+    from stratbench.core.schedule import MatchSpec, with_obfuscations
+    from stratbench.run.gate_schedule import _renaming_tag
+
+    original = MatchSpec("tictactoe", (AgentSpec(kind="random"), AgentSpec(kind="minimax")), 0, 3,
+                         "random-vs-minimax-s3")
+    salted = Obfuscation("mystery", 7, "run-salt")
+    plain, probe = with_obfuscations([original], [salted])
+    assert _renaming_tag(plain) is None
+    assert _renaming_tag(probe) == salted.tag and salted.tag.startswith("obf-mystery-s7-k")

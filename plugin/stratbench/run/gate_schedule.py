@@ -28,6 +28,7 @@ record and replay as always.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -45,6 +46,14 @@ from stratbench.report.gate import (
     rows_from_records,
     unit_order,
 )
+
+
+def _renaming_tag(spec: MatchSpec) -> str | None:
+    """A memorisation probe's renaming as its records name it (the tag its id ends with), None for an original."""
+    if spec.obfuscation is None:
+        return None
+    found = re.search(r"-(obf-[a-z]+-s\d+(?:-k[0-9a-f]{6})?)$", spec.id)
+    return found.group(1) if found else spec.obfuscation
 
 
 def _place(unit: tuple[Any, ...]) -> str:
@@ -127,13 +136,14 @@ class GateSchedule:
         """``(test, unit, seating, why not)`` of a collected match; test None: not gated (played as collected)."""
         labels = [side.label for side in spec.sides]
         mapping = self.settings.agent_map
+        renaming = _renaming_tag(spec)
         row = {"match_id": item.nodeid, "game": spec.game, "agents": labels, "seed": spec.seed,
-               "variant": spec.variant, "subject": spec.subject, "renaming": spec.obfuscation}
+               "variant": spec.variant, "subject": spec.subject, "renaming": renaming}
         test = item.nodeid.split("[", 1)[0]
         if base_units is None:  # head to head: NEW against OLD, a unit is a seed in both seatings
             for new, old in sorted(mapping.items()):
                 if sorted(labels) == sorted([new, old]) and new != old:
-                    return ((new, old, spec.game), ("h2h", test, spec.variant, spec.seed, spec.obfuscation),
+                    return ((new, old, spec.game), ("h2h", test, spec.variant, spec.seed, renaming),
                             labels.index(new), None)
             return None, None, None, None
         subject = labels[spec.subject]

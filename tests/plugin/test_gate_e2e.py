@@ -176,3 +176,30 @@ def test_pairs_play_each_seed_in_both_seatings_and_the_head_to_head_test_pairs_t
     assert seatings == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]  # each seed with the sides swapped
     (test,) = data["gate"]["tests"]
     assert test["pairing"] == "head-to-head" and test["pairs"] == 3 and test["incomplete"] == 0
+
+
+MAP_SUITE = """
+import pytest
+
+@pytest.mark.stratbench(game="tictactoe", opponents=["minimax"], baselines=[], matches=40, seats="half")
+def test_tictactoe(match):
+    match.play()
+"""
+
+
+@pytest.mark.slow
+def test_the_map_renames_the_candidate_only_so_minimax_for_random_pairs_and_passes(pytester):
+    """Candidate minimax and baseline random, both against the minimax opponent: every match pairs."""
+    pytester.makepyfile(test_ttt=MAP_SUITE)
+    base = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--stratbench-agent", "random",
+                                         "--report-dir", "base", "--stratbench-bootstrap", "50")
+    assert base.ret == 0, base.stdout.str()
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--stratbench-agent", "minimax", "--baseline",
+                                           "base", "--stratbench-gate-map", "minimax=random", "--report-dir", "new",
+                                           "--stratbench-bootstrap", "50")
+    assert result.ret == 0, result.stdout.str()  # on main: exit 4, "nothing compared"
+    result.stdout.fnmatch_lines(["stratbench gate: passed",
+                                 "  ok    minimax vs random: tictactoe: LLR +* after * of 40 unit(s); score difference "
+                                 "per game +0.*"])
+    (test,) = json.loads((pytester.path / "new" / "results.json").read_text())["gate"]["tests"]
+    assert test["pairs"] == 40 and test["incomplete"] == 0 and test["score_difference"] > 0

@@ -113,5 +113,6 @@ def test_a_probe_is_keyed_by_the_renaming_its_records_carry():
                          "random-vs-minimax-s3")
     salted = Obfuscation("mystery", 7, "run-salt")
     plain, probe = with_obfuscations([original], [salted])
-    assert _renaming_tag(plain) is None
-    assert _renaming_tag(probe) == salted.tag and salted.tag.startswith("obf-mystery-s7-k")
+    assert _renaming_tag(plain, "run-salt") is None
+    assert _renaming_tag(probe, "run-salt") == salted.tag and salted.tag.startswith("obf-mystery-s7-k")
+    assert probe.id.endswith("-" + salted.tag)  # the id's ending, as the records name it

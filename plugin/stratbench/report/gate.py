@@ -80,6 +80,7 @@ __all__ = [
     "CLI_EXIT", "FAIL", "GATE_MODES", "INCONCLUSIVE", "PASS", "PYTEST_EXIT", "BaselineError", "GameTest",
     "GateResult", "GateSettings", "NothingCompared", "check", "decide", "head_to_head", "rating_drop",
     "expected_units", "finite_number", "holds_both_seatings", "plan_lines", "rows_from_records", "unit_order",
+    "unit_place",
     "validate_report",
 ]
 
@@ -532,7 +533,12 @@ def unit_order(test: str, variant: Any, seed: Any, renaming: Any = None) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _unit_place(key: tuple[Any, ...]) -> str:
+def unit_place(key: tuple[Any, ...]) -> str:
+    """A unit's place in the gate's order (:func:`unit_order`), from the key that names it: ``_unit_key``'s
+    ``("seed" | "match" | "id", ...)`` or the until-decided schedule's head-to-head ``("h2h", test, variant, seed,
+    renaming)``."""
+    if key[0] == "h2h":
+        return unit_order(key[1], key[2], key[3], key[4])
     if key[0] == "id":
         return unit_order(key[1], None, None)
     return unit_order(key[1], key[5], key[4], key[-1])
@@ -667,7 +673,7 @@ def _baseline_pairs(current: dict[str, Any], baseline: dict[str, Any], agent: st
             by_unit, games = full, 2
         else:
             games = 1
-    order = sorted(by_unit, key=lambda u: (_unit_place(u), repr(u)))
+    order = sorted(by_unit, key=lambda u: (unit_place(u), repr(u)))
     span = scale[1] - scale[0]
     diffs, new_scores, old_scores, cost = [], [], [], 0.0
     charged = 0

@@ -28,12 +28,12 @@ record and replay as always.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from stratbench.core.obfuscation import Obfuscation
 from stratbench.core.schedule import MatchSpec
 from stratbench.run.scheduling import run_in_order
 from stratbench.report.gate import (
@@ -44,27 +44,15 @@ from stratbench.report.gate import (
     head_to_head,
     plan_lines,
     rows_from_records,
-    unit_order,
+    unit_place,
 )
+from stratbench.stash import SESSION_KEY
 
 
-def _renaming_tag(spec: MatchSpec) -> str | None:
-    """A memorisation probe's renaming as its records name it (the tag its id ends with), None for an original."""
-    if spec.obfuscation is None:
-        return None
-    found = re.search(r"-(obf-[a-z]+-s\d+(?:-k[0-9a-f]{6})?)$", spec.id)
-    return found.group(1) if found else spec.obfuscation
-
-
-def _place(unit: tuple[Any, ...]) -> str:
-    """A unit's place in the gate's order (:func:`stratbench.report.gate.unit_order`)."""
-    if unit[0] == "h2h":
-        return unit_order(unit[1], unit[2], unit[3], unit[4])
-    if unit[0] == "id":
-        return unit_order(unit[1], None, None)
-    return unit_order(unit[1], unit[5], unit[4], unit[-1])
-
-__all__ = ["GateSchedule", "until_decided_problem"]
+def _renaming_tag(spec: MatchSpec, salt: str) -> str | None:
+    """A memorisation probe's renaming as its records name it (:attr:`Obfuscation.tag` with the run's salt, as the
+    match is played), None for an original."""
+    return None if spec.obfuscation is None else Obfuscation.parse(spec.obfuscation, salt).tag
 
 
 def until_decided_problem(config: pytest.Config, baseline: Any) -> str | None:
@@ -136,7 +124,7 @@ class GateSchedule:
         """``(test, unit, seating, why not)`` of a collected match; test None: not gated (played as collected)."""
         labels = [side.label for side in spec.sides]
         mapping = self.settings.agent_map
-        renaming = _renaming_tag(spec)
+        renaming = _renaming_tag(spec, self.config.stash[SESSION_KEY].settings.seed_salt)
         row = {"match_id": item.nodeid, "game": spec.game, "agents": labels, "seed": spec.seed,
                "variant": spec.variant, "subject": spec.subject, "renaming": renaming}
         test = item.nodeid.split("[", 1)[0]
@@ -193,7 +181,7 @@ class GateSchedule:
                 if len({e[0] for e in entries}) < needed:
                     self.unpaired += [(e[2], "its other seating was not collected") for e in entries]
                     continue
-                complete.append((_place(unit), repr(unit), [e[2] for e in entries]))
+                complete.append((unit_place(unit), repr(unit), [e[2] for e in entries]))
             self.queues[key] = [unit_items for *_, unit_items in sorted(complete, key=lambda c: c[:2])]
         self.queues = {key: queue for key, queue in self.queues.items() if queue}
         if not self.queues and self.unpaired:

@@ -208,6 +208,11 @@ def add_options(parser: Any) -> None:
                     help="Matches per pairing, overriding each suite's default")
     group.addoption("--seed", type=int, default=0, metavar="N",
                     help="First match seed; match i of a pairing uses seed N+i")
+    group.addoption("--openings", choices=("empty", "book"), default=None, dest="stratbench_openings",
+                    help="Where Tic-Tac-Toe, Connect Four and chess start: empty (the game's own start) or book (each "
+                         "seed from a balanced position of the game's book; default protocol only); default: book "
+                         "when the gate plays pairs (--pairs, a head-to-head map, a baseline recorded so), else "
+                         "empty")
     group.addoption("--obfuscate", action="append", default=[], type=obfuscation_spec, metavar="MODE[:SEED]",
                     dest="obfuscate",
                     help="Memorisation probe (repeatable): beside each match of a game that supports it, play it "

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from stratbench import options as _options
-from stratbench.core.schedule import MatchSpec, SuiteSpec, build_schedule, with_obfuscations
+from stratbench.core.schedule import MatchSpec, SuiteSpec, build_schedule, from_book, with_obfuscations
 from stratbench.long_lived import freeze_once
 from stratbench.match.fixture import Match, match
 from stratbench.redact import redact_value
@@ -27,7 +27,7 @@ from stratbench.run.config import (
     validate_run,
 )
 from stratbench.run.controller import ControllerPlugin, peak_rss_mb
-from stratbench.run.gating import plays_pairs
+from stratbench.run.gating import openings, plays_pairs
 from stratbench.run.pool import MatchPool, upcoming_items, worker_queue
 from stratbench.run.remote_results import CASSETTE_PROPERTY, cassette_property, controller_input, is_remote
 from stratbench.run.results import ERRORED, SKIPPED, WorkerJournal, is_scored
@@ -51,6 +51,8 @@ from stratbench.llm.cassettes import cassette_path
 __all__ = ["ControllerPlugin", "Match", "build_registry", "match"]  # ``match``: the fixture pytest finds here
 
 ADAPTIVE_PLUGIN = "stratbench-adaptive"
+GATE_PLAN_PLUGIN = "stratbench-gate-plan"
+"""A gated run that plays as collected: says the gate's plan and skips the matches that cannot complete a unit."""
 _STATUS = {
     "won": ("W", "WON", {"green": True}),
     "lost": ("L", "LOST", {"red": True}),
@@ -124,6 +126,7 @@ def pytest_configure(config: pytest.Config) -> None:
         from stratbench.human_web.run import start_for_run  # setup: loads after _skip_assert_rewriting
 
         start_for_run(config)
+    baseline = load_baseline_option(config.getoption("baseline"))
     if config.getoption("stratbench_schedule") == "adaptive":
         from stratbench.run.scheduling import AdaptiveSchedule  # setup: loads after _skip_assert_rewriting
 
@@ -133,12 +136,19 @@ def pytest_configure(config: pytest.Config) -> None:
         from stratbench.run.gate_schedule import GateSchedule  # setup: loads after _skip_assert_rewriting
         from stratbench.run.gating import settings_from_pytest  # setup: loads after _skip_assert_rewriting
 
-        config.pluginmanager.register(GateSchedule(config, settings_from_pytest(config)),
+        config.pluginmanager.register(GateSchedule(config, settings_from_pytest(config), baseline),
                                       ADAPTIVE_PLUGIN)  # taken and run like adaptive
     elif settings.concurrency > 1:
         config.stash[POOL_KEY] = MatchPool(session, settings.concurrency)
+    if config.pluginmanager.get_plugin(ADAPTIVE_PLUGIN) is None and (
+            config.getoption("baseline") or config.getoption("stratbench_gate_map")):
+        from stratbench.run.gate_schedule import GateSchedule  # setup: loads after _skip_assert_rewriting
+        from stratbench.run.gating import settings_from_pytest  # setup: loads after _skip_assert_rewriting
+
+        # any other gated run: the plan first, and no match played that cannot complete a unit
+        config.pluginmanager.register(GateSchedule(config, settings_from_pytest(config), baseline,
+                                                   until_decided=False), GATE_PLAN_PLUGIN)
     if session.is_controller:
-        baseline = load_baseline_option(config.getoption("baseline"))
         controller = ControllerPlugin(config, session, baseline)
         controller.start()
         config.pluginmanager.register(controller, "stratbench-controller")
@@ -203,18 +213,28 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if session is not None:
         session.close()
         del config.stash[SESSION_KEY]
-    for name in ("stratbench-controller", ADAPTIVE_PLUGIN):
+    for name in ("stratbench-controller", ADAPTIVE_PLUGIN, GATE_PLAN_PLUGIN):
         plugin = config.pluginmanager.get_plugin(name)
         if plugin is not None:
             config.pluginmanager.unregister(plugin)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    """Says aloud when the gate makes two-seat matches play each seed in both seatings."""
+    """Says aloud when the gate makes two-seat matches play each seed in both seatings, and where the games with an
+    opening book start when ``--openings`` was not given."""
+    lines = []
     if plays_pairs(config) and not config.getoption("stratbench_pairs"):
-        return ["stratbench gate: each seed of a two-seat game plays in both seatings, one unit of the gate "
-                "(as --pairs)"]
-    return []
+        lines.append("stratbench gate: each seed of a two-seat game plays in both seatings, one unit of the gate "
+                     "(as --pairs)")
+    start, why = openings(config)
+    if why is not None and start == "book":
+        lines.append(f"stratbench: the games with an opening book (Tic-Tac-Toe, Connect Four, chess) start each seed "
+                     f"from a balanced position of it (--openings book: {why}; the paper protocol keeps the "
+                     "empty board)")
+    elif why is not None:
+        lines.append(f"stratbench gate: every seed starts from the game's own start ({why}): a game played the same "
+                     "way twice counts once; record the baseline with --pairs for positions that differ")
+    return lines
 
 
 # -----------------------------------------------------------------------------
@@ -255,6 +275,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             pairs=plays_pairs(metafunc.config),
         )
         specs = [session.seat_models(spec) for spec in specs]
+        if getattr(game, "supports_openings", False) and openings(metafunc.config)[0] == "book":
+            specs = [spec if spec.protocol != "default" or session.is_reference(spec) else from_book(spec)
+                     for spec in specs]  # the papers' protocols and the committed recordings keep their starts
         if getattr(game, "supports_obfuscation", False):  # --obfuscate: a probe beside each match
             specs = [probe for spec in specs for probe in with_obfuscations([spec], session.renamings_for(spec))]
     except ValueError as error:
@@ -294,7 +317,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     _deselect_finished(config, session, items)
     if is_controller(config):  # under xdist the controller collects nothing: see pytest_xdist_node_collection_finished
         check_model_keys(config, session, [item.nodeid for item in items if _match_param(item) is not None])
-    adaptive = config.pluginmanager.get_plugin(ADAPTIVE_PLUGIN)
+    adaptive = config.pluginmanager.get_plugin(ADAPTIVE_PLUGIN) or config.pluginmanager.get_plugin(GATE_PLAN_PLUGIN)
     if adaptive is not None:
         adaptive.take([(item, (_match_param(item) or (None,))[0]) for item in items], session.records)
 

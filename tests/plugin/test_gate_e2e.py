@@ -81,9 +81,10 @@ def test_an_underpowered_gate_is_inconclusive_and_until_decided_fails_the_weak_a
         # Played until decided, against a baseline with enough seeds, within the budget
         # (its own cassettes: with 40 matches the "half" seating puts seeds 2 and 3 the other way round).
         # A coarse gate, H0 -150 normalized Elo: an unchanged deterministic model passes within 40 units
-        # (at the default -50 it takes about 140)
+        # (at the default -50 it takes about 140). The baseline starts each seed from the opening book, so the
+        # gated runs do too (as the baseline did) and a deterministic model does not play one game over and over.
         wide = _run(pytester, strong, "openai/strong", "base-wide", "-k", "tictactoe", "--matches", str(BUDGET),
-                    "--stratbench-cassette-dir", "cassettes-wide")
+                    "--stratbench-cassette-dir", "cassettes-wide", "--openings", "book")
         assert wide.ret == 0, wide.stdout.str()
         failed = _run(pytester, weak, "openai/weak", "weak-decided", "-k", "tictactoe", "--matches", str(BUDGET),
                       "--baseline", "base-wide", "--stratbench-gate-map", f"{WEAK}={STRONG}",
@@ -97,10 +98,12 @@ def test_an_underpowered_gate_is_inconclusive_and_until_decided_fails_the_weak_a
         skipped = [r for r in _records(pytester, "weak-decided") if r["status"] == "skipped"]
         assert 0 < len(played) < BUDGET and len(played) + len(skipped) == BUDGET
         (reason,) = {r["reason"] for r in skipped}
-        decided_at = json.loads((pytester.path / "weak-decided" / "results.json").read_text())["gate"]["tests"][0][
-            "decided_at"]
+        (test,) = json.loads((pytester.path / "weak-decided" / "results.json").read_text())["gate"]["tests"]
+        decided_at = test["decided_at"]
         assert reason == f"--gate-until-decided: {WEAK} on tictactoe is decided (fail) after {decided_at} unit(s)"
-        assert decided_at in (len(played), len(played) - 1)  # the next match is chosen while one is in play
+        assert all(r["test_id"].endswith("-book") and r["opening"] for r in played)  # as the baseline started
+        # the next match is chosen while one is in play; a unit that repeats an earlier one's games counts once
+        assert decided_at + test["repeats"] in (len(played), len(played) - 1)
         assert any(line.startswith(f"stratbench gate: {WEAK} on tictactoe: LLR ") and line.endswith(": inconclusive")
                    for line in failed.stdout.lines)
 
@@ -176,6 +179,20 @@ def test_pairs_play_each_seed_in_both_seatings_and_the_head_to_head_test_pairs_t
     assert seatings == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]  # each seed with the sides swapped
     (test,) = data["gate"]["tests"]
     assert test["pairing"] == "head-to-head" and test["pairs"] == 3 and test["incomplete"] == 0
+    # pairs start each seed from its own book position, both seatings of a seed from the same one (said first)
+    result.stdout.fnmatch_lines(["stratbench: the games with an opening book (Tic-Tac-Toe, Connect Four, chess) start "
+                                 "each seed from a balanced position of it (--openings book: the gate's default when "
+                                 "it plays pairs; the paper protocol keeps the empty board)"])
+    records = [json.loads(line) for line in
+               (pytester.path / "reports" / "latest" / "results.jsonl").read_text().splitlines()]
+    matches = [r for r in records if r.get("type") == "match"]
+    assert all(r["test_id"].endswith("-book") and r["game_options"] == {"openings": "book"} for r in matches)
+    by_seed = {}
+    for r in matches:
+        by_seed.setdefault(r["seed"], set()).add(r["opening"])
+    assert all(len(opening) == 1 for opening in by_seed.values()) and len(set().union(*by_seed.values())) == 3
+    # one game per seed: the two models are one solver, so a seed's two seatings play the same moves
+    assert len({r["game_digest"] for r in matches}) == 3 and test["repeats"] == 0
 
 
 MAP_SUITE = """

@@ -116,3 +116,38 @@ def test_a_probe_is_keyed_by_the_renaming_its_records_carry():
     assert _renaming_tag(plain, "run-salt") is None
     assert _renaming_tag(probe, "run-salt") == salted.tag and salted.tag.startswith("obf-mystery-s7-k")
     assert probe.id.endswith("-" + salted.tag)  # the id's ending, as the records name it
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["one-process", "xdist"])
+def test_any_gated_run_says_its_plan_and_never_plays_a_match_that_cannot_complete_a_unit(suite, workers):
+    """Without --gate-until-decided too: the plan first (one process), the seeds the baseline lacks skipped with
+    why, under -n on the workers alike; when nothing can pair, exit 4 before any match."""
+    rows = json.loads((suite.path / "base" / "results.json").read_text())["matches"]
+    (suite.path / "base" / "results.json").write_text(json.dumps({"agents": ["minimax", "random"],
+                                                                  "matches": rows[:4]}))
+    result = suite.runpytest_subprocess("-p", "no:cacheprovider", "--stratbench-bootstrap", "50", "--matches", "8",
+                                        "--baseline", "base", *workers)
+    assert result.ret == 6, result.stdout.str()
+    if not workers:
+        result.stdout.fnmatch_lines(["stratbench gate plan: 1 test(s); 4 unit(s) can pair (4 match(es)); *",
+                                     "stratbench gate plan: cost not estimated (no recorded match of these tests "
+                                     "carries a price; *",
+                                     "stratbench gate plan: 4 match(es) cannot complete a unit and are not played"])
+    records = _records(suite)
+    played = sorted(r["seed"] for r in records.values() if r["status"] == "scored" and r["sides"][r["subject"]][
+        "agent"] == "random")
+    skipped = {r["seed"]: r["reason"] for r in records.values() if r["status"] == "skipped"}
+    assert played == [0, 1, 2, 3]
+    assert skipped == {k: "stratbench gate: cannot complete a unit: the baseline has no match of this seed"
+                       for k in range(4, 8)}
+    if workers:
+        return
+    (suite.path / "base" / "results.json").write_text(json.dumps({"agents": ["minimax", "random"], "matches": [
+        {**row, "seed": row["seed"] + 100, "match_id": row["match_id"].replace("-s", "-s10")} for row in rows[:4]]}))
+    nothing = suite.runpytest_subprocess("-p", "no:cacheprovider", "--matches", "8", "--baseline", "base",
+                                         "--report-dir", "nothing")
+    assert nothing.ret == 4, nothing.stdout.str()
+    nothing.stderr.fnmatch_lines(["*stratbench gate: nothing compared: no collected match can complete a unit (the "
+                                  "baseline has no match of this seed); nothing was played*"])
+    assert not (suite.path / "nothing" / "results.jsonl").exists()

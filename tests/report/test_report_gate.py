@@ -482,3 +482,39 @@ def test_the_rating_note_compares_the_same_matches_only():
            "baseline)" in result.warnings
     same = check({**now, "matches": before["matches"]}, before)
     assert any("lies below the baseline" in note for note in same.warnings)  # the same matches: compared
+
+
+# ---- issue 46, finding 5: a repeat is not new evidence
+
+def _played(row, digest, opening=None):
+    return {**row, "game_digest": digest, **({"openings": "book", "opening": opening} if opening else {})}
+
+
+def test_twenty_identical_pairs_are_one_unit_and_nineteen_repeats_never_a_pass():
+    # a deterministic agent from the empty board: every seed the same game in each seating, in both runs
+    before = _report([_played(_seated("x", "opp", 0.5, k, seat), f"same-{seat}") for k in range(20) for seat in (0, 1)])
+    now = _report([_played(_seated("x", "opp", 0.5, k, seat), f"same-{seat}") for k in range(20) for seat in (0, 1)])
+    result = check(now, before)
+    (test,) = result.tests
+    assert result.decision == INCONCLUSIVE and (test.pairs, test.repeats) == (1, 19)
+    assert "19 repeat unit(s) not counted (the same games as an earlier unit" in test.line()
+    assert "[-1.7, +1.7]" not in test.line()
+    # head to head alike: twenty identical pairs are one
+    rows = [_played(_seated("new", "old", 0.5, k, seat), f"h2h-{seat}") for k in range(20) for seat in (0, 1)]
+    (h2h,) = head_to_head(_report(rows), GateSettings(agent_map={"new": "old"})).tests
+    assert (h2h.pairs, h2h.repeats) == (1, 19)
+
+
+def test_units_from_different_book_positions_all_count_and_never_pair_with_the_empty_board():
+    # each seed from its own book position: the same result everywhere, yet twenty units of evidence
+    book = [_played(_seated("x", "opp", 0.5, k, seat), f"g{k}-{seat}", f"pos {k}") for k in range(20) for seat in (0, 1)]
+    (test,) = check(_report(book), _report(book)).tests
+    assert (test.pairs, test.repeats, test.incomplete) == (20, 0, 0)
+    # a run from the book against a baseline from the empty board: no seed is the same position
+    empty = _report([_played(_seated("x", "opp", 0.5, k, seat), f"e{k}-{seat}") for k in range(20) for seat in (0, 1)])
+    with pytest.raises(NothingCompared):
+        check(_report(book), empty)
+    # a record written before the digest existed is never taken for a repeat
+    old = _report([_seated("x", "opp", 0.5, k, seat) for k in range(20) for seat in (0, 1)])
+    (test,) = check(old, old).tests
+    assert (test.pairs, test.repeats) == (20, 0)

@@ -125,9 +125,11 @@ def test_a_baseline_sharing_no_match_is_nothing_compared_exit_4(suite):
     write_reports(analyse(records, resamples=50, manifest=manifest_for(records)), suite.path / "other")
     result = suite.runpytest_subprocess(*FAST, "--baseline", str(suite.path / "other"))
     assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
-    result.stdout.fnmatch_lines(["*stratbench: regression gate*", "stratbench gate: nothing compared: the two runs "
-                                 "share no match of the agents compared (other seeds, tests or variants?)"])
+    # known before any match is played: no collected match has a twin in the baseline
+    result.stderr.fnmatch_lines(["*stratbench gate: nothing compared: no collected match can complete a unit (the "
+                                 "baseline has no match of this seed); nothing was played*"])
     assert "stratbench gate: passed" not in result.stdout.str()
+    assert not (suite.path / "reports" / "latest" / "results.jsonl").exists()
 
 
 @pytest.mark.parametrize(

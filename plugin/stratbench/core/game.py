@@ -270,10 +270,18 @@ class Game(GameBase):
     """
 
     shape: ClassVar[str] = "moves"
+    supports_openings: ClassVar[bool] = False
+    """Whether the game is built with ``openings="book"`` (``--openings book``): each seed starts from a balanced
+    position of its book instead of the game's own start."""
 
     @abstractmethod
     def new_initial_state(self, seed: int) -> State:
         """Returns the start state; any randomness derives from ``seed``."""
+
+    def opening(self, seed: int) -> str | None:
+        """Names the book position ``seed`` starts from (``"1. e4 c5"``), or None when it starts from the game's
+        own start (the default)."""
+        return None
 
     @abstractmethod
     def observe(self, state: State, player: int) -> Observation:

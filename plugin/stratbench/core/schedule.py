@@ -124,6 +124,7 @@ class MatchSpec:
         obfuscation: For a memorisation probe (``--obfuscate``), the renaming
             it plays as ``MODE:SEED`` (:meth:`~stratbench.core.obfuscation.Obfuscation.spec`;
             the salt is the run's); None for the original.
+        openings: ``"book"`` when the seed starts from its book position (``--openings book``), else ``"empty"``.
     """
 
     game: str
@@ -136,6 +137,7 @@ class MatchSpec:
     protocol: str = "default"
     seating: tuple[str, ...] = ()
     obfuscation: str | None = None
+    openings: str = "empty"
 
     @property
     def uses_llm(self) -> bool:
@@ -313,6 +315,18 @@ def with_obfuscations(specs: list[MatchSpec], renamings: list[Obfuscation]) -> l
         expanded.extend(replace(spec, id=f"{spec.id}-{renaming.tag}", obfuscation=renaming.spec())
                         for renaming in renamings)
     return expanded
+
+
+def from_book(spec: MatchSpec) -> MatchSpec:
+    """The match started from its seed's book position (``--openings book``): its id ends ``-book``, so it has
+    its own cassette and never pairs with a match from the game's own start.
+
+    Examples:
+        >>> from stratbench.core.agent import AgentSpec
+        >>> from_book(MatchSpec("tictactoe", (AgentSpec(kind="random"),) * 2, 0, 3, "random-vs-random-s3")).id
+        'random-vs-random-s3-book'
+    """
+    return replace(spec, id=f"{spec.id}-book", openings="book")
 
 
 def _seat_tag(policy: str, subject_first: bool, native: bool) -> str | None:

@@ -28,20 +28,22 @@ def obfuscation_options(obfuscation: Obfuscation | None) -> dict[str, Any]:
 def build_game(
     registry: Registry, profile: ReferenceProfile | None, name: str, variant: str | None, *, reference: bool,
     protocol_options: dict[str, Any] | None = None, obfuscation: Obfuscation | None = None,
+    openings: str = "empty",
 ) -> tuple[Game, dict[str, Any]]:
     """Builds a match's game and returns it with the options it was built with.
 
     A reference match's game takes the reference profile's options for it; a
     match of a non-default protocol takes the protocol's game options too; a
     memorisation probe's game is built with ``obfuscation=`` its renaming (the
-    options returned then name it: :func:`obfuscation_options`).
+    options returned then name it: :func:`obfuscation_options`); a match
+    from its seed's book position with ``openings="book"`` (named in the options).
 
     Raises:
         ReferenceError: when the profile's options cannot build the game.
         HarnessError: when the protocol's options (or the renaming) cannot build it.
     """
     options = dict(profile.game_options.get(name, {})) if reference and profile is not None else {}
-    from_protocol = dict(protocol_options or {})
+    from_protocol = {**(protocol_options or {}), **({"openings": openings} if openings != "empty" else {})}
     renamed = {"obfuscation": obfuscation} if obfuscation is not None else {}
     if not options and not from_protocol and not renamed:
         return registry.game(name, variant), {}

@@ -11,6 +11,8 @@ reads one back; its JSON Schema is generated from these types by
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import platform
 import types
 import typing
@@ -225,6 +227,10 @@ class MatchRecord:
         annotator: *given*: the annotators' model and usage.
         transcript: *given*: the transcript file, relative to the report directory (added when stored).
         played_run_id: *given*: for a record carried over by ``--resume``, the run that played it.
+        opening: *given*: the book position the match started from (``--openings book``: ``"1. e4 c5"``); absent
+            when it started from the game's own start.
+        game_digest: *given*: a digest of the game as played (the game, variant, start position and every action,
+            16 hex digits): two matches with one digest played the same game (the gate counts a repeat once).
     """
 
     match_id: str
@@ -271,6 +277,8 @@ class MatchRecord:
     annotator: Annotator | None = _only(WHEN_GIVEN)
     transcript: str | None = _only(WHEN_GIVEN)
     played_run_id: str | None = _only(WHEN_GIVEN)
+    opening: str | None = _only(WHEN_GIVEN)
+    game_digest: str | None = _only(WHEN_GIVEN)
 
     @property
     def is_scored(self) -> bool:
@@ -531,6 +539,7 @@ def build_record(
             metrics = {**metrics, player: {**metrics.get(player, {}), **to_builtin(values)}}
     scores = tuple(to_builtin(list(outcome.scores)))
     annotation = annotation or {}
+    opening = getattr(game, "opening", lambda seed: None)(spec.seed)
     return MatchRecord(
         status=SCORED,
         settings_hash=settings_hash,
@@ -585,7 +594,28 @@ def build_record(
             retries=annotation["retries"],
             dropped_params=tuple(annotation["dropped_params"]),
         ),
+        opening=opening,
+        game_digest=game_digest(info.name, spec.variant, opening, outcome.history) if outcome.history else None,
     )
+
+
+def opening_part(record: dict[str, Any]) -> dict[str, Any]:
+    """A book start as a match row's ``openings`` (``"book"``, which keeps it from pairing with a match from the
+    game's own start), ``opening`` (the position, when scored) and ``game_digest``; nothing for a match from the
+    game's own start (its digest only)."""
+    options = record.get("game_options") or {}
+    part = {"openings": "book"} if isinstance(options, dict) and options.get("openings") == "book" else {}
+    for name in ("opening", "game_digest"):
+        if record.get(name):
+            part[name] = record[name]
+    return part
+
+
+def game_digest(game: str, variant: str | None, opening: str | None, history: list[dict[int, str]]) -> str:
+    """A digest of a game as played: its name, variant, start position and every joint action (16 hex digits)."""
+    text = json.dumps([game, variant, opening, [{str(p): a for p, a in joint.items()} for joint in history]],
+                      sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def unscored_record(
@@ -627,7 +657,8 @@ def unscored_record(
         seed=spec.seed,
         variant=spec.variant,
         protocol=spec.protocol,
-        game_options=to_builtin(game_options or {}),
+        game_options=to_builtin({**(game_options or {}),
+                                 **({"openings": spec.openings} if spec.openings != "empty" else {})}),
         sides=tuple(Side(**to_builtin(side.to_dict())) for side in spec.sides),
         subject=spec.subject,
         scores=None,

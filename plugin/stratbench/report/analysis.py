@@ -16,7 +16,7 @@ from typing import Any
 
 from stratbench.core.obfuscation import renaming_of, renaming_part
 from stratbench.report.overview import model_overview
-from stratbench.match.record import version_problem
+from stratbench.match.record import opening_part, version_problem
 from stratbench.run.results import (
     ERRORED, RESULTS_FILE, SKIPPED, is_scored, read_records, status_of, unscored_by_agent,
 )
@@ -404,6 +404,7 @@ def _components(matches: list[MatchResult]) -> list[list[str]]:
 def _unscored_row(record: dict[str, Any]) -> dict[str, Any]:
     return {
         **renaming_part(record),
+        **opening_part(record),
         "match_id": record["match_id"],
         "test_id": record.get("test_id", record["match_id"]),
         "game": record.get("game"),
@@ -424,6 +425,7 @@ def _unscored_row(record: dict[str, Any]) -> dict[str, Any]:
 def _match_row(record: dict[str, Any]) -> dict[str, Any]:
     return {
         **renaming_part(record),
+        **opening_part(record),
         "match_id": record["match_id"],
         "test_id": record.get("test_id", record["match_id"]),
         "game": record["game"],

@@ -74,6 +74,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stratbench.core.obfuscation import renaming_part
+from stratbench.match.record import opening_part
 from stratbench.report.scales import builtin_scales
 
 __all__ = [
@@ -174,6 +175,8 @@ class GameTest:
     """Matches of this run errored by the model or its provider, counted as its losses."""
     voided: list[str] = field(default_factory=list)
     """Match ids of units left out because a match errored by the harness (or by another side)."""
+    repeats: int = 0
+    """Units left out because their games repeat an earlier unit's move for move (no new evidence)."""
 
     @property
     def noun(self) -> str:
@@ -211,6 +214,9 @@ class GameTest:
             text += (f"; {len(self.voided)} errored match(es) voided their {self.noun}(s)"
                      + (" (harness faults)" if self.pairing == "baseline" else " (which side was at fault is not "
                                                                                 "recorded)"))
+        if self.repeats:
+            text += (f"; {self.repeats} repeat {self.noun}(s) not counted (the same games as an earlier {self.noun}: "
+                     "positions that differ come from --openings book)")
         if self.incomplete:
             reasons = f" ({'; '.join(self.why_incomplete)})" if self.why_incomplete else ""
             text += f"; {self.incomplete} incomplete {self.noun}(s) not used{reasons}"
@@ -314,13 +320,14 @@ def _h1(s: GateSettings) -> str:
 def rows_from_records(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Returns a report-like ``{"agents", "matches"}`` of the scored records (the last per match id)."""
     latest = {r["match_id"]: r for r in records if r.get("status", "scored") == "scored" and "scores" in r}
-    rows = [{**renaming_part(r), "match_id": r["match_id"], "game": r["game"],
+    rows = [{**renaming_part(r), **opening_part(r), "match_id": r["match_id"], "game": r["game"],
              "agents": [side["agent"] for side in r["sides"]],
              "scores": r["scores"], "seed": r.get("seed"), "variant": r.get("variant"),
              "subject": r.get("subject", 0), "score_range": r.get("score_range"), "cost_usd": r.get("cost_usd")}
             for _, r in sorted(latest.items())]
     errored = {r["match_id"]: r for r in records if r.get("status") == "errored" and r["match_id"] not in latest}
-    unscored = [{**renaming_part(r), "match_id": r["match_id"], "game": r.get("game"), "status": "errored",
+    unscored = [{**renaming_part(r), **opening_part(r), "match_id": r["match_id"], "game": r.get("game"),
+                 "status": "errored",
                  "fault": r.get("fault"), "agents": [side.get("agent") for side in r.get("sides", [])],
                  "seed": r.get("seed"), "variant": r.get("variant"), "subject": r.get("subject", 0),
                  "cost_usd": r.get("cost_usd")}
@@ -505,9 +512,9 @@ def _unit_key(row: dict[str, Any], agent: str, mapping: dict[str, str] | None) -
     test = str(row["match_id"]).split("[", 1)[0]
     if len(agents) == 2:
         return ("seed", test, row.get("game"), tuple(sorted(agents)), row.get("seed"), row.get("variant"),
-                row.get("renaming")), seat
+                row.get("renaming"), row.get("openings")), seat
     return ("match", test, row.get("game"), tuple(agents), row.get("seed"), row.get("variant"),
-            row.get("subject", 0), row.get("renaming")), None
+            row.get("subject", 0), row.get("renaming"), row.get("openings")), None
 
 
 def holds_both_seatings(report: dict[str, Any]) -> bool:
@@ -526,22 +533,23 @@ def holds_both_seatings(report: dict[str, Any]) -> bool:
     return False
 
 
-def unit_order(test: str, variant: Any, seed: Any, renaming: Any = None) -> str:
+def unit_order(test: str, variant: Any, seed: Any, renaming: Any = None, openings: Any = None) -> str:
     """The place of a unit in the gate's order: a hash of what names its position (test, variant, seed,
-    renaming), the same in every run and for every agent, unrelated to seating or seed blocks."""
-    text = json.dumps([test, variant, seed, renaming], sort_keys=True, default=str)
+    renaming, a book start), the same in every run and for every agent, unrelated to seating or seed blocks."""
+    named = [test, variant, seed, renaming] + ([openings] if openings is not None else [])
+    text = json.dumps(named, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 def unit_place(key: tuple[Any, ...]) -> str:
     """A unit's place in the gate's order (:func:`unit_order`), from the key that names it: ``_unit_key``'s
     ``("seed" | "match" | "id", ...)`` or the until-decided schedule's head-to-head ``("h2h", test, variant, seed,
-    renaming)``."""
+    renaming, openings)``."""
     if key[0] == "h2h":
-        return unit_order(key[1], key[2], key[3], key[4])
+        return unit_order(key[1], key[2], key[3], key[4], key[5])
     if key[0] == "id":
         return unit_order(key[1], None, None)
-    return unit_order(key[1], key[5], key[4], key[-1])
+    return unit_order(key[1], key[5], key[4], key[-2], key[-1])
 
 
 def _scales(*reports: dict[str, Any]) -> dict[str, tuple[float, float]]:
@@ -596,6 +604,16 @@ class _Pairs:
     """Matches of this run that errored by the model's or its provider's fault, counted as losses."""
     voided: list[str] = field(default_factory=list)
     """Units left out because a match of theirs errored by the harness's fault (their match ids)."""
+    repeats: int = 0
+    """Units left out because their games are those of an earlier unit, move for move (a repeat is no new
+    evidence)."""
+
+
+def _fingerprint(rows: Sequence[dict[str, Any]]) -> tuple[Any, ...] | None:
+    """What a unit's games were, move for move (their ``game_digest`` in order), or None when a game has none (an
+    errored match, an older record): such a unit is never taken for a repeat."""
+    digests = tuple(row.get("game_digest") for row in rows)
+    return None if not all(digests) else digests
 
 
 def _is_subject(row: dict[str, Any], agent: str) -> bool:
@@ -676,8 +694,14 @@ def _baseline_pairs(current: dict[str, Any], baseline: dict[str, Any], agent: st
     order = sorted(by_unit, key=lambda u: (unit_place(u), repr(u)))
     span = scale[1] - scale[0]
     diffs, new_scores, old_scores, cost = [], [], [], 0.0
-    charged = 0
+    charged = repeats = 0
+    seen: set = set()
     for unit in order:
+        played = _fingerprint([side[(unit, seat)] for seat in by_unit[unit] for side in (now, before)])
+        if played is not None and played in seen:
+            repeats += 1
+            continue
+        seen.add(played)
         d = []
         for seat in by_unit[unit]:
             n_row, o_row = now[(unit, seat)], before[(unit, seat)]
@@ -704,7 +728,7 @@ def _baseline_pairs(current: dict[str, Any], baseline: dict[str, Any], agent: st
         why.append(f"{other_seat} in a seating the baseline did not play: record the baseline with --pairs, "
                    "or play the same --matches")
     incomplete = len(missing)
-    return _Pairs(diffs, units, wdl, incomplete, cost, games, why, charged, sorted(set(void_ids)))
+    return _Pairs(diffs, units, wdl, incomplete, cost, games, why, charged, sorted(set(void_ids)), repeats)
 
 
 def _head_to_head_pairs(current: dict[str, Any], new: str, old: str, game: str,
@@ -733,8 +757,17 @@ def _head_to_head_pairs(current: dict[str, Any], new: str, old: str, game: str,
         pairs += list(zip(first, second))
         incomplete += abs(len(first) - len(second))
     pairs.sort(key=lambda p: (unit_order(str(p[0]["match_id"]).split("[", 1)[0], p[0].get("variant"),
-                                         min(p[0].get("seed") or 0, p[1].get("seed") or 0), p[0].get("renaming")),
+                                         min(p[0].get("seed") or 0, p[1].get("seed") or 0), p[0].get("renaming"),
+                                         p[0].get("openings")),
                               p[0]["match_id"]))  # the gate's order: unrelated to seeds and seatings
+    seen: set = set()
+    kept = []
+    for pair in pairs:
+        played = _fingerprint(pair)
+        if played is None or played not in seen:
+            kept.append(pair)
+        seen.add(played)
+    repeats, pairs = len(pairs) - len(kept), kept
     scores = [(_side_score(r, new), _side_score(r, old)) for pair in pairs for r in pair]
     wdl = _is_wdl(scale, [s for both in scores for s in both])
     diffs, units = [], []
@@ -743,7 +776,8 @@ def _head_to_head_pairs(current: dict[str, Any], new: str, old: str, game: str,
         diffs.append(sum(d) / 2)
         units.append(_side_score(a, new) + _side_score(b, new) if wdl else (1 + sum(d) / 2) / 2)
     cost = sum(float(r.get("cost_usd") or 0.0) for pair in pairs for r in pair)
-    return _Pairs(diffs, units, wdl, incomplete, cost, voided=sorted(row["match_id"] for row in errored))
+    return _Pairs(diffs, units, wdl, incomplete, cost, voided=sorted(row["match_id"] for row in errored),
+                  repeats=repeats)
 
 
 def _games(report: dict[str, Any], agent: str) -> set[str]:
@@ -761,7 +795,7 @@ def _test(agent: str, base_agent: str, game: str, pairing: str, pairs: _Pairs, s
 
     model = "difference" if pairs.games is not None else "pentanomial" if pairs.wdl else "points"
     extra = {"games": pairs.games, "why_incomplete": list(pairs.why_incomplete), "charged": pairs.charged,
-             "voided": list(pairs.voided)}
+             "voided": list(pairs.voided), "repeats": pairs.repeats}
     if not pairs.units:
         lower, upper = llr_bounds(settings.alpha / k, settings.beta / k)
         return GameTest(agent, base_agent, game, pairing, model, 0,
@@ -925,9 +959,9 @@ def expected_units(settings: GateSettings, tests: int = 1, games: int = 2, wdl: 
 
 
 def plan_lines(queues: dict[Any, list[list[Any]]], settings: GateSettings, budget: int | None, spent: int,
-               unpaired: int) -> list[str]:
-    """What a gate that plays until decided will do, said before its first match: the tests, the units that can
-    pair, the units a decision takes on average, the budget."""
+               unpaired: int, cost_per_match: float | None = None) -> list[str]:
+    """What a gate will do, said before its first match: the tests, the units that can pair, the units a decision
+    takes on average and what they cost at the recorded cost per match, the budget, the matches never played."""
     units = sum(len(queue) for queue in queues.values())
     matches = sum(len(unit) for queue in queues.values() for unit in queue)
     tests = max(1, len(queues))
@@ -937,6 +971,14 @@ def plan_lines(queues: dict[Any, list[list[Any]]], settings: GateSettings, budge
              f"a win/draw/loss test decides after about {math.ceil(under_h1)} unit(s) if nothing changed and "
              f"{math.ceil(under_h0)} at the regression it is built to catch (H0 {_h0(settings)}, "
              f"Bonferroni over {tests})"]
+    if cost_per_match is not None:
+        per_unit = cost_per_match * games
+        lines.append(f"stratbench gate plan: about ${per_unit * under_h1 * tests:.2f} to a decision if nothing "
+                     f"changed, ${per_unit * under_h0 * tests:.2f} at the regression (${cost_per_match:.4f} a match, "
+                     f"as recorded); all {matches} match(es): about ${cost_per_match * matches:.2f}")
+    else:
+        lines.append("stratbench gate plan: cost not estimated (no recorded match of these tests carries a price; "
+                     "a model without a listed price needs --price MODEL IN OUT)")
     fewest = min((len(queue) for queue in queues.values()), default=0)
     if queues and fewest < min(under_h0, under_h1):
         lines.append(f"stratbench gate plan: a test has only {fewest} unit(s) to play, fewer than a decision takes "

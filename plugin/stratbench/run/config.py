@@ -161,6 +161,9 @@ def validate_run(config: pytest.Config, settings: RunSettings, registry: Registr
         raise pytest.UsageError(f"stratbench: --answer-format tools: protocol {settings.protocol!r} asks in its "
                                 f"paper's released prompts, which prescribe their own answer format; use "
                                 f"--answer-format text")
+    if config.getoption("stratbench_openings") == "book" and settings.protocol not in (None, "default"):
+        raise pytest.UsageError(f"stratbench: --openings book: protocol {settings.protocol!r} starts every game "
+                                "where its paper did; use --openings book with the default protocol")
     if "tools" in settings.answer_formats:
         refusing = [name for name in settings.scaffolds if not getattr(
             registry.scaffold(name, **settings.scaffold_settings.get(name, {})), "answers_by_tool", False)]

@@ -80,13 +80,19 @@ TestKey = tuple[str, str, str]
 
 
 class GateSchedule:
-    """Runs the session's items until the gate decides; registered only under ``--gate-until-decided``."""
+    """Runs the session's items until the gate decides (``--gate-until-decided``, ``--gate-plan``); in any other
+    gated run (``until_decided=False``) only says the plan and skips the matches that cannot complete a unit,
+    the run playing the rest as collected."""
 
-    def __init__(self, config: pytest.Config, settings: Any) -> None:
+    def __init__(self, config: pytest.Config, settings: Any, baseline: dict[str, Any] | None = None, *,
+                 until_decided: bool = True) -> None:
         self.config = config
+        self.baseline = baseline
+        """The ``--baseline`` results, loaded and checked (None: head to head)."""
         self.settings = settings
         """The gate's settings (:func:`stratbench.run.gating.settings_from_pytest`), fixed for the run."""
-        self.budget: int | None = config.getoption("stratbench_budget")
+        self.until_decided = until_decided
+        self.budget: int | None = config.getoption("stratbench_budget") if until_decided else None
         self.others: list[pytest.Item] = []
         self.queues: dict[TestKey, list[list[pytest.Item]]] = {}
         """Per test, its units (each the items of one seed: both seatings, or one match) in the gate's order."""
@@ -102,8 +108,7 @@ class GateSchedule:
     # ------------------------------------------------------------ setup
 
     def _baseline(self) -> dict[str, Any] | None:
-        controller = self.config.pluginmanager.get_plugin("stratbench-controller")
-        return getattr(controller, "baseline", None)
+        return self.baseline
 
     def _baseline_units(self, baseline: dict[str, Any]) -> dict[TestKey, dict[Any, set]]:
         """Per test, the baseline's units and the seatings each holds (its errored matches count: they are charged)."""
@@ -126,12 +131,13 @@ class GateSchedule:
         mapping = self.settings.agent_map
         renaming = _renaming_tag(spec, self.config.stash[SESSION_KEY].settings.seed_salt)
         row = {"match_id": item.nodeid, "game": spec.game, "agents": labels, "seed": spec.seed,
-               "variant": spec.variant, "subject": spec.subject, "renaming": renaming}
+               "variant": spec.variant, "subject": spec.subject, "renaming": renaming,
+               "openings": spec.openings if spec.openings != "empty" else None}
         test = item.nodeid.split("[", 1)[0]
         if base_units is None:  # head to head: NEW against OLD, a unit is a seed in both seatings
             for new, old in sorted(mapping.items()):
                 if sorted(labels) == sorted([new, old]) and new != old:
-                    return ((new, old, spec.game), ("h2h", test, spec.variant, spec.seed, renaming),
+                    return ((new, old, spec.game), ("h2h", test, spec.variant, spec.seed, renaming, row["openings"]),
                             labels.index(new), None)
             return None, None, None, None
         subject = labels[spec.subject]
@@ -184,11 +190,14 @@ class GateSchedule:
                 complete.append((unit_place(unit), repr(unit), [e[2] for e in entries]))
             self.queues[key] = [unit_items for *_, unit_items in sorted(complete, key=lambda c: c[:2])]
         self.queues = {key: queue for key, queue in self.queues.items() if queue}
-        if not self.queues and self.unpaired:
+        if not self.queues and self.unpaired and (self.until_decided or not hasattr(self.config, "workerinput")):
             why = sorted({reason for _, reason in self.unpaired})
             raise pytest.UsageError(
                 f"stratbench gate: nothing compared: no collected match can complete a unit ({'; '.join(why)}); "
                 "nothing was played")
+        if not self.until_decided:  # the run plays as collected, but never a match that cannot complete a unit
+            for item, why in self.unpaired:
+                item.add_marker(pytest.mark.skip(reason=f"stratbench gate: cannot complete a unit: {why}"))
         self.planned_tests = len(self.queues)
         self.records = list(records)
         gated = {(key[0], key[2]) for key in self.queues}
@@ -204,8 +213,19 @@ class GateSchedule:
         terminal = self.config.pluginmanager.get_plugin("terminalreporter")
         if terminal is None:
             return
-        for line in plan_lines(self.queues, self.settings, self.budget, self.spent_before, len(self.unpaired)):
+        for line in plan_lines(self.queues, self.settings, self.budget, self.spent_before, len(self.unpaired),
+                               self._cost_per_match()):
             terminal.write_line(line)
+
+    def _cost_per_match(self) -> float | None:
+        """The mean cost of a match of the gated tests as recorded: the baseline's (head to head: the runs
+        resumed); None when none carries a price."""
+        gated = {(key[1], key[2]) for key in self.queues} | {(key[0], key[2]) for key in self.queues}
+        baseline = self._baseline()
+        rows = baseline.get("matches", []) if baseline is not None else rows_from_records(self.records)["matches"]
+        costs = [float(row.get("cost_usd") or 0.0) for row in rows
+                 if (row["agents"][row.get("subject", 0)], row["game"]) in gated]
+        return sum(costs) / len(costs) if costs and sum(costs) > 0 else None
 
     # ------------------------------------------------------------ the gate so far
 
@@ -259,7 +279,9 @@ class GateSchedule:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool | None:
-        """Runs the items in :meth:`order`, each knowing the item that follows it."""
+        """Runs the items in :meth:`order`, each knowing the item that follows it (until decided only)."""
+        if not self.until_decided:
+            return None
         return run_in_order(session, self._live_order)
 
     def _live_order(self, live: set[pytest.Item]) -> Iterator[pytest.Item]:
@@ -270,7 +292,9 @@ class GateSchedule:
         return self.order()
 
     def pytest_stratbench_match_recorded(self, record: dict[str, Any]) -> None:
-        """Reruns the gate on the results so far and shows the LLR of the record's game."""
+        """Reruns the gate on the results so far and shows the LLR of the record's game (until decided only)."""
+        if not self.until_decided:
+            return
         self.records.append(record)
         self._update()
         terminal = self.config.pluginmanager.get_plugin("terminalreporter")

@@ -39,7 +39,8 @@ from stratbench.report.gate import (
     validate_report,
 )
 
-__all__ = ["add_pytest_options", "check_pytest_options", "error_rate", "finite_float", "load_baseline", "plays_pairs",
+__all__ = ["add_pytest_options", "check_pytest_options", "error_rate", "finite_float", "load_baseline", "openings",
+           "plays_pairs",
            "run_gate",
            "score_margin", "settings_from_pytest", "validate"]
 
@@ -181,6 +182,32 @@ def plays_pairs(config: Any) -> bool:
             cached = False
         config._stratbench_baseline_pairs = cached
     return cached
+
+
+def openings(config: Any) -> tuple[str, str | None]:
+    """Where the games that have an opening book start (``--openings``), and why when the option was not given.
+
+    Given: as given. Not given: as the baseline's two-seat matches started (a baseline's row names its book position
+    as ``opening``), else from the book when the run plays pairs for the gate (:func:`plays_pairs`: ``--pairs``, a
+    head-to-head map), else from the game's own start.
+    """
+    given = config.getoption("stratbench_openings", None)
+    if given:
+        return given, None
+    path = config.getoption("baseline", None)
+    if path is not None:
+        cached = getattr(config, "_stratbench_baseline_book", None)
+        if cached is None:
+            try:
+                rows = (load_baseline(path) or {}).get("matches", [])
+            except ValueError:  # the controller says why, before any match
+                rows = []
+            cached = any(isinstance(row, dict) and row.get("opening") for row in rows)
+            config._stratbench_baseline_book = cached
+        return ("book" if cached else "empty"), "as the baseline's matches started"
+    if plays_pairs(config):
+        return "book", "the gate's default when it plays pairs"
+    return "empty", None
 
 
 def load_baseline(path: str | None) -> dict[str, Any] | None:

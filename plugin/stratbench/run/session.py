@@ -269,12 +269,12 @@ class StratbenchSession:
 
     def _build_game(
         self, name: str, variant: str | None, *, reference: bool, protocol: Protocol | None = None,
-        obfuscation: Obfuscation | None = None,
+        obfuscation: Obfuscation | None = None, openings: str = "empty",
     ) -> tuple[GameBase, dict[str, Any]]:
         """Builds a match's game with its options (see :func:`stratbench.match.build.build_game`)."""
         return build_game(self.registry, self.settings.reference, name, variant, reference=reference,
                           protocol_options=protocol.game_options if protocol is not None else None,
-                          obfuscation=obfuscation)
+                          obfuscation=obfuscation, openings=openings)
 
     def renaming(self, spec: MatchSpec) -> Obfuscation | None:
         """The renaming a memorisation probe plays (salted with ``--seed-salt``); None for an original."""
@@ -452,7 +452,8 @@ class StratbenchSession:
     ) -> PlayedMatch:
         reference = self.is_reference(spec)
         game, game_options = self._build_game(spec.game, spec.variant, reference=reference,
-                                              protocol=self.protocol(spec), obfuscation=self.renaming(spec))
+                                              protocol=self.protocol(spec), obfuscation=self.renaming(spec),
+                                              openings=spec.openings)
         if len(spec.sides) != len(game.info.sides):
             raise HarnessError(f"{spec.game} has {len(game.info.sides)} sides, the match has {len(spec.sides)}")
         mode = self.settings.record_mode

@@ -23,6 +23,7 @@ game, not a memorised one.
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from typing import Any
 
 import chess
@@ -31,6 +32,7 @@ import chess.svg
 
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.types import Action, Asking, Observation, Rules
+from stratbench.games.spin import openings as openings_
 from stratbench.games.spin import spin_paper
 
 __all__ = ["ChessGame", "ChessState", "board_svg", "move_list_text", "pgn_of"]
@@ -71,6 +73,13 @@ RULES = Rules(
         "or in UCI notation (for example g1f3, e7e8q)."
     ),
 )
+
+
+@lru_cache(maxsize=None)
+def opening_book() -> tuple[tuple[str, ...], ...]:
+    """Short openings Stockfish scores near equality, as the UCI moves played from the start
+    (``openings_chess.json``, ``--openings book``)."""
+    return tuple(tuple(str(m) for m in moves) for moves in openings_.read_book("openings_chess.json"))
 
 
 class ChessState(State):
@@ -139,13 +148,17 @@ class ChessGame(Game):
 
     Args:
         protocol: ``"default"`` or ``"paper"`` (SPIN-Bench's released wording).
+        openings: ``"empty"`` (the standard start) or ``"book"`` (each seed from a short opening Stockfish scores
+            near equality, :func:`opening_book`; default protocol only).
     """
 
     info = INFO
     rules = RULES
+    supports_openings = True
 
-    def __init__(self, protocol: str = "default") -> None:
+    def __init__(self, protocol: str = "default", openings: str = openings_.EMPTY) -> None:
         self.protocol = spin_paper.check_protocol(INFO.name, protocol)
+        self.openings = openings_.check_openings(INFO.name, openings, self.protocol)
         self.annotation_depth: int | None = (
             annotation_depth(PAPER_ANNOTATION_DEPTH) if protocol == spin_paper.PAPER else None)
         self.engine_players: set[int] = set()
@@ -153,8 +166,20 @@ class ChessGame(Game):
         self.stockfish_path: str | None = None
 
     def new_initial_state(self, seed: int) -> ChessState:
-        """Returns the standard start position (the game has no chance)."""
-        return ChessState(self)
+        """Returns the standard start position, or under ``openings="book"`` the seed's book opening played from it
+        (its moves on the board's move stack: the moves so far, the FEN and the record's PGN include them)."""
+        state = ChessState(self)
+        if self.openings == openings_.BOOK:
+            for uci in openings_.pick(opening_book(), seed):
+                state.board.push_uci(uci)
+        return state
+
+    def opening(self, seed: int) -> str | None:
+        """The seed's book opening in SAN (``"1. e4 c5 2. Nf3 d6"``), or None from the start position."""
+        if self.openings != openings_.BOOK:
+            return None
+        moves = openings_.pick(opening_book(), seed)
+        return chess.Board().variation_san([chess.Move.from_uci(m) for m in moves])
 
     def snapshot(self, state: State) -> dict[str, Any]:
         """The FEN, the last move (UCI) and the text board, for the replay viewer."""

@@ -22,12 +22,14 @@ records and the replay board keep the original names.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.obfuscation import Obfuscation
 from stratbench.core.types import Action, Asking, Observation, Rules
 from stratbench.games.relabel import Labels, check_protocol, mark_symbols
+from stratbench.games.spin import openings as openings_
 from stratbench.games.spin import spin_paper
 
 __all__ = [
@@ -68,6 +70,13 @@ RULES = Rules(
         "Your action is the number of a column that is not full."
     ),
 )
+
+
+@lru_cache(maxsize=None)
+def opening_book() -> tuple[tuple[int, ...], ...]:
+    """Every position four plies in that the solver scores a draw, as the 0-based columns played from the empty
+    board (``openings_connect4.json``, ``--openings book``)."""
+    return tuple(tuple(int(c) for c in moves) for moves in openings_.read_book("openings_connect4.json"))
 
 
 class ConnectFourState(State):
@@ -135,23 +144,38 @@ class ConnectFour(Game):
         protocol: ``"default"`` or ``"paper"`` (SPIN-Bench's released wording).
         obfuscation: Renames the discs and columns the model reads and writes (default protocol only); None: the
             original.
+        openings: ``"empty"`` (every seed from the empty board) or ``"book"`` (each seed from a drawn position
+            four plies in, :func:`opening_book`; default protocol only).
     """
 
     info = INFO
     rules = RULES
     supports_obfuscation = True
+    supports_openings = True
 
-    def __init__(self, protocol: str = "default", obfuscation: Obfuscation | None = None) -> None:
+    def __init__(self, protocol: str = "default", obfuscation: Obfuscation | None = None,
+                 openings: str = openings_.EMPTY) -> None:
         self.protocol = spin_paper.check_protocol(INFO.name, protocol)
         check_protocol(INFO.name, self.protocol, obfuscation)
+        self.openings = openings_.check_openings(INFO.name, openings, self.protocol)
         self.obfuscation = obfuscation
         self.names = _Renamed(obfuscation) if obfuscation is not None else None
         self.engine_players: set[int] = set()
         self.engine_settings: dict[int, dict[str, Any]] = {}
 
     def new_initial_state(self, seed: int) -> ConnectFourState:
-        """Returns the empty board (the game has no chance)."""
-        return ConnectFourState(self)
+        """Returns the empty board, or under ``openings="book"`` the seed's book position (no chance)."""
+        state = ConnectFourState(self)
+        if self.openings == openings_.BOOK:
+            for column in openings_.pick(opening_book(), seed):
+                state.drop(column)
+        return state
+
+    def opening(self, seed: int) -> str | None:
+        """The seed's book position as the columns played (``"columns 3 3 2 4"``), or None from the empty board."""
+        if self.openings != openings_.BOOK:
+            return None
+        return "columns " + " ".join(str(c) for c in openings_.pick(opening_book(), seed))
 
     def snapshot(self, state: State) -> dict[str, Any]:
         """The columns played, the grid (bottom row first) and the text board, for the replay viewer."""
@@ -159,12 +183,12 @@ class ConnectFour(Game):
         return {"moves": list(state.moves), "grid": ["".join(row) for row in state.grid], "text": render(state.grid)}
 
     def state_from_moves(self, moves: Sequence[int]) -> ConnectFourState:
-        """Returns the position reached by playing ``moves`` (0-based columns) from the start.
+        """Returns the position reached by playing ``moves`` (0-based columns) from the empty board.
 
         Raises:
             ValueError: if a move is not legal where it is played.
         """
-        state = self.new_initial_state(0)
+        state = ConnectFourState(self)
         for column in moves:
             player = state.current_players()
             if not player or str(column) not in state.legal_actions(player[0]):

@@ -26,6 +26,7 @@ from stratbench.core.game import Game, GameInfo, State
 from stratbench.core.obfuscation import Obfuscation
 from stratbench.core.types import Action, Asking, Observation, Rules
 from stratbench.games.relabel import Labels, check_protocol, mark_symbols
+from stratbench.games.spin import openings as openings_
 from stratbench.games.spin import spin_paper
 
 _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -95,6 +96,21 @@ def move_values(board: str) -> dict[int, int]:
         for i, cell in enumerate(board)
         if cell == _EMPTY
     }
+
+
+@lru_cache(maxsize=None)
+def opening_book() -> tuple[str, ...]:
+    """Every board two and four plies in (X to move) that is a draw with best play, in the books' fixed shuffled
+    order (``--openings book``); a board is 9 characters of ``X``, ``O`` and ``.``, cells row by row."""
+    found: set[str] = set()
+    frontier = {_EMPTY * 9}
+    for ply in range(1, 5):
+        mark = _MARKS[(ply - 1) % 2]
+        frontier = {board[:i] + mark + board[i + 1:] for board in frontier if winner(board) is None
+                    for i in range(9) if board[i] == _EMPTY}
+        if ply % 2 == 0:
+            found |= {board for board in frontier if winner(board) is None and position_value(board) == 0}
+    return openings_.shuffled(list(found))
 
 
 def paper_cell(cell: int) -> int:
@@ -181,21 +197,36 @@ class TicTacToe(Game):
         protocol: ``"default"`` or ``"paper"`` (SPIN-Bench's released wording).
         obfuscation: Renames the marks and cells the model reads and writes (default protocol only); None: the
             original.
+        openings: ``"empty"`` (every seed from the empty board) or ``"book"`` (each seed from a drawn position
+            two or four plies in, :func:`opening_book`; default protocol only).
     """
 
     info = INFO
     rules = RULES
     supports_obfuscation = True
+    supports_openings = True
 
-    def __init__(self, protocol: str = "default", obfuscation: Obfuscation | None = None) -> None:
+    def __init__(self, protocol: str = "default", obfuscation: Obfuscation | None = None,
+                 openings: str = openings_.EMPTY) -> None:
         self.protocol = spin_paper.check_protocol(INFO.name, protocol)
         check_protocol(INFO.name, self.protocol, obfuscation)
+        self.openings = openings_.check_openings(INFO.name, openings, self.protocol)
         self.obfuscation = obfuscation
         self.names = _Renamed(obfuscation) if obfuscation is not None else None
 
     def new_initial_state(self, seed: int) -> TicTacToeState:
-        """Returns the empty board (the game has no chance)."""
-        return TicTacToeState(self)
+        """Returns the empty board, or under ``openings="book"`` the seed's book position (no chance)."""
+        state = TicTacToeState(self)
+        if self.openings == openings_.BOOK:
+            state.board = openings_.pick(opening_book(), seed)
+        return state
+
+    def opening(self, seed: int) -> str | None:
+        """The seed's book position as the marks' cells (``"X 4, O 0"``), or None from the empty board."""
+        if self.openings != openings_.BOOK:
+            return None
+        board = openings_.pick(opening_book(), seed)
+        return ", ".join(f"{mark} {' '.join(str(i) for i, c in enumerate(board) if c == mark)}" for mark in _MARKS)
 
     def snapshot(self, state: State) -> dict[str, Any]:
         """The board string, the last cell played and the text board, for the replay viewer."""

@@ -82,9 +82,11 @@ def position_in_lines(lines: Sequence[RankedMove], chosen_uci: str) -> int | Non
     return order.index(chosen_uci) if chosen_uci in order else None
 
 
-def replay(outcome: MatchOutcome) -> tuple[chess.Board, list[tuple[int, chess.Board, chess.Move]]]:
-    """Replays a match's SAN history; returns the final board and ``(player, board before, move)``."""
-    board = chess.Board()
+def replay(outcome: MatchOutcome, start: chess.Board | None = None
+           ) -> tuple[chess.Board, list[tuple[int, chess.Board, chess.Move]]]:
+    """Replays a match's SAN history from ``start`` (a book opening's board; None: the standard start); returns
+    the final board and ``(player, board before, move)`` for the players' moves (not the opening's)."""
+    board = chess.Board() if start is None else start.copy()
     steps = []
     for joint in outcome.history:
         ((player, san),) = joint.items()
@@ -92,6 +94,13 @@ def replay(outcome: MatchOutcome) -> tuple[chess.Board, list[tuple[int, chess.Bo
         steps.append((player, board.copy(stack=False), move))
         board.push(move)
     return board, steps
+
+
+def _start(game: Game, seed: int) -> chess.Board | None:
+    """The board the match started from: its book opening played out, or None for the standard start."""
+    if game.opening(seed) is None:
+        return None
+    return game.new_initial_state(seed).board  # type: ignore[attr-defined]
 
 
 def move_quality(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict[str, Any]]:
@@ -108,7 +117,7 @@ def move_quality(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict
     engines = set(getattr(game, "engine_players", set()))
     players = [p for p in range(game.info.num_players) if p not in engines]
     result: dict[int, dict[str, Any]] = {p: {"annotated": False} for p in engines}
-    _, steps = replay(outcome)
+    _, steps = replay(outcome, _start(game, seed))
     wanted = [(player, board, move) for player, board, move in steps if player in players]
     path = getattr(game, "stockfish_path", None) or find_stockfish(os.environ.get("STRATBENCH_STOCKFISH"))
     depth = getattr(game, "annotation_depth", None) or annotation_depth(ANNOTATION_DEPTH)
@@ -154,7 +163,7 @@ def _with_context(game: Game, result: dict[int, dict[str, Any]], annotation: dic
 
 def game_record(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict[str, Any]]:
     """Returns, for every player, the final FEN, the last move (UCI) and the PGN of the match."""
-    board, _ = replay(outcome)
+    board, _ = replay(outcome, _start(game, seed))
     last = board.move_stack[-1].uci() if board.move_stack else None
     record = {"final_fen": board.fen(), "last_move": last, "pgn": pgn_of(board)}
     return {p: dict(record) for p in range(game.info.num_players)}

@@ -9,6 +9,7 @@ the best score, which matches SPIN-Bench's convention for the last move.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from stratbench.core.game import Game
@@ -19,9 +20,10 @@ from stratbench.games.spin.metrics.solver import engine_sides, move_rank, top_k_
 __all__ = ["move_quality", "rank_moves"]
 
 
-def rank_moves(moves: list[int], solver: c4_solver.Solver | None = None) -> list[int]:
-    """Returns the solver rank of each move of a game given as 0-based columns."""
-    position = c4_solver.Position()
+def rank_moves(moves: list[int], solver: c4_solver.Solver | None = None, start: Sequence[int] = ()) -> list[int]:
+    """Returns the solver rank of each move of a game given as 0-based columns, played after ``start`` (a book
+    opening's columns, not ranked)."""
+    position = c4_solver.Position.from_moves(start)
     ranks = []
     for column in moves:
         scores = (solver or c4_solver.default_solver()).score_moves(position)
@@ -48,10 +50,11 @@ def move_quality(game: Game, outcome: MatchOutcome, seed: int) -> dict[int, dict
         ((player, action),) = joint.items()
         players.append(player)
         columns.append(int(action))
-    ranks = rank_moves(columns, solver)
+    start = game.new_initial_state(seed).moves if game.opening(seed) is not None else []  # type: ignore[attr-defined]
+    ranks = rank_moves(columns, solver, start)
     per_player: dict[int, list[int]] = {p: [] for p in range(game.info.num_players)}
     booked: dict[int, int] = {p: 0 for p in per_player}
-    position = c4_solver.Position()
+    position = c4_solver.Position.from_moves(start)
     for player, rank, column in zip(players, ranks, columns):
         per_player[player].append(rank)
         booked[player] += solver.uses_book(position)

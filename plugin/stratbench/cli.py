@@ -43,7 +43,7 @@ from typing import Any
 
 from stratbench.run.gating import error_rate, finite_float, score_margin, validate
 from stratbench.human_web.play import PlayError, add_arguments as add_play_arguments, run_play
-from stratbench.options import positive_int
+from stratbench.options import non_negative_float, positive_int
 from stratbench.run.results import RESULTS_FILE
 from stratbench.report.scales import builtin_scales
 from stratbench.report.render import write_reports
@@ -322,7 +322,7 @@ def _report_data(path: Path, resamples: int) -> dict[str, Any]:
 
 def cmd_gate(args: argparse.Namespace) -> int:
     """Gates a run against a baseline (or head to head); exit 0 pass, 1 fail, 6 inconclusive, 4 nothing compared."""
-    problem = validate(args.elo0, args.elo1)
+    problem = validate(args.elo0, args.elo1, ("--elo0", "--elo1"))
     if problem:
         raise InputError(problem)
     settings = GateSettings(elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta,
@@ -402,6 +402,9 @@ def cmd_sprt(args: argparse.Namespace) -> int:
     alpha, beta = _rate("--alpha", args.alpha), _rate("--beta", args.beta)
     if args.elo_model not in ELO_MODELS:
         raise InputError(f"--elo-model {args.elo_model!r}: expected one of {', '.join(ELO_MODELS)}")
+    problem = validate(elo0, elo1, ("--elo0", "--elo1"), logistic=args.elo_model == "logistic")
+    if problem:
+        raise InputError(problem)
     options = {"alpha": alpha, "beta": beta, "elo_model": args.elo_model}
     try:
         if args.wdl is not None:
@@ -540,7 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="H0 for games other than win/draw/loss: a mean drop of this share of the score range")
     gate.add_argument("--inconclusive", "--gate-inconclusive", choices=("inconclusive", "pass", "fail"),
                       default="inconclusive", help="Exit status of an undecided gate: 6 (default), 0 or 1")
-    gate.add_argument("--tolerance", type=float, default=0.0, metavar="R",
+    gate.add_argument("--tolerance", type=non_negative_float, default=0.0, metavar="R",
                       help="Rating points of slack for the rating-interval note")
     gate.add_argument("--resamples", type=positive_int, default=10_000, metavar="B")
     gate.set_defaults(run=cmd_gate)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from report_records import league, record, write_jsonl
+from stratbench.cli import build_parser
 from stratbench.cli import main as cli_main
 from stratbench.report.analysis import analyse, manifest_for
 from stratbench.report.render import write_reports
@@ -300,10 +301,13 @@ def _bad_inputs(tmp: Path) -> dict[str, tuple[list[object], str]]:
         "gate-not-object": (["gate", good, a_list], f"stratbench gate: {a_list}: not a stratbench results.json*"),
         "gate-bad-row": (["gate", good, bad_row], f"stratbench gate: BASELINE {bad_row}: matches[0]: no 'scores'"),
         "gate-bad-margins": (["gate", good, good, "--elo0", "0", "--elo1", "-10"],
-                             "stratbench gate: --gate-elo0 0 must be below --gate-elo1 -10 (H0 the regression, "
-                             "H1 none)"),
+                             "stratbench gate: --elo0 0 must be below --elo1 -10 (H0 the regression, H1 none)"),
         "gate-huge-margin": (["gate", good, good, "--elo0", "-400"],
-                             "stratbench gate: --gate-elo0 -400: a bound of the gate lies within +-245 Elo*"),
+                             "stratbench gate: --elo0 -400: a bound lies within +-245 Elo*"),
+        "sprt-huge-margin": (["sprt", "--pentanomial", "0,3,37,0,0", "--elo0", "-200000", "--elo1", "0"],
+                             "stratbench sprt: --elo0 -200000: a bound lies within +-800 logistic Elo*"),
+        "sprt-huge-normalized": (["sprt", "--wdl", "3,4,5", "--elo0", "-5", "--elo1", "1e308", "--elo-model",
+                                  "normalized"], "stratbench sprt: --elo1 1e+308: a bound lies within +-245 Elo*"),
     }
 
 
@@ -312,6 +316,7 @@ BAD_INPUTS = [
     "report-no-records", "report-bad-record", "merge-empty", "merge-missing", "merge-no-results", "merge-bad-line",
     "merge-out-is-file", "merge-out-under-file", "merge-bad-prefer", "gate-missing", "gate-empty", "gate-not-report",
     "gate-bad-map", "gate-bad-shape", "gate-not-object", "gate-bad-row", "gate-bad-margins", "gate-huge-margin",
+    "sprt-huge-margin", "sprt-huge-normalized",
 ]
 
 
@@ -354,3 +359,12 @@ def test_merge_says_when_the_reports_cannot_be_written(tmp_path):
     assert result.stderr.startswith(f"stratbench merge: OUT {tmp_path / 'merged'}: merged results.jsonl written, "
                                     "but not the reports (")
     assert len((tmp_path / "merged" / "results.jsonl").read_text().splitlines()) == len(records)  # kept
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "inf"])
+def test_a_gate_tolerance_below_zero_or_not_a_number_is_refused(value, capsys):
+    with pytest.raises(SystemExit) as exited:
+        build_parser().parse_args(["gate", "a", "b", "--tolerance", value])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"stratbench gate: error: argument --tolerance: expected a number of at least 0, got '{value}'")

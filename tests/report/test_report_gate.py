@@ -518,3 +518,14 @@ def test_units_from_different_book_positions_all_count_and_never_pair_with_the_e
     old = _report([_seated("x", "opp", 0.5, k, seat) for k in range(20) for seat in (0, 1)])
     (test,) = check(old, old).tests
     assert (test.pairs, test.repeats) == (20, 0)
+
+
+def test_head_to_head_pairs_a_seed_with_itself_never_with_the_next_seed():
+    # seed 0 only in NEW's first seat, seeds 1-4 in both: four pairs of one seed each, one match without a partner
+    rows = [_seated("new", "old", 1.0 if seat == 0 else 0.0, k, seat) for k in range(1, 5) for seat in (0, 1)]
+    rows.append(_seated("new", "old", 0.0, 0, 0))
+    data = _report(rows)
+    for row in data["matches"]:  # NEW wins every game as X and loses every game as O: each seed is an even pair
+        row["subject"] = row["agents"].index("new")
+    (test,) = head_to_head(data, GateSettings(agent_map={"new": "old"})).tests
+    assert (test.pairs, test.incomplete) == (4, 1) and test.all_equal  # zipped, seed 0 would pair with seed 1

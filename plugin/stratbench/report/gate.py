@@ -27,7 +27,11 @@ Units:
   with NEW in the first seat and the i-th with NEW in the second (a gated
   run plays each seed in both seatings, so a pair is one seed).
 
-A match of this run without its partner is not used; it is counted as an
+A unit whose games are move for move those of an earlier unit (the records'
+``game_digest``: from one start position, the same actions) counts once and
+is named as a repeat: a deterministic agent from the empty board plays the
+same game every seed, which is no new evidence (``--openings book`` gives
+each seed its own position). A match of this run without its partner is not used; it is counted as an
 incomplete unit, with why (baseline matches this run did not play are
 not). A match errored by the model or its provider counts as a loss for
 that side (engine testers count a crash or a time loss so); one errored by
@@ -754,8 +758,14 @@ def _head_to_head_pairs(current: dict[str, Any], new: str, old: str, game: str,
     incomplete = 0
     for key in sorted(groups, key=repr):
         first, second = (sorted(groups[key][s], key=lambda r: (r.get("seed") or 0, r["match_id"])) for s in (0, 1))
-        pairs += list(zip(first, second))
-        incomplete += abs(len(first) - len(second))
+        by_seed = [{r.get("seed"): r for r in seat} for seat in (first, second)]
+        shared = sorted(set(by_seed[0]) & set(by_seed[1]), key=lambda seed: seed or 0)
+        if shared:  # each seed in both seatings: a pair is one seed (one position), never two
+            pairs += [(by_seed[0][seed], by_seed[1][seed]) for seed in shared]
+            incomplete += len(first) + len(second) - 2 * len(shared)
+        else:  # a run without --pairs seated other seeds each way: the i-th match of each seating
+            pairs += list(zip(first, second))
+            incomplete += abs(len(first) - len(second))
     pairs.sort(key=lambda p: (unit_order(str(p[0]["match_id"]).split("[", 1)[0], p[0].get("variant"),
                                          min(p[0].get("seed") or 0, p[1].get("seed") or 0), p[0].get("renaming"),
                                          p[0].get("openings")),

@@ -78,14 +78,28 @@ NORMALIZED_ELO_LIMIT = 245
 far past any regression worth gating, and the limit of :func:`stratbench.rating.sprt.sprt_pentanomial`."""
 
 
-def validate(elo0: float, elo1: float) -> str | None:
-    """Returns why the two Elo hypotheses cannot be tested, or None (checked before any match)."""
+LOGISTIC_ELO_LIMIT = 800
+"""The largest logistic Elo ``stratbench sprt`` tests: a score of 0.99 against an equal opponent (beyond it the
+expected score rounds to 0 or 1 and the test has nothing left to tell apart)."""
+
+
+def validate(elo0: float, elo1: float, names: tuple[str, str] = ("--gate-elo0", "--gate-elo1"),
+             logistic: bool = False) -> str | None:
+    """Returns why the two Elo hypotheses cannot be tested, or None (checked before any match).
+
+    The gate's bounds lie within +-:data:`NORMALIZED_ELO_LIMIT` whatever the Elo model (against a baseline it is
+    always normalized); ``stratbench sprt`` in logistic Elo (``logistic``) within +-:data:`LOGISTIC_ELO_LIMIT`.
+    """
     if not elo0 < elo1:
-        return f"--gate-elo0 {elo0:g} must be below --gate-elo1 {elo1:g} (H0 the regression, H1 none)"
-    for name, value in (("--gate-elo0", elo0), ("--gate-elo1", elo1)):
-        if abs(value) > NORMALIZED_ELO_LIMIT:
-            return (f"{name} {value:g}: a bound of the gate lies within +-{NORMALIZED_ELO_LIMIT} Elo (normalized Elo "
-                    "beyond it is a change of more than one spread per unit; the tests cannot be drawn)")
+        return f"{names[0]} {elo0:g} must be below {names[1]} {elo1:g} (H0 the regression, H1 none)"
+    limit = LOGISTIC_ELO_LIMIT if logistic else NORMALIZED_ELO_LIMIT
+    for name, value in zip(names, (elo0, elo1)):
+        if abs(value) > limit:
+            if limit == LOGISTIC_ELO_LIMIT:
+                return (f"{name} {value:g}: a bound lies within +-{limit} logistic Elo (a score of 0.99 against an "
+                        "equal opponent; beyond it there is nothing left to tell apart)")
+            return (f"{name} {value:g}: a bound lies within +-{limit} Elo (normalized Elo beyond it is a change of "
+                    "more than one spread per unit; the tests cannot be drawn)")
     return None
 
 

@@ -529,3 +529,23 @@ def test_head_to_head_pairs_a_seed_with_itself_never_with_the_next_seed():
         row["subject"] = row["agents"].index("new")
     (test,) = head_to_head(data, GateSettings(agent_map={"new": "old"})).tests
     assert (test.pairs, test.incomplete) == (4, 1) and test.all_equal  # zipped, seed 0 would pair with seed 1
+
+
+def test_the_report_says_what_to_run_next_and_why_units_were_left_out():
+    from stratbench.report.render import render_html, render_markdown
+
+    before = _report([_played(_seated("x", "opp", 0.5, k, seat), f"same-{seat}") for k in range(6) for seat in (0, 1)]
+                     + [_seated("x", "opp", 0.5, k, 0) for k in range(6, 8)])
+    now = _report([_played(_seated("x", "opp", 0.5, k, seat), f"same-{seat}") for k in range(6) for seat in (0, 1)]
+                  + [_seated("x", "opp", 0.5, k, 1) for k in range(6, 8)])
+    gate = check(now, before)
+    (test,) = gate.tests
+    data = {**analyse(league({"a": 0.0, "b": 0.0}, games=("tictactoe",), matches=2), resamples=20),
+            "gate": gate.to_dict()}
+    assert gate.decision == INCONCLUSIVE and data["gate"]["next"].startswith(
+        "the same command with --gate-until-decided --budget ")
+    note = (f"x on tictactoe: {test.incomplete} incomplete unit(s) not used ({'; '.join(test.why_incomplete)}); "
+            "5 repeat unit(s) not counted (the same games as an earlier unit)")
+    html, markdown = render_html(data), render_markdown(data)
+    assert f'<div class="note">{note}</div>' in html and f'<p id="gate-next"><b>Next:</b> {data["gate"]["next"]}' in html
+    assert f"> {note}" in markdown and f"**Next:** {data['gate']['next']}" in markdown

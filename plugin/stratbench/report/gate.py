@@ -288,11 +288,17 @@ class GateResult:
             lines += [f"  {tag[wanted]}{t.line()}" for t in self.tests if t.decision == wanted]
         lines.append(f"  note  {self.error_control()}")
         lines += [f"  note  {m}" for m in self.warnings]
-        more = self.matches_to_decide()
-        if self.decision == INCONCLUSIVE and more:
-            lines.append(f"  next  the same command with --gate-until-decided --budget {more} (one process, without "
-                         f"-n; --resume keeps what this run played): about {more} more match(es) on average")
+        if self.next_step():
+            lines.append(f"  next  {self.next_step()}")
         return "\n".join(lines)
+
+    def next_step(self) -> str | None:
+        """What to run next when undecided, in one line (None when decided or not estimated yet)."""
+        more = self.matches_to_decide()
+        if self.decision != INCONCLUSIVE or not more:
+            return None
+        return (f"the same command with --gate-until-decided --budget {more} (one process, without -n; --resume "
+                f"keeps what this run played): about {more} more match(es) on average")
 
     def matches_to_decide(self) -> int | None:
         """About how many more matches the undecided tests need on average (None: not estimated yet)."""
@@ -310,6 +316,7 @@ class GateResult:
                          "elo_model": s.elo_model, "score_margin": s.score_margin},
             "tests": [t.to_dict() for t in self.tests],
             "notes": list(self.warnings),
+            "next": self.next_step(),
         }
 
 

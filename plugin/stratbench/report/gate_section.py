@@ -11,7 +11,7 @@ from typing import Any
 
 from stratbench.report.svg import xy_chart
 
-__all__ = ["GATE_COLUMNS", "gate_rows", "llr_chart"]
+__all__ = ["GATE_COLUMNS", "gate_rows", "llr_chart", "unit_notes"]
 
 GATE_COLUMNS = ["agent", "compared with", "game", "decision", "pairs", "LLR (bounds)", "difference [95%]",
                 "seed spread", "more pairs"]
@@ -46,6 +46,26 @@ def gate_rows(gate: dict[str, Any]) -> list[list[str]]:
             _number(t.get("seed_spread"), ".3f"), more,
         ])
     return rows
+
+
+def unit_notes(gate: dict[str, Any]) -> list[str]:
+    """What a test's row cannot hold, one line per test that has any: units left out and why (incomplete,
+    repeats, voided by the harness) and errored matches charged as losses."""
+    notes = []
+    for t in gate.get("tests", []):
+        parts = []
+        if t.get("incomplete"):
+            why = t.get("why_incomplete") or []
+            parts.append(f"{t['incomplete']} incomplete unit(s) not used" + (f" ({'; '.join(why)})" if why else ""))
+        if t.get("repeats"):
+            parts.append(f"{t['repeats']} repeat unit(s) not counted (the same games as an earlier unit)")
+        if t.get("charged"):
+            parts.append(f"{t['charged']} errored match(es) counted as losses")
+        if t.get("voided"):
+            parts.append(f"{len(t['voided'])} errored match(es) voided their unit(s)")
+        if parts:
+            notes.append(f"{t['agent']} on {t['game']}: " + "; ".join(parts))
+    return notes
 
 
 def llr_chart(test: dict[str, Any]) -> str:

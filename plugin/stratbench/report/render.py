@@ -20,7 +20,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from stratbench.report.gate_section import GATE_COLUMNS, gate_rows, llr_chart
+from stratbench.report.gate_section import GATE_COLUMNS, gate_rows, llr_chart, unit_notes
 from stratbench.report.embed import ENCODING, embed
 from stratbench.report.replay import (
     CUT_OFF, finish_note, pack_replay, renderer_for, replay_steps, reply_text, token_split,
@@ -336,6 +336,7 @@ def render_html(data: dict[str, Any]) -> str:
         chart=table_chart, paper_elo=_paper_elo_rows(data), paper_elo_caption=PAPER_ELO_CAPTION,
         overview=_overview_table(data), overview_caption=OVERVIEW_CAPTION,
         gate_columns=GATE_COLUMNS, gate_rows=gate_rows(data.get("gate") or {}),
+        gate_unit_notes=unit_notes(data.get("gate") or {}),
         gate_charts=[llr_chart(t) for t in (data.get("gate") or {}).get("tests", [])],
         match_groups=groups, match_rows=_match_rows(groups),
     )
@@ -357,6 +358,9 @@ def _md_gate(gate: dict[str, Any] | None) -> list[str]:
         return []
     lines = ["", f"### Regression gate: {gate['decision']}", "", _md(gate["error_control"]), ""]
     lines += _md_table(GATE_COLUMNS, gate_rows(gate))
+    lines += [f"> {_md(note)}" for note in unit_notes(gate)]
+    if gate.get("next"):
+        lines += ["", f"**Next:** {_md(gate['next'])}"]
     lines += [f"> {_md(note)}" for note in gate.get("notes", [])]
     return lines
 

@@ -13,7 +13,7 @@ from stratbench.llm.client import PROMPT_CACHE_MODES, REASONING_EFFORTS
 from stratbench.llm.session import TRUNCATION_RULES
 from stratbench.llm.limits import DEFAULT_CONCURRENCY as DEFAULT_MODEL_CONCURRENCY, parse_limit
 from stratbench.match.metric_budget import DEFAULT_METRIC_TIMEOUT_S
-from stratbench.redact import redact_text
+from stratbench.redact import redact_url
 from stratbench.run.shards import parse_shard
 from stratbench.run.gating import add_pytest_options
 from stratbench.scaffolds.tool_answer import ANSWER_FORMATS
@@ -142,11 +142,12 @@ def model_limit(option: str) -> Any:
 
 
 def base_url(text: str) -> str:
-    """Parses an http(s) base URL with a host and, if given, a port from 1 to 65535.
+    """Parses an http(s) base URL with a host and, if given, a port from 1 to 65535, without credentials before
+    the host (a query's key is sent as given).
 
-    The message shows the URL with its credentials masked (:mod:`stratbench.redact`).
+    The message shows the URL with its credentials masked (:func:`stratbench.redact.redact_url`).
     """
-    shown = redact_text(text)
+    shown = redact_url(text)
     if not text.startswith(("http://", "https://")):
         raise argparse.ArgumentTypeError(f"expected an http:// or https:// URL, got {shown!r}")
     try:
@@ -161,6 +162,11 @@ def base_url(text: str) -> str:
         raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, got {shown!r}")
     if not parts.hostname:
         raise argparse.ArgumentTypeError(f"expected a host after {parts.scheme}://, got {shown!r}")
+    if "@" in parts.netloc:  # litellm sends its own Authorization header, which such a URL's credentials clash with
+        raise argparse.ArgumentTypeError(
+            f"credentials in the URL are not sent ({shown}): put the key in the provider's variable "
+            "(OPENAI_API_KEY, ANTHROPIC_API_KEY, ...; litellm sends it as the Authorization header) and give the "
+            "URL without user:password@")
     return text.rstrip("/")
 
 

@@ -136,3 +136,40 @@ def test_killing_a_worker_then_the_controller_loses_nothing_and_resume_completes
     assert len(finished_before) >= 5
     assert not (report / ".workers").exists() or not any((report / ".workers").iterdir())
     assert _comparable(report) == _comparable(pytester.path / "clean")
+
+
+@pytest.mark.slow
+def test_a_second_run_on_a_report_directory_in_use_is_refused_naming_the_first_and_loses_nothing(pytester):
+    """A --resume started beside a run still writing the same directory: refused before it reads or writes
+    anything there, naming the first run's pid; the first run's records stay one per match."""
+    from stratbench.testing.fake_llm import FakeLLMServer
+
+    pytester.makepyfile(test_ttt=SUITE)
+    server = FakeLLMServer(delay_s=0.2).start()
+    try:
+        args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--model", "openai/m", "--api-base",
+                server.api_base, "--stratbench-bootstrap", "50", "--report-dir", "run"]
+        first = subprocess.Popen(args, cwd=pytester.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            results = pytester.path / "run" / "results.jsonl"
+            _wait_for(lambda: first.poll() is not None or (results.exists() and _lines(results)), "a first record")
+            os.kill(first.pid, signal.SIGSTOP)  # the first run is mid-way, whatever the machine's speed
+            try:
+                assert first.poll() is None, "the first run ended before the second could start"
+                second = subprocess.run([*args, "--resume"], cwd=pytester.path, capture_output=True, text=True,
+                                        timeout=120)
+            finally:
+                os.kill(first.pid, signal.SIGCONT)
+            assert second.returncode == 4, second.stdout[-2000:] + second.stderr[-2000:]
+            assert (f"ERROR: stratbench: --report-dir {pytester.path / 'run'}: another run (pid {first.pid}) is "
+                    "writing its results there; let it finish, or give this run another --report-dir"
+                    ) in second.stderr
+        finally:
+            assert first.wait(timeout=300) == 0
+        records = [r for r in _lines(pytester.path / "run" / "results.jsonl") if r.get("type") == "match"]
+        assert len(records) == len({r["match_id"] for r in records}) == 8  # the model's 4 and random's 4, once each
+        assert not list((pytester.path / "run").glob("results.*.jsonl"))  # nothing moved aside by the second run
+        again = subprocess.run([*args, "--resume"], cwd=pytester.path, capture_output=True, text=True, timeout=300)
+        assert again.returncode == 0, again.stdout[-2000:]  # the lock ends with its run
+    finally:
+        server.stop()

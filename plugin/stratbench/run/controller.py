@@ -16,6 +16,7 @@ from stratbench.run.session import StratbenchSession
 from stratbench.stash import RECORD_PROPERTY, TRANSCRIPT_PROPERTY
 from stratbench.run.gating import check_pytest_options, run_gate
 from stratbench.run.results import (
+    StoreBusy,
     carried_records,
     fold_run,
     fold_worker_journals,
@@ -76,7 +77,8 @@ class ControllerPlugin:
                 terminal.write_line(f"stratbench: warning: {note}", yellow=True)
 
     def start(self) -> None:
-        """Folds the journals of earlier runs whose controller died; with --resume, carries their records.
+        """Takes the results store's lock (a second run on the directory is refused, naming the first's pid), folds
+        the journals of earlier runs whose controller died; with --resume, carries their records.
 
         Only scored records are carried (their run id becomes this run's, the
         run that played them stays in ``played_run_id``); every other match of
@@ -85,7 +87,12 @@ class ControllerPlugin:
         """
         settings = self.session.settings
         try:
+            if self.session.store is not None:
+                self.session.store.lock()
             self._carry_over()
+        except StoreBusy as error:
+            raise pytest.UsageError(f"stratbench: --report-dir {settings.report_dir}: {error}; let it finish, or "
+                                    "give this run another --report-dir") from None
         except OSError as error:
             raise pytest.UsageError(
                 f"stratbench: cannot write {error.filename or settings.report_dir} ({error.strerror or error})"

@@ -4,7 +4,10 @@ One JSON object per collected match, appended to ``<dir>/results.jsonl`` and
 fsynced at once, so nothing is lost if the session dies later. Its ``status``
 says how the match ended: ``scored`` (played; only these are rated),
 ``skipped`` or ``errored`` (with ``reason``, and for errors the ``fault``:
-``provider``, ``harness`` or ``model``). A new run that finds an older
+``provider``, ``harness`` or ``model``). One run writes a store at a time: its
+controller holds an exclusive lock on ``<dir>/.stratbench.lock`` (holding its pid)
+from its start, and a second run on the same directory is refused before it
+reads or writes anything there. A new run that finds an older
 ``results.jsonl`` moves it aside to ``results.<its run id>.jsonl`` (kept,
 never deleted) and starts fresh. Transcripts are written under
 ``transcripts/<run id>/``, one JSON file per match, so every results file
@@ -34,6 +37,8 @@ from typing import Any
 from stratbench.match.record import ERRORED, SCORED, SKIPPED, MatchRecord, RecordError
 
 RESULTS_FILE = "results.jsonl"
+LOCK_FILE = ".stratbench.lock"
+"""The store's lock (``flock``, held for the run by its controller); it holds the holder's pid."""
 TRANSCRIPT_DIR = "transcripts"
 WORKERS_DIR = ".workers"
 COMPRESS_TRANSCRIPTS_OVER = 16_000
@@ -115,8 +120,12 @@ def read_transcript(path: Path) -> dict[str, Any]:
     return data
 
 
+class StoreBusy(RuntimeError):
+    """Another run holds the results store's lock; the message names its pid."""
+
+
 class ResultStore:
-    """Appends match records and transcripts under one directory.
+    """Appends match records and transcripts under one directory; one run at a time (:meth:`lock`).
 
     Args:
         directory: The report directory (created on first write).
@@ -127,6 +136,36 @@ class ResultStore:
         self.directory = directory
         self.run_id = run_id
         self._started = False
+        self._lock_fd: int | None = None
+
+    def lock(self) -> None:
+        """Takes the store's lock for this run (an exclusive ``flock`` on :data:`LOCK_FILE`, freed by the kernel if
+        the process dies), before anything in the directory is read or written.
+
+        Raises:
+            StoreBusy: another run holds it (the message names its pid).
+        """
+        import fcntl  # lean: POSIX only, used once per run
+
+        if self._lock_fd is not None:
+            return
+        self.directory.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            raise StoreBusy(f"another run (pid {holder}) is writing its results there") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._lock_fd = fd
+
+    def unlock(self) -> None:
+        """Frees the store's lock (the file stays: removing it would race with the next run's lock)."""
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     @property
     def path(self) -> Path:

@@ -339,7 +339,8 @@ class StratbenchSession:
 
     def close(self) -> None:
         """Stops local model servers, cancels leftover background tasks (their matches' work is stopped),
-        kills any child process still alive (a planner search) and closes the loop."""
+        kills any child process still alive (a planner search), closes the loop and frees the results store's
+        lock."""
         if self._client is not None:
             self._client.local.close()
         loop = self._loop
@@ -355,6 +356,8 @@ class StratbenchSession:
             self._writer.shutdown()
             self._writer = None
         kill_leftovers()
+        if self.store is not None:
+            self.store.unlock()
 
     # -- settings and unscored records ------------------------------------------
 

@@ -366,8 +366,9 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 
     _check_output_dir(args.out, "--out")  # before any run is read
     agent_map = _agent_map(args.map)
+    notes: list[str] = []
     try:
-        runs = collect_runs(args.runs)
+        runs = collect_runs(args.runs, notes)
         board = build_board(runs, sections=_registry_sections(), resamples=args.resamples, agent_map=agent_map,
                             baseline=args.baseline)
     except (RunInputError, UnknownAgent) as error:
@@ -376,6 +377,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         written = write_site(board, args.out)
     except OSError as error:
         raise InputError(f"--out {args.out}: cannot write ({error.strerror or error})") from None
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     for pool in board.pools:
         for earlier, why in pool.apart:
             print(f"warning: not pooled: {pool.name} ({', '.join(r.label for r in pool.runs)}) differs from "

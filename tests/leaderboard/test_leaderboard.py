@@ -279,3 +279,63 @@ def test_a_run_with_memorisation_probes_pools_with_one_without_them(tmp_path):
                                                   started=T0 + 2 * DAY) + other, report=False)
     (why,) = differences(collect_runs([second])[0], collect_runs([third])[0])
     assert why.startswith("game options of tictactoe: {obfuscation=")
+
+
+def test_a_run_held_by_two_folders_counts_once_and_says_so(tmp_path, runs, capsys):
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(runs["seed0"], copy)
+    found = collect_runs([runs["seed0"], copy])
+    assert len(found) == 1 and len(found[0].records) == 24  # not 2 runs, not 48 matches
+    out = tmp_path / "site"
+    assert main(["leaderboard", str(runs["seed0"]), str(copy), "--out", str(out), "--resamples", "50"]) == 0
+    captured = capsys.readouterr()
+    assert f"note: {copy / 'results.jsonl'}: the same run as {runs['seed0'] / 'results.jsonl'}; counted once" \
+        in captured.err
+    assert ": 1 run(s) in 1 pool(s)" in captured.out
+    ratings = [build_board(runs_, resamples=50).pooled["pool 1"]["ratings"]
+               for runs_ in (found, collect_runs([runs["seed0"]]))]
+    assert ratings[0] == ratings[1]  # the rating of one copy, not of the run counted twice
+
+
+def test_earlier_runs_set_aside_in_a_folder_are_runs_too(tmp_path):
+    folder = tmp_path / "play"
+    first = run_records(M1, range(0, 2), run_id="20261118T000000-a", started=T0)
+    second = run_records(M1, range(2, 4), run_id="20261119T000000-b", started=T0 + DAY)
+    write_run(folder, first, report=False)
+    (folder / "results.jsonl").rename(folder / "results.20261118T000000-a.jsonl")  # as a later run moves it aside
+    write_run(folder, second, report=False)
+    found = collect_runs([tmp_path])
+    assert [run.label for run in found] == ["20261118T000000-a", "20261119T000000-b"]
+    # a --resume carried the first run's records into the second's file: each match still counts once
+    carried = [{**r, "run_id": "20261119T000000-b", "played_run_id": "20261118T000000-a"} for r in first]
+    write_run(tmp_path / "resumed", carried + second, report=False)
+    (tmp_path / "resumed" / "results.20261118T000000-a.jsonl").write_text(
+        (folder / "results.20261118T000000-a.jsonl").read_text())
+    notes: list[str] = []
+    again = collect_runs([tmp_path / "resumed"], notes)
+    assert sum(len(run.records) for run in again) == len(first) + len(second)
+    assert notes == [f"{tmp_path / 'resumed' / 'results.jsonl'}: {len(first)} match(es) already in "
+                     f"{tmp_path / 'resumed' / 'results.20261118T000000-a.jsonl'}; counted once"]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"manifest": [1]}, "'manifest' is not an object"),
+    ({"manifest": {"run_ids": 5}}, "'manifest.run_ids' is not a list of run ids"),
+    ({"manifest": {"packages": "x"}}, "'manifest.packages' is not an object"),
+])
+def test_a_results_json_with_a_broken_manifest_is_one_line(tmp_path, runs, capsys, change, message):
+    data = {**json.loads((runs["paper"] / "results.json").read_text()), **change}
+    bad = tmp_path / "results.json"
+    bad.write_text(json.dumps(data))
+    assert _refused(["leaderboard", str(bad), "--out", str(tmp_path / "site")], capsys) == \
+        f"stratbench leaderboard: {bad}: {message}"
+
+
+def test_a_start_time_no_clock_gives_falls_back_to_the_run_id(tmp_path):
+    records = [{**r, "started_at": 1e20} for r in run_records(M1, range(0, 2), run_id="20261118T000000-a",
+                                                              started=T0)]
+    write_run(tmp_path / "r", records, report=False)
+    (run,) = collect_runs([tmp_path / "r"])
+    assert run.date == "2026-11-18 00:00"

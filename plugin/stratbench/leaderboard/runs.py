@@ -34,6 +34,7 @@ REPORT_JSON = "results.json"
 """The analysed report data a report directory holds beside ``results.jsonl``."""
 _SKIPPED_FOLDERS = {TRANSCRIPT_DIR, WORKERS_DIR, ".git"}
 _RUN_ID_DATE = re.compile(r"^(\d{8}T\d{6})")
+_LAST_TIMESTAMP = datetime(9999, 12, 31, tzinfo=timezone.utc).timestamp()
 
 
 class RunInputError(ValueError):
@@ -97,8 +98,9 @@ class Run:
 def find_result_files(path: Path) -> list[Path]:
     """Returns the result files an input stands for: itself, its directory's, or those found below it.
 
-    A directory holding ``results.jsonl`` (or only ``results.json``) is one run;
-    any other directory is searched recursively (transcript and journal folders left out).
+    A directory holding ``results.jsonl`` (or only ``results.json``) is one run, and each earlier run a later one
+    moved aside there (``results.<run id>.jsonl``) one more; any other directory is searched recursively
+    (transcript and journal folders left out).
 
     Raises:
         RunInputError: The path does not exist, or nothing was found under it.
@@ -109,14 +111,14 @@ def find_result_files(path: Path) -> list[Path]:
         return [path]
     own = _own_result_file(path)
     if own is not None:
-        return [own]
+        return [own, *_set_aside(path)]
     found = []
     for folder in sorted(p for p in path.rglob("*") if p.is_dir()):
         if _SKIPPED_FOLDERS & set(folder.relative_to(path).parts):
             continue
         own = _own_result_file(folder)
         if own is not None:
-            found.append(own)
+            found += [own, *_set_aside(folder)]
     if not found:
         raise RunInputError(f"{path}: no {RESULTS_FILE} or {REPORT_JSON} found in it or below it")
     return found
@@ -129,9 +131,16 @@ def _own_result_file(folder: Path) -> Path | None:
     return None
 
 
-def collect_runs(paths: list[Path]) -> list[Run]:
+def _set_aside(folder: Path) -> list[Path]:
+    """The earlier runs' results a later run moved aside in ``folder`` (``results.<run id>.jsonl``)."""
+    stem, suffix = RESULTS_FILE.rsplit(".", 1)
+    return sorted(p for p in folder.glob(f"{stem}.*.{suffix}") if p.is_file())
+
+
+def collect_runs(paths: list[Path], notes: list[str] | None = None) -> list[Run]:
     """Loads every run the inputs stand for, each file once (a ``results.json`` given beside its ``results.jsonl``
-    counts once), oldest first, with unique labels.
+    counts once), oldest first, with unique labels, each match once (:func:`deduplicated`; what was left out is
+    said in ``notes``).
 
     Raises:
         RunInputError: An input is missing, holds no run, or a file is not a stratbench result file.
@@ -143,12 +152,41 @@ def collect_runs(paths: list[Path]) -> list[Run]:
     runs = [load_run(file) for resolved, file in files.items()  # a results.json beside its results.jsonl: one run
             if not (resolved.name == REPORT_JSON and resolved.with_name(RESULTS_FILE) in files)]
     runs.sort(key=lambda run: (run.started or datetime.max.replace(tzinfo=timezone.utc), str(run.source)))
+    runs = deduplicated(runs, notes if notes is not None else [])
     seen: dict[str, int] = {}
     for run in runs:
         seen[run.label] = seen.get(run.label, 0) + 1
         if seen[run.label] > 1:
             run.label = f"{run.label}#{seen[run.label]}"
     return runs
+
+
+def deduplicated(runs: list[Run], notes: list[str]) -> list[Run]:
+    """Keeps each match once, as ``stratbench merge`` does: a record whose run (the run that played it, for one a
+    ``--resume`` carried) and match id an earlier run already holds is left out; a run left with none is dropped.
+    Each run that lost records gets a line in ``notes``."""
+    seen: dict[tuple[str, str], str] = {}
+    kept = []
+    for run in runs:
+        records, repeated, holders = [], 0, set()
+        for record in run.records:
+            played = record.get("played_run_id") or record.get("run_id")
+            key = (str(played), str(record.get("match_id"))) if played else None
+            if key is not None and key in seen:
+                repeated += 1
+                holders.add(seen[key])
+                continue
+            if key is not None:
+                seen[key] = str(run.source)
+            records.append(record)
+        if repeated:
+            where = ", ".join(sorted(holders))
+            notes.append(f"{run.source}: " + (f"the same run as {where}; counted once" if not records else
+                                              f"{repeated} match(es) already in {where}; counted once"))
+        if records:
+            run.records = records
+            kept.append(run)
+    return kept
 
 
 def load_run(file: Path) -> Run:
@@ -208,7 +246,8 @@ def _records_from_report(file: Path, data: dict[str, Any]) -> list[dict[str, Any
         validate_report(data, str(file))  # every row as the gate reads it
     except BaselineError as error:
         raise RunInputError(str(error)) from None
-    run_ids = (data.get("manifest") or {}).get("run_ids") or []
+    manifest = data.get("manifest") if isinstance(data.get("manifest"), dict) else {}
+    run_ids = manifest.get("run_ids") if isinstance(manifest.get("run_ids"), list) else []
     records = []
     for row in data["matches"]:
         record = {key: row.get(key) for key in ("match_id", "test_id", "game", "variant", "seed", "scores",
@@ -248,10 +287,12 @@ def _pages(data: dict[str, Any], records: list[dict[str, Any]], report_dir: Path
 
 def _started(records: list[dict[str, Any]], manifest: dict[str, Any]) -> datetime | None:
     """When a run began: its first match's start, else the date in its run id."""
-    starts = [r["started_at"] for r in records if finite_number(r.get("started_at"))]
+    starts = [r["started_at"] for r in records if finite_number(r.get("started_at"))
+              and 0 <= r["started_at"] < _LAST_TIMESTAMP]  # a time a clock can give; others say nothing
     if starts:
         return datetime.fromtimestamp(min(starts), tz=timezone.utc)
-    for run_id in [*(str(r.get("run_id", "")) for r in records), *(manifest.get("run_ids") or [])]:
+    listed = manifest.get("run_ids") if isinstance(manifest.get("run_ids"), list) else []
+    for run_id in [*(str(r.get("run_id", "")) for r in records), *listed]:
         match = _RUN_ID_DATE.match(str(run_id))
         if match:
             return datetime.strptime(match.group(1), "%Y%m%dT%H%M%S").replace(tzinfo=timezone.utc)

@@ -365,6 +365,14 @@ def validate_report(data: Any, name: str) -> None:
     agents = data.get("agents", [])
     if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
         raise BaselineError(f"{name}: 'agents' is not a list of agent labels")
+    manifest = data.get("manifest", {})
+    if not isinstance(manifest, dict):
+        raise BaselineError(f"{name}: 'manifest' is not an object")
+    run_ids = manifest.get("run_ids", [])
+    if not isinstance(run_ids, list) or not all(isinstance(r, str) for r in run_ids):
+        raise BaselineError(f"{name}: 'manifest.run_ids' is not a list of run ids")
+    if not isinstance(manifest.get("packages", {}), dict):
+        raise BaselineError(f"{name}: 'manifest.packages' is not an object")
     for number, row in enumerate(data["matches"], start=1):
         problem = _row_problem(row)
         if problem:

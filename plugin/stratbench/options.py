@@ -186,10 +186,17 @@ def obfuscation_spec(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+SALT_MIN_CHARS = 12
+"""The shortest ``--seed-salt``: the ids carry a digest of it, which a shorter secret could be guessed from."""
+
+
 def salt_text(text: str) -> str:
-    """Parses a ``--seed-salt`` value: any text but an empty one (an empty salt would be no salt)."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("expected a non-empty text (a private split's secret)")
+    """Parses a ``--seed-salt`` value: any text of at least :data:`SALT_MIN_CHARS` characters (the message never
+    repeats it)."""
+    if len(text.strip()) < SALT_MIN_CHARS:
+        raise argparse.ArgumentTypeError(
+            f"expected a secret of at least {SALT_MIN_CHARS} characters (the ids carry a digest of it, which a shorter "
+            "one could be guessed from), e.g. python -c 'import secrets; print(secrets.token_urlsafe(16))'")
     return text
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 
 import pytest
 
 from stratbench.core.agent import AgentSpec
-from stratbench.core.obfuscation import Obfuscation
+from stratbench.core.obfuscation import Obfuscation, salt_tag
 from stratbench.core.schedule import SuiteSpec, build_schedule, with_obfuscations
 
 GPT = AgentSpec("llm", model="gpt-4o", scaffold="cot")
@@ -138,7 +137,7 @@ def test_each_renaming_puts_a_probe_beside_each_match_with_the_same_sides_seed_v
                            variants=[("v1", None)])
     renamings = [Obfuscation("mystery", 7), Obfuscation("random", 0, salt="ours")]
     expanded = with_obfuscations(specs, renamings)
-    salted = f"obf-random-s0-k{hashlib.sha256(b'ours').hexdigest()[:6]}"
+    salted = f"obf-random-s0-k{salt_tag('ours')}"
     assert [s.id for s in expanded] == [
         "openai/m+direct-vs-random-v1-second-s0", "openai/m+direct-vs-random-v1-second-s0-obf-mystery-s7",
         f"openai/m+direct-vs-random-v1-second-s0-{salted}",

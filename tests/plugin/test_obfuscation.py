@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from stratbench.core.obfuscation import Obfuscation
+from stratbench.core.obfuscation import Obfuscation, salt_tag
 from stratbench.llm.cassettes import cassette_path
 
 CONFTEST = """
@@ -121,9 +121,9 @@ def test_the_salt_enters_ids_as_a_digest_and_is_written_nowhere(pytester):
     assert salted.ret == 0, salted.stdout.str()[-3000:]
     unsalted = pytester.runpytest_subprocess(*args, "--report-dir", "plain")
     assert unsalted.ret == 0
-    digest = hashlib.sha256(SALT.encode()).hexdigest()[:6]
-    tag = f"obf-deceptive-s3-k{digest}"
+    tag = f"obf-deceptive-s3-k{salt_tag(SALT)}"
     assert tag == Obfuscation.parse("deceptive:3", SALT).tag
+    assert hashlib.sha256(SALT.encode()).hexdigest()[:6] not in tag  # no unkeyed, fast digest to guess against
     salted_records = {_param(r): r for r in _records(pytester, "salted") if "labelled" in r["game"]}
     plain_records = {_param(r): r for r in _records(pytester, "plain") if "labelled" in r["game"]}
     assert f"random-vs-random-s0-{tag}" in salted_records
@@ -248,3 +248,19 @@ def test_the_reference_recordings_get_only_the_probes_their_profile_recorded(pyt
                             ("openai/ref+direct", "original")]
     assert rows[("openai/ref+direct", "obf-mystery-s7")][8] == 1  # one pair: the recorded match and its probe
     assert 0.0 <= rows[("openai/ref+direct", "original")][7] <= 1.0
+
+
+def test_the_salt_tag_is_slow_to_guess_and_a_short_salt_is_refused():
+    import argparse
+    import time
+
+    from stratbench.core.obfuscation import SALT_TAG_COST
+    from stratbench.options import salt_text
+
+    assert SALT_TAG_COST["n"] * SALT_TAG_COST["r"] * 128 >= 16 * 2 ** 20  # at least 16 MB a guess (memory-hard)
+    assert salt_tag("another-salt-1") != salt_tag("another-salt-2") and len(salt_tag("another-salt-1")) == 6
+    for short in ("ours", "x" * 11, " " * 20):
+        with pytest.raises(argparse.ArgumentTypeError) as refused:
+            salt_text(short)
+        assert "at least 12 characters" in str(refused.value) and (short.strip() == "" or short not in str(refused.value))
+    assert salt_text("x" * 12) == "x" * 12

@@ -22,6 +22,7 @@ one.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import re
@@ -99,9 +100,9 @@ class Obfuscation:
 
     @property
     def tag(self) -> str:
-        """The variant's id part: ``obf-mystery-s7``, with ``-k`` and 6 hex digits of the salt when salted."""
+        """The variant's id part: ``obf-mystery-s7``, with ``-k`` and the salt's :func:`salt_tag` when salted."""
         tag = f"obf-{self.mode}-s{self.seed}"
-        return f"{tag}-k{hashlib.sha256(self.salt.encode()).hexdigest()[:6]}" if self.salt else tag
+        return f"{tag}-k{salt_tag(self.salt)}" if self.salt else tag
 
     def spec(self) -> str:
         """The value ``--obfuscate`` takes for this renaming (the salt is given apart)."""
@@ -169,6 +170,19 @@ def _derangement(names: list[str], rng: random.Random) -> dict[str, str]:
     order = list(names)
     rng.shuffle(order)
     return {order[i]: order[(i + 1) % len(order)] for i in range(len(order))}
+
+
+SALT_TAG_COST = {"n": 2 ** 14, "r": 8, "p": 1}
+"""scrypt's cost for :func:`salt_tag`: about 16 MB and tens of milliseconds a try, once per salt and process."""
+
+
+@functools.lru_cache(maxsize=8)
+def salt_tag(salt: str) -> str:
+    """The 6 hex digits a salted probe's id carries: a slow, memory-hard digest of the salt (scrypt), so that
+    guessing a salt from the ids costs a scrypt per guess, and 24 bits say little about a salt of 12 or more
+    characters (the shortest ``--seed-salt`` takes)."""
+    key = hashlib.scrypt(salt.encode(), salt=b"stratbench --seed-salt id tag", dklen=16, **SALT_TAG_COST)
+    return key.hex()[:6]
 
 
 def renaming_of(record: dict[str, Any]) -> str | None:

@@ -161,6 +161,11 @@ def validate_run(config: pytest.Config, settings: RunSettings, registry: Registr
         raise pytest.UsageError(f"stratbench: --answer-format tools: protocol {settings.protocol!r} asks in its "
                                 f"paper's released prompts, which prescribe their own answer format; use "
                                 f"--answer-format text")
+    if settings.thinking_budget and settings.max_tokens and settings.max_tokens <= settings.thinking_budget:
+        raise pytest.UsageError(
+            f"stratbench: --thinking-budget {settings.thinking_budget}: the answer's token limit "
+            f"--stratbench-max-tokens {settings.max_tokens} must lie above it (the thinking is counted in the "
+            "limit, and the provider refuses such a request); raise the limit or lower the budget")
     if config.getoption("stratbench_openings") == "book" and settings.protocol not in (None, "default"):
         raise pytest.UsageError(f"stratbench: --openings book: protocol {settings.protocol!r} starts every game "
                                 "where its paper did; use --openings book with the default protocol")

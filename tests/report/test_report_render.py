@@ -169,13 +169,19 @@ def test_chess_transcripts_show_the_final_board_drawn_by_the_games_board_rendere
     assert '<div class="board"><svg' in page
 
 
-def test_an_unreadable_transcript_is_shown_as_an_error(tmp_path):
+def test_an_unreadable_transcript_is_shown_as_an_error_and_said_on_stderr(tmp_path, capsys):
     (tmp_path / "transcripts").mkdir()
     (tmp_path / "transcripts" / "m1.json").write_text("{not json")
-    data = analyse([record("m1", transcript="transcripts/m1.json")], resamples=20)
+    (tmp_path / "transcripts" / "m2.json.gz").write_bytes(b"\x1f\x8b\x08not gzip at all")
+    data = analyse([record("m1", transcript="transcripts/m1.json"), record("m2", transcript="transcripts/m2.json.gz")],
+                   resamples=20)
     write_reports(data, tmp_path)
-    (page,) = [m["page"] for m in data["matches"]]
-    assert "unreadable transcript" in inflated((tmp_path / page).read_text())
+    pages = [m["page"] for m in data["matches"]]
+    assert all("unreadable transcript" in inflated((tmp_path / page).read_text()) for page in pages)
+    err = capsys.readouterr().err
+    for name, match in (("m1.json", "m1"), ("m2.json.gz", "m2")):
+        assert f"warning: unreadable transcript {tmp_path / 'transcripts' / name} (" in err
+        assert f"the page of {match} shows no moves" in err
 
 
 def test_long_match_ids_get_distinct_transcript_pages(tmp_path):

@@ -15,6 +15,7 @@ import hashlib
 import json
 import math
 import os
+import sys
 import threading
 from importlib.resources import files
 from pathlib import Path
@@ -523,7 +524,9 @@ class _PageJob:
             if found is not None:
                 try:
                     return list(read_transcript(found).get("events", []))
-                except (OSError, ValueError, EOFError):
+                except (OSError, ValueError, EOFError) as error:
+                    print(f"warning: unreadable transcript {found} ({error}): the page of {match['match_id']} shows "
+                          "no moves", file=sys.stderr)  # said where the report is written, not only on its page
                     return [{"kind": "error", "t": 0, "text": f"unreadable transcript {found}"}]
         return []
 

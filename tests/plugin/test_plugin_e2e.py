@@ -40,6 +40,14 @@ def test_baselines_play_offline_with_scored_statuses(suite):
     assert result.ret == 0
     records = results(suite)
     assert len(records) == 4
+    # summed over the run, each agent's own outcomes: random's losses are minimax's wins, never "4 lost"
+    wins = sum(r["scores"][1 - r["subject"]] == 1.0 for r in records)
+    draws = sum(r["scores"] == [0.5, 0.5] for r in records)
+    minimax = ", ".join(part for part in (f"{wins} won" if wins else "", f"{draws} drew" if draws else "") if part)
+    random_ = ", ".join(part for part in (f"{draws} drew" if draws else "", f"{wins} lost" if wins else "") if part)
+    assert f"outcomes: minimax {minimax}; random {random_}" in result.stdout.lines
+    assert result.stdout.lines[-1].startswith("=") and " 4 scored in " in result.stdout.lines[-1]
+    assert result.parseoutcomes() == {"scored": 4}
     first = records[0]
     assert first["game"] == "tictactoe" and first["sides"][first["subject"]]["agent"] == "random"
     assert sum(first["scores"]) == 1.0 and first["result"] in ("won", "lost", "draw")
@@ -63,6 +71,12 @@ def test_record_then_replay_under_xdist_gives_identical_outcomes(suite, fake_llm
     assert recorded.ret == 0, recorded.stdout.str()
     live = {r["match_id"]: (r["scores"], r["turns"], r["tokens"]) for r in results(suite)}
     assert len(live) == 4 and len(fake_llm.requests) > 0
+    # a model litellm has no price for spent tokens: "unpriced", never a cost of 0 that reads as free
+    row = next(line for line in recorded.stdout.lines if line.startswith("openai/m+direct "))  # the summary's
+    assert row.split()[-1] == "unpriced" and int(row.split()[-2]) > 0
+    assert "unpriced: tokens no price covers (litellm has none for the model); give one with --price MODEL=IN,OUT " \
+           "(USD per million input, output tokens)" in recorded.stdout.lines
+    assert [line.split()[-1] for line in recorded.stdout.lines if line.startswith("minimax ")][:1] == ["0.0000"]
     fake_llm.stop()  # replay must not need the server
     collected_0 = suite.runpytest_subprocess(*args, "--collect-only", "-q", "-n", "0").stdout.lines
     replayed = suite.runpytest_subprocess(*args, "--record-mode=none", "-n", "2")

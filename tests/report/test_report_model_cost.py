@@ -208,3 +208,19 @@ def test_the_section_reaches_markdown_html_and_json():
     html = render_html(data)
     assert "<h3>Truncated answers</h3>" in html and '<td class="">1 of 10 decisions</td>' in html
     assert "<h3>Answer formats side by side: tictactoe</h3>" in html
+
+
+def test_tokens_no_price_covers_are_unpriced_never_zero_and_a_local_model_costs_nothing():
+    from stratbench.leaderboard.cost import cost_rows
+    from stratbench.report.model_cost import UNPRICED
+
+    records = [_match("u1", "openai/unknown+direct", _usage(5, 1000, 300, 0.0), 4),
+               _match("l1", "local/gemma3-270m+direct", _usage(5, 1000, 300, 0.0), 4),
+               _match("p1", NEW, _usage(5, 1000, 300, 0.01), 4)]
+    table = model_cost(records)["tables"][0]
+    cells = {row[0]: row[-2:] for row in table["rows"]}
+    assert cells["openai/unknown+direct"] == [UNPRICED, UNPRICED] == ["unpriced (give --price)"] * 2
+    assert cells["local/gemma3-270m+direct"] == ["0", "0"] and cells[NEW][1] == "0.01"
+    rows = {row["agent"]: row for row in cost_rows(records, None)}
+    assert rows["openai/unknown+direct"]["unpriced"] and not rows["local/gemma3-270m+direct"]["unpriced"]
+    assert not rows[NEW]["unpriced"] and not rows["minimax"]["unpriced"]  # no tokens: nothing to price

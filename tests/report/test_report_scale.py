@@ -158,7 +158,7 @@ def test_a_large_run_carries_its_matches_table_compressed(tmp_path):
     pages = {m["match_id"]: m["page"] for m in data["matches"]}
     first = rows[0][0]
     assert first == [pages[records[0]["match_id"]], records[0]["test_id"], f"{agent} vs b", "1.00 / 0.00",
-                     "won (done)", "5", "0/0", "0", "0.00"]
+                     f"{agent} won (done)", "5", "0/0", "0", "0.00"]
     script = re.search(r"<script>(.*?)</script>", html, re.DOTALL).group(1)
     assert f"script-src 'sha256-{b64encode(sha256(script.encode()).digest()).decode()}'" in html
     assert EVIL_SCRIPT not in html

@@ -84,7 +84,7 @@ def test_a_large_runs_report_draws_a_fold_of_its_matches_when_opened(tmp_path, b
     assert len(rows) == 20  # matches 501-520
     last = data["matches"][-1]
     assert rows[-1] == {"href": last["page"], "cells": [last["test_id"], f"{agent} vs b", "1.00 / 0.00",
-                                                        "won (done)", "5", "0/0", "0", "0.00"]}
+                                                        f"{agent} won (done)", "5", "0/0", "0", "0.00"]}
     assert (tmp_path / last["page"]).is_file()
     assert browser.evaluate("document.querySelectorAll('.match-table script, #pwned').length") == 0
     assert browser.evaluate("document.querySelectorAll('details.matches[data-group=\"0\"] tr').length") == 1

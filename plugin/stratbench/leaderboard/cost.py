@@ -53,8 +53,9 @@ def cost_rows(records: list[dict[str, Any]], ratings: dict[str, Any] | None,
 
     Returns:
         Rows ``{"agent", "matches", "tokens_per_match", "usd_per_match", "wall_s_per_match", "rating",
-        "gain", "usd_per_point"}`` sorted by agent; ``gain`` and ``usd_per_point`` are None without a
-        baseline (or where it is not rated).
+        "gain", "usd_per_point", "unpriced"}`` sorted by agent; ``gain`` and ``usd_per_point`` are None without a
+        baseline (or where it is not rated), ``usd_per_point`` also where either cost is unpriced (tokens no price
+        covered: ``unpriced``, never a cost of 0).
     """
     totals: dict[str, dict[str, float]] = {}
     for record in records:
@@ -86,13 +87,15 @@ def cost_rows(records: list[dict[str, Any]], ratings: dict[str, Any] | None,
             "usd_per_match": row["usd"] / row["matches"],
             "wall_s_per_match": row["wall"] / row["timed"] if row["timed"] else None,
             "rating": rated.get(agent),
+            "unpriced": row["tokens"] > 0 and row["usd"] == 0 and not agent.startswith("local/"),
         })
     base = next((row for row in rows if row["agent"] == baseline), None)
     for row in rows:
         known = base is not None and base["rating"] is not None and row["rating"] is not None
         row["gain"] = row["rating"] - base["rating"] if known else None  # type: ignore[index]
+        priced = not row["unpriced"] and not base["unpriced"] if base is not None else False
         row["usd_per_point"] = (usd_per_point(row["usd_per_match"], row["rating"], base["usd_per_match"],
-                                              base["rating"]) if known and row is not base else None)
+                                              base["rating"]) if known and priced and row is not base else None)
     return rows
 
 

@@ -30,7 +30,10 @@ from stratbench.report.labels import label_settings, with_settings
 from stratbench.report.scaffolds import RESAMPLES, paired_difference, pairing_key
 from stratbench.report.unplayed import NONE, unplayed_counts
 
-__all__ = ["NOT_REPORTED", "model_cost", "usd"]
+__all__ = ["NOT_REPORTED", "UNPRICED", "model_cost", "usd"]
+
+UNPRICED = "unpriced (give --price)"
+"""A cost cell for tokens litellm has no price for (``--price MODEL=IN,OUT`` gives one)."""
 
 NOT_REPORTED = "—"
 """The cell of a count that no match of the row reported."""
@@ -56,9 +59,12 @@ class _Tally:
     cached: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     truncation: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     scores: list[float] = field(default_factory=list)
+    local: bool = False
+    """A ``local/`` model: its tokens cost nothing, so a cost of 0 is a price."""
 
     def add(self, record: dict[str, Any], index: int) -> None:
         """Adds one model side of a record (one :func:`_model_sides` lists)."""
+        self.local = self.local or str(record["sides"][index].get("model") or "").startswith("local/")
         cost = _at(record.get("decision_cost"), index)
         usage = _at(record.get("usage"), index)
         decisions = int(cost["decisions"] if cost else _at(record.get("decisions"), index) or 0)
@@ -115,6 +121,8 @@ class _Tally:
     def cost_cells(self) -> tuple[Any, Any]:
         if not self.cost_matches:
             return NOT_REPORTED, NOT_REPORTED
+        if self.cost == 0 and self.prompt + self.completion > 0 and not self.local:
+            return UNPRICED, UNPRICED  # tokens no price covered: never a 0 that reads as free
         per = self.cost / self.cost_decisions if self.cost_decisions else None
         return (None if per is None else self._partial(usd(per), self.cost_matches),
                 self._partial(usd(self.cost), self.cost_matches))

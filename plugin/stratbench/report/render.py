@@ -293,12 +293,21 @@ def _match_groups(matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return groups
 
 
+def match_outcome(match: dict[str, Any]) -> str:
+    """A match's result read from the side it belongs to, with how the game ended: ``random lost (X wins)``
+    (the result is the subject's, which need not sit first); other results (``scored``, errored) as they are."""
+    result = str(match.get("result"))
+    agents, subject = match.get("agents") or [], match.get("subject")
+    if result in ("won", "lost", "draw") and isinstance(subject, int) and 0 <= subject < len(agents):
+        result = f"{agents[subject]} {'drew' if result == 'draw' else result}"
+    return result + (f" ({match['terminal']})" if match.get("terminal") else "")
+
+
 def _match_cells(match: dict[str, Any]) -> list[Any]:
     """A matches-table row as the page's script draws it: page (or None), then the cells' texts."""
-    terminal = f" ({match['terminal']})" if match.get("terminal") else ""
     return [match["page"] if match.get("transcript") else None, str(match.get("test_id")),
             " vs ".join(map(str, match.get("agents") or [])), " / ".join(_fmt(s) for s in match.get("scores") or []),
-            f"{match.get('result')}{terminal}", _fmt(match.get("turns")),
+            match_outcome(match), _fmt(match.get("turns")),
             "/".join(map(str, match["illegal"])) if match.get("illegal") else "", _fmt(match.get("tokens")),
             _fmt(match.get("cost_usd"))]
 
@@ -327,6 +336,7 @@ def render_html(data: dict[str, Any]) -> str:
     used: set[str] = set()
     for match in [*data["matches"], *data.get("unscored", [])]:
         match["page"] = _page_name(match["match_id"], used)
+        match["outcome"] = match_outcome(match)
     manifest = {**_EMPTY_MANIFEST, **(data.get("manifest") or {})}
     elo_games, elo_rows = _elo_rows(data)
     groups = _match_groups(data["matches"])

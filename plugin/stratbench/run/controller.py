@@ -23,6 +23,9 @@ from stratbench.run.results import (
     interrupted_record,
     journal_entries,
     latest_per_match,
+    outcomes_line,
+    shown_name,
+    shown_usd,
     status_of,
     summarize_by_agent,
     unscored_by_agent,
@@ -243,9 +246,13 @@ class ControllerPlugin:
         )
         for row in rows:
             terminalreporter.write_line(
-                f"{row['agent'][:34]:<34} {row['matches']:>7} {row['won']:>4} {row['drawn']:>4} {row['lost']:>4} "
-                f"{row['mean_score']:>6.2f} {row['illegal']:>7} {row['tokens']:>9} {row['cost_usd']:>9.4f}"
+                f"{shown_name(row['agent'], 34):<34} {row['matches']:>7} {row['won']:>4} {row['drawn']:>4} "
+                f"{row['lost']:>4} {row['mean_score']:>6.2f} {row['illegal']:>7} {row['tokens']:>9} {shown_usd(row)}"
             )
+        if any(row["unpriced"] for row in rows):
+            terminalreporter.write_line("unpriced: tokens no price covers (litellm has none for the model); give one "
+                                        "with --price MODEL=IN,OUT (USD per million input, output tokens)")
+        terminalreporter.write_line(f"outcomes: {outcomes_line(rows)}")
         self._write_unscored(terminalreporter, records)
         if session.settings.obfuscations:
             unrenamed = unrenamed_games(records)

@@ -496,8 +496,31 @@ def summarize_by_agent(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]
     rows = []
     for row in table.values():
         row["mean_score"] = row.pop("score_sum") / row["matches"]
+        row["unpriced"] = row["tokens"] > 0 and row["cost_usd"] == 0 and not str(row["agent"]).startswith("local/")
         rows.append(row)
     return sorted(rows, key=lambda r: (-r["mean_score"], r["agent"]))
+
+
+def outcomes_line(rows: list[dict[str, Any]]) -> str:
+    """The run's results read from each agent's side, best first: ``minimax 39 won, 1 drew; random 30 lost``
+    (:func:`summarize_by_agent`'s rows; an agent of one-side games: ``n scored``)."""
+    parts = []
+    for row in rows:
+        counts = [f"{row[key]} {word}" for key, word in (("won", "won"), ("drawn", "drew"), ("lost", "lost"))
+                  if row[key]]
+        parts.append(f"{row['agent']} {', '.join(counts) or str(row['matches']) + ' scored'}")
+    return "; ".join(parts)
+
+
+def shown_name(name: str, width: int) -> str:
+    """``name`` cut to ``width`` characters with an ellipsis when longer (a table column)."""
+    return name if len(name) <= width else name[:width - 1] + "…"
+
+
+def shown_usd(row: dict[str, Any], width: int = 9) -> str:
+    """An agent's cost for a table: ``unpriced`` where it spent tokens that no price covers (give ``--price``),
+    never a 0 that reads as free."""
+    return f"{'unpriced':>{width}}" if row.get("unpriced") else f"{row['cost_usd']:>{width}.4f}"
 
 
 def unscored_by_agent(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ writes files.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from stratbench.redact import redact_value
 from stratbench.registry import Registry
 from stratbench.run.config import (
     check_model_keys,
+    dropped_request_params,
     is_controller,
     load_baseline_option,
     settings_from_config,
@@ -120,6 +122,11 @@ def pytest_configure(config: pytest.Config) -> None:
     settings = settings_from_config(config)
     registry = build_registry(config)
     validate_run(config, settings, registry)
+    if is_controller(config):  # a worker gets them from the controller: the labels must agree
+        settings = replace(settings, dropped_params=dropped_request_params(settings))
+    else:
+        dropped = json.loads(config.workerinput.get("stratbench_dropped", "{}"))  # type: ignore[attr-defined]
+        settings = replace(settings, dropped_params={model: tuple(names) for model, names in dropped.items()})
     session = StratbenchSession(settings, registry, is_controller=is_controller(config))
     config.stash[SESSION_KEY] = session
     if config.getoption("human_web"):
@@ -183,6 +190,7 @@ def pytest_configure_node(node: Any) -> None:
     session = node.config.stash[SESSION_KEY]
     node.workerinput["stratbench_run_id"] = session.settings.run_id
     node.workerinput["stratbench_finished"] = json.dumps(session.finished)
+    node.workerinput["stratbench_dropped"] = json.dumps(session.settings.dropped_params)
     node.workerinput.update(controller_input(session.settings.cassette_dir))
 
 

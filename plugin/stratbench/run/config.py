@@ -224,6 +224,41 @@ def _check_directories(config: pytest.Config, settings: RunSettings) -> None:
             raise pytest.UsageError(f"stratbench: {problem}")
 
 
+REQUEST_SETTINGS = {"reasoning_effort": ("--reasoning-effort", "reasoning_effort", "a reasoning effort"),
+                    "thinking_budget": ("--thinking-budget", "thinking", "a thinking budget")}
+"""Agent request settings a model may not take: (option, litellm's parameter, what it is)."""
+
+
+def dropped_request_params(settings: RunSettings) -> dict[str, tuple[str, ...]]:
+    """Per model, the requested ``--reasoning-effort`` / ``--thinking-budget`` its provider does not take (as
+    litellm lists the provider's parameters); a model litellm does not know keeps them (sent as given)."""
+    from stratbench.llm.client import accepted_params  # lean: litellm loads only when a model is under test
+
+    requested = [name for name, value in (("reasoning_effort", settings.reasoning_efforts),
+                                          ("thinking_budget", settings.thinking_budget)) if value]
+    dropped = {}
+    for model in dict.fromkeys(settings.models):
+        accepted = None if is_local(model) or not requested else accepted_params(model)
+        if accepted is None:
+            continue
+        names = tuple(name for name in requested if REQUEST_SETTINGS[name][1] not in accepted)
+        if names:
+            dropped[model] = names
+    return dropped
+
+
+def dropped_notes(settings: RunSettings) -> list[str]:
+    """One warning per model and dropped setting: said at start-up and in the report."""
+    notes = []
+    for model, names in settings.dropped_params.items():
+        for name in names:
+            option, _, what = REQUEST_SETTINGS[name]
+            given = ", ".join(settings.reasoning_efforts) if name == "reasoning_effort" else settings.thinking_budget
+            notes.append(f"{option} {given}: {model} takes no {what.split(' ', 1)[1]} (litellm lists none for its "
+                         f"provider), so it is not sent and its agent's label does not name it")
+    return notes
+
+
 def cost_notes(settings: RunSettings) -> list[str]:
     """Returns the warning that --max-cost cannot bound the models litellm cannot price (empty if none)."""
     if settings.max_cost is None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from stratbench.run.config import cost_notes
+from stratbench.run.config import cost_notes, dropped_notes
 from stratbench.run.remote_results import CASSETTE_PROPERTY, store_cassette
 from stratbench.run.session import StratbenchSession
 from stratbench.stash import RECORD_PROPERTY, TRANSCRIPT_PROPERTY
@@ -26,6 +26,7 @@ from stratbench.run.results import (
     outcomes_line,
     shown_name,
     shown_usd,
+    silent_reasoning,
     status_of,
     summarize_by_agent,
     unscored_by_agent,
@@ -55,7 +56,7 @@ class ControllerPlugin:
         self.written: dict[str, Path] = {}
         self.gate: Any = None
         self.report_error: str | None = None
-        self.cost_notes = cost_notes(session.settings)
+        self.cost_notes = dropped_notes(session.settings) + cost_notes(session.settings)
         self.start_notes: list[str] = []
         """Warnings found while starting, printed before the first match."""
         self.store_error: str | None = None
@@ -179,7 +180,7 @@ class ControllerPlugin:
             resamples=self.config.getoption("stratbench_bootstrap"),
             manifest=manifest,
         )
-        self.report["notes"].extend(self.cost_notes)
+        self.report["notes"].extend([*self.cost_notes, *silent_reasoning(records)])
         if self.baseline is not None or self.config.getoption("stratbench_gate_map"):
             self.gate, self.gate_error, status = run_gate(self.config, self.report, self.baseline)
             self.report["gate"] = None if self.gate is None else self.gate.to_dict()
@@ -253,6 +254,8 @@ class ControllerPlugin:
             terminalreporter.write_line("unpriced: tokens no price covers (litellm has none for the model); give one "
                                         "with --price MODEL=IN,OUT (USD per million input, output tokens)")
         terminalreporter.write_line(f"outcomes: {outcomes_line(rows)}")
+        for note in silent_reasoning(records):
+            terminalreporter.write_line(f"stratbench: note: {note}", yellow=True)
         self._write_unscored(terminalreporter, records)
         if session.settings.obfuscations:
             unrenamed = unrenamed_games(records)

@@ -512,6 +512,24 @@ def outcomes_line(rows: list[dict[str, Any]]) -> str:
     return "; ".join(parts)
 
 
+def silent_reasoning(records: Iterable[dict[str, Any]]) -> list[str]:
+    """A note per agent that asked for reasoning (an effort or a thinking budget) and got no reasoning tokens back
+    in any of its scored matches: the model may not reason, or its provider may not report it."""
+    asked: dict[str, list[int]] = {}
+    for record in records:
+        if not is_scored(record):
+            continue
+        for index, side in enumerate(record.get("sides", [])):
+            params = side.get("params") or {}
+            if not side.get("model") or not ({"reasoning_effort", "thinking_budget"} & set(params)):
+                continue
+            usage = (record.get("usage") or [{}] * (index + 1))[index] or {}
+            asked.setdefault(side["agent"], []).append(int(usage.get("reasoning_tokens") or 0))
+    return [f"{agent}: asked to reason, and no reasoning tokens came back in its {len(tokens)} match(es) (the "
+            "model may not reason, or its provider may not report it)"
+            for agent, tokens in sorted(asked.items()) if not any(tokens)]
+
+
 def shown_name(name: str, width: int) -> str:
     """``name`` cut to ``width`` characters with an ellipsis when longer (a table column)."""
     return name if len(name) <= width else name[:width - 1] + "…"

@@ -107,6 +107,9 @@ class RunSettings:
     """``--reasoning-effort``: each value makes every model × scaffold its own agent under test."""
     thinking_budget: int | None = None
     """``--thinking-budget``: thinking tokens per request, for providers that take a budget."""
+    dropped_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per model, the request settings it does not take (``reasoning_effort``, ``thinking_budget``): never sent,
+    and absent from its agent's label (found by the controller, handed to xdist workers)."""
     answer_formats: list[str] = field(default_factory=lambda: ["text"])
     """``--answer-format``: ``text`` (the reply's text) or ``tools`` (a ``make_move`` tool call); each value
     makes every model × scaffold its own agent under test."""
@@ -124,15 +127,18 @@ class RunSettings:
         """The ``--obfuscate`` renamings, salted with ``--seed-salt``."""
         return [Obfuscation.parse(spec, self.seed_salt) for spec in self.obfuscations]
 
-    def model_params(self) -> list[tuple[tuple[str, Any], ...]]:
-        """The request parameters of each agent under test a model plays (one entry: none)."""
+    def model_params(self, model: str | None = None) -> list[tuple[tuple[str, Any], ...]]:
+        """The request parameters of each agent under test a model plays (one entry: none), without those
+        ``model`` does not take (:attr:`dropped_params`; variants that then coincide count once)."""
+        dropped = set(self.dropped_params.get(model, ())) if model is not None else set()
         variants = []
         for effort in self.reasoning_efforts or [None]:
             for answers in self.answer_formats or ["text"]:
                 params = (("reasoning_effort", effort), ("thinking_budget", self.thinking_budget),
                           ("answer_format", None if answers == "text" else answers))
-                variants.append(tuple((name, value) for name, value in params if value is not None))
-        return variants
+                variants.append(tuple((name, value) for name, value in params
+                                      if value is not None and name not in dropped))
+        return list(dict.fromkeys(variants))
 
     def as_options(self) -> dict[str, Any]:
         """Returns the settings as a plain dict, every family's fields included (for variant listers and
@@ -223,7 +229,7 @@ class StratbenchSession:
             AgentSpec(kind="llm", model=model, scaffold=scaffold, params=params)
             for model in self.settings.models
             for scaffold in self.settings.scaffolds
-            for params in self.settings.model_params()
+            for params in self.settings.model_params(model)
         ]
         if self.settings.reference is not None and (suite.protocol or DEFAULT) == DEFAULT:
             subjects.extend(self.settings.reference.subjects())

@@ -339,3 +339,21 @@ def test_an_alphabet_renames_to_distinct_single_characters_seeded_by_scope(mode:
     with pytest.raises(ValueError, match=r"^2 names need 2 free characters, 'XOA' has 1$"):
         obfuscation.rename(["X", "O"], "m", alphabet="XOA")
     assert Obfuscation("deceptive", 3).rename(["X", "O"], "m", alphabet="AB") == {"X": "O", "O": "X"}
+
+
+@pytest.mark.parametrize("mode", ["random", "mystery", "deceptive"])
+def test_a_renamed_game_never_names_itself_in_its_prompt(mode):
+    from stratbench.games.spin.connect_four import ConnectFour
+    from stratbench.games.spin.tictactoe import TicTacToe
+    from stratbench.scaffolds.prompt import game_prompt
+
+    for make, names in ((TicTacToe, ("tic-tac-toe", "tictactoe", "tic tac toe", "noughts")),
+                        (ConnectFour, ("connect four", "connect 4", "connect4"))):
+        game = make(obfuscation=Obfuscation(mode, 7))
+        observation = game.observe(game.new_initial_state(0), 0)
+        prompt = game_prompt(observation).lower()
+        assert prompt.startswith(f"you are playing a game called {observation.rules.title.lower()}.")
+        assert not any(name in prompt for name in names), (mode, make.__name__, prompt[:200])
+        # the committed reference probes were recorded naming the game: kept for them alone
+        kept = make(obfuscation=Obfuscation(mode, 7), renamed_title=False)
+        assert kept.observe(kept.new_initial_state(0), 0).rules.title == make.rules.title

@@ -146,6 +146,8 @@ class ConnectFour(Game):
             original.
         openings: ``"empty"`` (every seed from the empty board) or ``"book"`` (each seed from a drawn position
             four plies in, :func:`opening_book`; default protocol only).
+        renamed_title: Whether a renamed probe renames the game's name too (the default: "a game called Connect
+            Four" gives the probe away); the committed reference probes were recorded naming it.
     """
 
     info = INFO
@@ -154,12 +156,12 @@ class ConnectFour(Game):
     supports_openings = True
 
     def __init__(self, protocol: str = "default", obfuscation: Obfuscation | None = None,
-                 openings: str = openings_.EMPTY) -> None:
+                 openings: str = openings_.EMPTY, renamed_title: bool = True) -> None:
         self.protocol = spin_paper.check_protocol(INFO.name, protocol)
         check_protocol(INFO.name, self.protocol, obfuscation)
         self.openings = openings_.check_openings(INFO.name, openings, self.protocol)
         self.obfuscation = obfuscation
-        self.names = _Renamed(obfuscation) if obfuscation is not None else None
+        self.names = _Renamed(obfuscation, renamed_title) if obfuscation is not None else None
         self.engine_players: set[int] = set()
         self.engine_settings: dict[int, dict[str, Any]] = {}
 
@@ -251,13 +253,17 @@ class ConnectFour(Game):
 class _Renamed:
     """The probe's names: one-character discs, renamed columns, and the observation worded with them."""
 
-    def __init__(self, obfuscation: Obfuscation) -> None:
+    def __init__(self, obfuscation: Obfuscation, renamed_title: bool = True) -> None:
         self.marks = mark_symbols(obfuscation, "connect4:mark", _MARKS)
         self.columns = Labels(obfuscation.rename([str(c) for c in range(COLUMNS)], "connect4:column",
                                                  taken=self.marks.values()))
         first, second = (self.marks[mark] for mark in _MARKS)
+        taken = [*self.marks.values(), *self.columns.renamed.values()]
+        self.title = (obfuscation.rename([RULES.title], "connect4:title", taken=taken)[RULES.title] if renamed_title
+                      else RULES.title)
+        """The game's name, renamed too: "a game called Connect Four" would give the probe away."""
         self.rules = Rules(
-            title=RULES.title,
+            title=self.title,
             summary=(
                 "Two players take turns dropping a disc into one of the seven columns of a vertical grid with "
                 f"six rows; {first} moves first, then {second}. The disc falls to the lowest empty cell of that "

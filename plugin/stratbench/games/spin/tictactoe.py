@@ -199,6 +199,8 @@ class TicTacToe(Game):
             original.
         openings: ``"empty"`` (every seed from the empty board) or ``"book"`` (each seed from a drawn position
             two or four plies in, :func:`opening_book`; default protocol only).
+        renamed_title: Whether a renamed probe renames the game's name too (the default: "a game called
+            Tic-Tac-Toe" gives the probe away); the committed reference probes were recorded naming it.
     """
 
     info = INFO
@@ -207,12 +209,12 @@ class TicTacToe(Game):
     supports_openings = True
 
     def __init__(self, protocol: str = "default", obfuscation: Obfuscation | None = None,
-                 openings: str = openings_.EMPTY) -> None:
+                 openings: str = openings_.EMPTY, renamed_title: bool = True) -> None:
         self.protocol = spin_paper.check_protocol(INFO.name, protocol)
         check_protocol(INFO.name, self.protocol, obfuscation)
         self.openings = openings_.check_openings(INFO.name, openings, self.protocol)
         self.obfuscation = obfuscation
-        self.names = _Renamed(obfuscation) if obfuscation is not None else None
+        self.names = _Renamed(obfuscation, renamed_title) if obfuscation is not None else None
 
     def new_initial_state(self, seed: int) -> TicTacToeState:
         """Returns the empty board, or under ``openings="book"`` the seed's book position (no chance)."""
@@ -277,13 +279,17 @@ class TicTacToe(Game):
 class _Renamed:
     """The probe's names: one-character marks, renamed cells, and the observation worded with them."""
 
-    def __init__(self, obfuscation: Obfuscation) -> None:
+    def __init__(self, obfuscation: Obfuscation, renamed_title: bool = True) -> None:
         self.marks = mark_symbols(obfuscation, "tictactoe:mark", _MARKS)
         self.cells = Labels(obfuscation.rename([str(i) for i in range(9)], "tictactoe:cell",
                                                taken=self.marks.values()))
         first, second = (self.marks[mark] for mark in _MARKS)
+        taken = [*self.marks.values(), *self.cells.renamed.values()]
+        self.title = (obfuscation.rename([RULES.title], "tictactoe:title", taken=taken)[RULES.title] if renamed_title
+                      else RULES.title)
+        """The game's name, renamed too: "a game called Tic-Tac-Toe" would give the probe away."""
         self.rules = Rules(
-            title=RULES.title,
+            title=self.title,
             summary=(
                 f"Two players take turns marking empty cells of a three-by-three grid; {first} moves first, then "
                 f"{second}. The first player to get three of their marks in a row (horizontally, vertically or "

@@ -186,6 +186,9 @@ def obfuscation_spec(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+DEFAULT_PROGRESS_S = 10.0
+"""Seconds between progress lines (:mod:`stratbench.run.progress`)."""
+
 SALT_MIN_CHARS = 12
 """The shortest ``--seed-salt``: the ids carry a digest of it, which a shorter secret could be guessed from."""
 
@@ -221,6 +224,11 @@ def add_options(parser: Any) -> None:
                     help="Matches per pairing, overriding each suite's default")
     group.addoption("--seed", type=int, default=0, metavar="N",
                     help="First match seed; match i of a pairing uses seed N+i")
+    group.addoption("--progress", type=non_negative_float, default=DEFAULT_PROGRESS_S, metavar="S",
+                    dest="stratbench_progress",
+                    help="Every S seconds while matches play, one line: matches done of all, in flight, model "
+                         f"calls, tokens and cost so far, time left (default {DEFAULT_PROGRESS_S:g}; 0: none; "
+                         "never under -q)")
     group.addoption("--openings", choices=("empty", "book"), default=None, dest="stratbench_openings",
                     help="Where Tic-Tac-Toe, Connect Four and chess start: empty (the game's own start) or book (each "
                          "seed from a balanced position of the game's book; default protocol only); default: book "

@@ -324,7 +324,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             config.hook.pytest_deselected(items=others)
     _deselect_finished(config, session, items)
     if is_controller(config):  # under xdist the controller collects nothing: see pytest_xdist_node_collection_finished
-        check_model_keys(config, session, [item.nodeid for item in items if _match_param(item) is not None])
+        matches = [item.nodeid for item in items if _match_param(item) is not None]
+        controller = config.pluginmanager.get_plugin("stratbench-controller")
+        if controller is not None:
+            controller.refuse_if_store_busy(len(matches))
+        check_model_keys(config, session, matches)
     adaptive = config.pluginmanager.get_plugin(ADAPTIVE_PLUGIN) or config.pluginmanager.get_plugin(GATE_PLAN_PLUGIN)
     if adaptive is not None:
         adaptive.take([(item, (_match_param(item) or (None,))[0]) for item in items], session.records)
@@ -351,13 +355,23 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
     session = config.stash.get(SESSION_KEY, None)
     if session is not None and not config.stash.get(KEYS_CHECKED_KEY, False):
         config.stash[KEYS_CHECKED_KEY] = True  # every worker collects the same ids
+        controller = config.pluginmanager.get_plugin("stratbench-controller")
+        if controller is not None:
+            controller.refuse_if_store_busy(sum(1 for nodeid in ids if "[" in nodeid))
         check_model_keys(config, session, list(ids))
+        if controller is not None:  # the progress line over the matches the workers collected
+            controller.start_progress(sum(1 for nodeid in ids if "[" in nodeid))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Notes each item's position, so the match pool finds the items that come next at once."""
+    """Notes each item's position, so the match pool finds the items that come next at once; starts the progress
+    line over the matches to play (one process)."""
     if POOL_KEY in session.config.stash:
         session.config.stash[POSITIONS_KEY] = {id(item): i for i, item in enumerate(session.items)}
+    controller = session.config.pluginmanager.get_plugin("stratbench-controller")
+    if controller is not None:
+        controller.start_progress(sum(1 for item in session.items if _match_param(item) is not None
+                                      and not item.get_closest_marker("skip")))
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from stratbench.run.config import cost_notes, dropped_notes
+from stratbench.run.progress import Progress, line_writer
 from stratbench.run.remote_results import CASSETTE_PROPERTY, store_cassette
 from stratbench.run.session import StratbenchSession
-from stratbench.stash import RECORD_PROPERTY, TRANSCRIPT_PROPERTY
+from stratbench.stash import POOL_KEY, RECORD_PROPERTY, TRANSCRIPT_PROPERTY
 from stratbench.run.gating import check_pytest_options, run_gate
 from stratbench.run.results import (
     StoreBusy,
@@ -68,6 +69,12 @@ class ControllerPlugin:
         self.peak_rss: dict[str, float] = {}
         """Each xdist worker's peak RSS in MB, by worker id."""
         self.gate_error: str | None = None
+        self.store_busy: str | None = None
+        """Why this run may not write its report directory (another run holds its lock); refused once it has
+        matches to play."""
+        self.progress: Progress | None = None
+        self.progress_total = 0
+        self.started_ids: set[str] = set()
         problem = check_pytest_options(config, baseline)
         if problem:
             raise pytest.UsageError(f"stratbench: {problem}")
@@ -95,8 +102,10 @@ class ControllerPlugin:
                 self.session.store.lock()
             self._carry_over()
         except StoreBusy as error:
-            raise pytest.UsageError(f"stratbench: --report-dir {settings.report_dir}: {error}; let it finish, or "
-                                    "give this run another --report-dir") from None
+            self.store_busy = (f"stratbench: --report-dir {settings.report_dir}: {error}; let it finish, or give this "
+                               "run another --report-dir")
+            if settings.resume:  # it would carry and rewrite the results at once
+                raise pytest.UsageError(self.store_busy) from None
         except OSError as error:
             raise pytest.UsageError(
                 f"stratbench: cannot write {error.filename or settings.report_dir} ({error.strerror or error})"
@@ -120,7 +129,8 @@ class ControllerPlugin:
         self.carried = {record["match_id"] for record in carried}
 
     def _store(self, record: dict[str, Any], transcript: list[dict[str, Any]] | None) -> None:
-        if record["match_id"] in self.recorded or self.session.store is None or self.store_error is not None:
+        if (record["match_id"] in self.recorded or self.session.store is None or self.store_error is not None
+                or self.store_busy is not None):
             return
         try:
             stored = self.session.beside_matches(self.session.store.append, record, transcript)
@@ -152,8 +162,58 @@ class ControllerPlugin:
             self.pytest_session.shouldstop = self.store_error
 
     @pytest.hookimpl(trylast=True)
+    def refuse_if_store_busy(self, matches: int) -> None:
+        """Refuses a run that would play matches into a results store another run holds (exit 4, before any match);
+        a session that collected none (a plain test run beside a benchmark run) goes on, writing nothing there."""
+        if self.store_busy is not None and matches:
+            raise pytest.UsageError(self.store_busy)
+
+    # ------------------------------------------------------------ the progress line
+
+    def start_progress(self, total: int) -> None:
+        """Starts the progress line over ``total`` collected matches (``--progress``; never under ``-q``)."""
+        interval = self.config.getoption("stratbench_progress")
+        terminal = self.config.pluginmanager.get_plugin("terminalreporter")
+        if (self.progress is not None or not interval or terminal is None or total == 0
+                or self.config.getoption("verbose") < 0 or self.config.getoption("collectonly")):
+            return
+        self.progress_total = total
+        self.progress = Progress(line_writer(self.config, terminal), interval, self._progress_state)
+        self.progress.start()
+
+    def _progress_state(self) -> tuple[int, int, int, int, int, float | None]:
+        pool = self.config.stash.get(POOL_KEY, None)
+        if pool is not None and not pool.started:  # an xdist controller's pool plays nothing: its workers' do
+            pool = None
+        ahead = list(pool.tasks.values()) if pool is not None else []
+        finished_ahead = sum(1 for task in ahead if task.done())  # played, its item not reported yet
+        done = len(self.recorded) + finished_ahead
+        if pool is not None:
+            in_flight = len(ahead) - finished_ahead
+        else:
+            in_flight = max(0, len(self.started_ids - self.recorded))
+        client = getattr(self.session, "_client", None)
+        if client is not None:  # one process: every completed call so far
+            calls, tokens, cost = (client.usage.calls, client.usage.prompt_tokens + client.usage.completion_tokens,
+                                   client.usage.cost_usd)
+        else:  # xdist: the finished matches' use
+            mine = [r for r in self.session.records if r.get("match_id") in self.recorded]
+            usage = [u for r in mine for u in (r.get("usage") or []) if isinstance(u, dict)]
+            calls = sum(int(u.get("calls", 0)) for u in usage)
+            tokens = sum(int(u.get("prompt_tokens", 0)) + int(u.get("completion_tokens", 0)) for u in usage)
+            cost = sum(float(u.get("cost_usd", 0.0)) for u in usage)
+        return (done, self.progress_total, in_flight, calls, tokens, None if calls and not cost else cost)
+
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        """Counts a match as in flight when its item starts (here or on an xdist worker)."""
+        self.started_ids.add(nodeid)
+
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Folds in what workers finished but never reported, writes the reports and runs the gate."""
+        if self.progress is not None:
+            self.progress.stop()
+        if self.store_busy is not None:  # another run holds the report directory: this one wrote nothing there
+            return
         settings = self.session.settings
         if self.store_error is None:  # else the worker journals keep what could not be stored, for --resume
             known = self.recorded | {r["match_id"] for r in self.session.records}

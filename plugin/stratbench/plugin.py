@@ -129,7 +129,7 @@ def pytest_configure(config: pytest.Config) -> None:
         settings = replace(settings, dropped_params={model: tuple(names) for model, names in dropped.items()})
     session = StratbenchSession(settings, registry, is_controller=is_controller(config))
     config.stash[SESSION_KEY] = session
-    if config.getoption("human_web"):
+    if config.getoption("human_web") or config.getoption("human_port"):  # a port without a page is refused there
         from stratbench.human_web.run import start_for_run  # setup: loads after _skip_assert_rewriting
 
         start_for_run(config)

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -18,14 +19,18 @@ URL_LINE = re.compile(r"stratbench: play at (http://127\.0\.0\.1:\d+/)\?token=(\
 
 
 class PlayProcess:
-    """``stratbench play ARGS`` in a subprocess (run in ``folder``), with its page's address read from stderr."""
+    """``stratbench play ARGS`` in a subprocess (run in ``folder``), with its page's address read from stderr.
 
-    def __init__(self, folder: Path, *args: str) -> None:
+    With ``browser`` (a command) the page opens in it (``$BROWSER``), else ``--no-browser``; ``env`` adds to the
+    environment.
+    """
+
+    def __init__(self, folder: Path, *args: str, browser: str | None = None, env: dict[str, str] | None = None) -> None:
         self.folder = folder
-        command = [sys.executable, "-m", "stratbench.cli", "play", *args, "--no-browser",
+        command = [sys.executable, "-m", "stratbench.cli", "play", *args, *([] if browser else ["--no-browser"]),
                    "--report-dir", str(folder / "reports"), "--cassette-dir", str(folder / "cassettes")]
         self.process = subprocess.Popen(command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True, env={**os.environ, "BROWSER": "false"})
+                                        text=True, env={**os.environ, "BROWSER": browser or "false", **(env or {})})
         self.stderr_head: list[str] = []
         self.base, self.token = "", ""
         for line in self.process.stderr:  # the address is the command's first line on stderr
@@ -58,6 +63,16 @@ class PlayProcess:
             return status, json.loads(raw)
         except ValueError:
             return status, raw.decode("utf-8", "replace")
+
+    def wait_for_decision(self, after: int = 0, timeout: float = 60) -> dict[str, Any]:
+        """Polls the page until it shows a decision numbered above ``after``; returns it."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            status, state = self.request("/state")
+            if status == 200 and state["decision"] and state["decision"]["decision"] > after:
+                return state["decision"]
+            time.sleep(0.05)
+        raise AssertionError(f"no decision after {after} shown")
 
     def finish(self, timeout: float = 120) -> tuple[int, str, str]:
         """Waits for the command; returns (exit status, stdout, stderr)."""

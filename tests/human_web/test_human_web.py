@@ -247,8 +247,8 @@ def test_a_model_match_is_recorded_rated_and_replays_offline(tmp_path):
                                                "choose a model or an agent\n"),
     (["tictactoe", "--name", "a b"], "stratbench play: --name 'a b': expected 1 to 40 letters, digits, '.', '_' "
                                      "or '-'\n"),
-    (["tictactoe", "--human-timeout", "0"], "stratbench play: --human-timeout 0: expected a number of seconds "
-                                            "above 0\n"),
+    (["tictactoe", "--human-timeout", "0"], "stratbench play: --human-timeout: expected a number of seconds "
+                                            "greater than 0, got '0'\n"),
     (["tictactoe", "--port", "70000"], "stratbench play: --port 70000: expected a port from 1 to 65535 "
                                        "(or 0: a free one)\n"),
     (["diplomacy", "--seat", "7"], "stratbench play: --seat 7: diplomacy has seats 0 to 6\n"),

@@ -1,16 +1,21 @@
 """``stratbench play`` in a real browser: headless Chromium clicks a whole Tic-Tac-Toe and a whole Connect Four
 game on the board against the loopback model, and a Hanabi game through the action buttons; the records name
 the person, the scores are in range, the moves are recorded, the replay gives the same result, and the page
-logs no script error (a Content-Security-Policy violation is one)."""
+logs no script error (a Content-Security-Policy violation is one). A browser opened for the page signs in
+with no secret on its command line."""
 
 from __future__ import annotations
 
 import json
+import subprocess
 import time
+import webbrowser
+from pathlib import Path
 
 import pytest
 from helpers import PlayProcess, play_command, records, transcript
 
+from stratbench.human_web.run import HumanWebRun
 from stratbench.testing.browser import Chromium, find_chromium
 from stratbench.testing.fake_llm import FakeLLMServer, first_legal_responder
 
@@ -205,3 +210,52 @@ def test_a_chess_move_is_two_clicks_on_the_board(tmp_path, browser):
         assert _script_errors(browser) == []
     finally:
         play.kill()
+
+
+def _command_lines() -> dict[int, bytes]:
+    """Every process's command line, as any user of the machine reads it (``ps``)."""
+    found = {}
+    for path in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            found[int(path.parent.name)] = path.read_bytes()
+        except OSError:  # the process ended meanwhile
+            continue
+    return found
+
+
+@pytest.mark.slow
+def test_the_browser_opened_for_the_page_signs_in_with_no_token_on_any_command_line(monkeypatch, chromium_profile):
+    """The page is opened as webbrowser opens it (the address on the browser's command line): the browser signs
+    in through the hand-off file and the page polls with its cookie, while no process's command line holds the
+    token."""
+    browsers: list[subprocess.Popen] = []
+
+    def start_browser(address: str, *args, **kwargs) -> bool:
+        browsers.append(subprocess.Popen(  # noqa: S603 - a fixed argument list, no shell
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync",
+             "--disable-background-networking", f"--user-data-dir={chromium_profile}", "--remote-debugging-port=0",
+             address], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True))
+        return True
+
+    monkeypatch.setattr(webbrowser, "open", start_browser)
+    web = HumanWebRun(open_browser=True).start()
+    polls: list[int] = []
+    view = web.table.view
+    web.table.view = lambda: polls.append(1) or view()  # each poll the page's cookie let through
+    try:
+        web.announce(lambda line: None)
+        (browser,) = browsers
+        deadline = time.monotonic() + 60
+        while len(polls) < 2:
+            assert browser.poll() is None and time.monotonic() < deadline, "the page never polled"
+            time.sleep(0.05)
+        lines = _command_lines()
+        token = web.server.token.encode()
+        assert [pid for pid, line in lines.items() if token in line] == []
+        assert b"open.html" in lines[browser.pid]  # the browser's command line was among those read
+    finally:
+        web.stop()
+        for started in browsers:
+            started.kill()
+            started.wait(timeout=30)

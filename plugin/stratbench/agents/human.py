@@ -42,6 +42,7 @@ class HumanAgent:
         self.name = human_name(context.spec.kind)
         self.player = context.player
         self.options = context.options
+        self.transcript = context.transcript
         self._shown_rules = False
         self._moves: HumanMoves | None = None
         table = active_table()
@@ -62,7 +63,9 @@ class HumanAgent:
         return action
 
     async def aclose(self) -> None:
-        """Shows the match's end on the page."""
+        """Marks the recorded moves complete when the match reached its end, and shows the end on the page."""
+        if self._moves is not None:
+            self._moves.finish(ended=any(event.get("kind") == "end" for event in self.transcript.to_list()))
         if self.web is not None:
             self.web.finish()
 

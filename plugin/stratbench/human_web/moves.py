@@ -4,17 +4,22 @@ A match with a model has a cassette (the model's answers); the person's moves
 go next to it (a match without a model: where its cassette would be), one
 file per player: ``<cassette>.human-p<player>.json``, a
 list of ``{"turn", "action"}`` (with ``"refused"``: the game's reason when it
-refused that move and the person tried again). When the match's cassette
+refused that move and the person tried again). Until the match reaches its
+end the file reads ``{"unfinished": true, "moves": [...]}``: a game stopped
+half-way (Ctrl-C, SIGTERM, an error) leaves a file that says so, and a
+replay refuses it as such. When the match's cassette
 replays (``--record-mode none``, or ``once`` with the cassette present; without
 a model: the moves file present), the
 human agent plays these moves instead of asking anyone: the replay needs no
 page and no terminal. A replay stops with a
-:class:`~stratbench.core.types.HarnessError` naming the move when the game
+:class:`~stratbench.core.types.HarnessError` naming the file: when it is not a
+list of moves (:func:`read_moves`), is from an unfinished game, when the game
 refuses a move it accepted when recorded, or when the moves run out.
 """
 
 from __future__ import annotations
 
+import glob
 import json
 from pathlib import Path
 from typing import Any
@@ -28,6 +33,69 @@ from stratbench.run.results import replace_text
 def moves_path(cassette: str | Path, player: int) -> Path:
     """Where the moves of ``player`` of the match recorded in ``cassette`` are kept."""
     return Path(f"{cassette}.human-p{player}.json")
+
+
+def recorded_moves_files(cassette: Path) -> list[Path]:
+    """The moves files kept beside ``cassette`` (one per human player), by name."""
+    return sorted(cassette.parent.glob(glob.escape(cassette.name) + ".human-p*.json"))
+
+
+class MovesFileError(ValueError):
+    """A moves file that cannot be replayed: one line naming the file and what is wrong."""
+
+
+def read_moves(path: Path) -> list[dict[str, Any]]:
+    """The moves recorded in ``path``, checked: a list of ``{"turn": N, "action": "text"}`` (and ``"refused"``).
+
+    Raises:
+        FileNotFoundError: when there is no such file.
+        MovesFileError: when the file is not such a list, or is from an unfinished game.
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError, RecursionError) as error:
+        raise MovesFileError(f"{path}: not a readable JSON file of recorded human moves ({error})") from None
+    if isinstance(data, dict) and data.get("unfinished") is True:
+        count = len(data["moves"]) if isinstance(data.get("moves"), list) else 0
+        raise MovesFileError(f"{path}: recorded in an unfinished game (stopped after {count} move(s) of the "
+                             f"person's, before the match's end): it cannot be replayed; play the match again")
+    if not isinstance(data, list):
+        raise MovesFileError(f"{path}: expected a list of recorded human moves ({{\"turn\": N, \"action\": "
+                             f"\"...\"}}), got {_kind(data)}")
+    for number, move in enumerate(data, 1):
+        problem = _move_problem(move)
+        if problem is not None:
+            raise MovesFileError(f"{path}: move {number} of {len(data)}: {problem}")
+    return data
+
+
+def _move_problem(move: Any) -> str | None:
+    """What is wrong with one recorded move, or None."""
+    if not isinstance(move, dict):
+        return f"expected an object with \"turn\" and \"action\", got {_kind(move)}"
+    for key, kind, wanted in (("turn", int, "a whole number"), ("action", str, "a text")):
+        if key not in move:
+            return f"no \"{key}\""
+        if not isinstance(move[key], kind) or isinstance(move[key], bool):
+            return f"\"{key}\" must be {wanted}, got {_kind(move[key])}"
+    if "refused" in move and not isinstance(move["refused"], str):
+        return f"\"refused\" must be a text, got {_kind(move['refused'])}"
+    return None
+
+
+def _kind(value: Any) -> str:
+    """A JSON value named for a message (``an object``, ``a number (1)``)."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return f"a number ({value!r})"
 
 
 class HumanMoves:
@@ -46,12 +114,12 @@ class HumanMoves:
         if self.replaying:
             assert path is not None
             try:
-                self.moves = json.loads(path.read_text(encoding="utf-8"))
+                self.moves = read_moves(path)
             except FileNotFoundError:
                 raise HarnessError(f"the match's cassette replays but the human's moves are not recorded: "
                                    f"{path} is missing") from None
-            except ValueError as error:
-                raise HarnessError(f"{path}: not a list of recorded human moves ({error})") from None
+            except MovesFileError as error:
+                raise HarnessError(str(error)) from None
 
     @classmethod
     def for_match(cls, player: int, options: dict[str, Any]) -> HumanMoves:
@@ -94,7 +162,16 @@ class HumanMoves:
         if observation.feedback and self.moves:
             self.moves[-1]["refused"] = observation.feedback
         self.moves.append({"turn": observation.turn, "action": action.to_text()})
+        self._write({"unfinished": True, "moves": self.moves})
+
+    def finish(self, ended: bool) -> None:
+        """Marks the moves complete when the match reached its end (``ended``); else the file stays marked
+        unfinished."""
+        if ended and self.moves and not self.replaying:
+            self._write(self.moves)
+
+    def _write(self, value: Any) -> None:
         if self.path is None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        replace_text(self.path, json.dumps(self.moves, indent=1) + "\n")
+        replace_text(self.path, json.dumps(value, indent=1) + "\n")

@@ -1,9 +1,12 @@
 """The page a person plays on: one HTML document, its script inline, nothing loaded from anywhere.
 
-The script polls ``/state`` twice a second and sends moves to ``/move`` (both
-with the token from the page's own address). Its Content-Security-Policy
-allows that script alone (by its hash), inline styles, ``data:`` images and
-requests to the page's own origin; nothing else loads or runs.
+The script polls ``/state`` twice a second and sends moves to ``/move``; the
+page's HttpOnly cookie (set by the server when the page was opened) carries
+the token, which the script never sees, and the script drops the token from
+the address bar. Its Content-Security-Policy allows that script alone (by its
+hash), inline styles, ``data:`` images and requests to the page's own
+origin; nothing else loads or runs. The landing page (:func:`landing_html`)
+sends a browser that signed in through the hand-off file on to the page.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from functools import lru_cache
 
 SCRIPT = r"""
 "use strict";
-const token = new URLSearchParams(location.search).get("token") || "";
+if (location.search) history.replaceState(null, "", "/");  // the cookie carries the token from here on
 const $ = (id) => document.getElementById(id);
 let current = null, shownKey = "", chessFrom = null, misses = 0, timer = null;
 
@@ -34,7 +37,7 @@ async function send(move) {
   setStatus("Sending " + move + " ...");
   let answer;
   try {
-    const reply = await fetch("/move?token=" + encodeURIComponent(token), {
+    const reply = await fetch("/move", {
       method: "POST", headers: {"Content-Type": "application/json"},
       body: JSON.stringify({decision: current.decision, move: move}),
     });
@@ -132,7 +135,7 @@ function pollSoon(ms) {
 async function poll() {
   timer = null;
   try {
-    const reply = await fetch("/state?token=" + encodeURIComponent(token), {cache: "no-store"});
+    const reply = await fetch("/state", {cache: "no-store"});
     if (reply.status === 403) {
       setStatus("This page's token is wrong: open the address the command printed.");
       return;
@@ -201,6 +204,18 @@ CSP = (f"default-src 'none'; script-src {script_hash()}; style-src 'unsafe-inlin
 
 HEADER_CSP = CSP + "; frame-ancestors 'none'"
 """The header's policy: also no framing (a ``<meta>`` policy cannot say that)."""
+
+
+LANDING_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+"""The landing page's policy: nothing loads or runs (its ``<meta>`` refresh is no script)."""
+
+
+def landing_html() -> str:
+    """The page the login answers with: it sends the browser on to ``/`` from the page's own origin (a redirect
+    would keep the hand-off file's cross-site start, and the SameSite=Strict cookie would stay behind)."""
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+            "<meta http-equiv=\"refresh\" content=\"0;url=/\">\n<title>stratbench: play</title></head>\n"
+            "<body><p><a href=\"/\">Open the page</a></p></body></html>\n")
 
 
 @lru_cache(maxsize=1)

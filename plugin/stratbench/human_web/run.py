@@ -7,12 +7,15 @@ the terminal.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import webbrowser
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from stratbench.human_web.handoff import write_handoff
 from stratbench.human_web.server import HumanWebServer, PortInUse
 from stratbench.human_web.table import HumanTable
 
@@ -43,6 +46,7 @@ class HumanWebRun:
         self.server = HumanWebServer(self.table, port)
         self.open_browser = open_browser
         self._announced = False
+        self._handoff: Path | None = None
 
     @property
     def url(self) -> str:
@@ -57,7 +61,11 @@ class HumanWebRun:
         return self
 
     def announce(self, write: Any = None) -> None:
-        """Prints the page's address (once) and opens it unless told not to."""
+        """Prints the page's address (once) and opens it unless told not to.
+
+        The browser is opened on the hand-off file (:mod:`stratbench.human_web.handoff`), not on the address:
+        a command line is there for every user of the machine to read, the person's terminal is not.
+        """
         if self._announced:
             return
         self._announced = True
@@ -67,12 +75,17 @@ class HumanWebRun:
         else:
             print(line, file=sys.stderr, flush=True)
         if self.open_browser:
-            webbrowser.open(self.url)
+            self._handoff = write_handoff(self.server.origin, self.server.token)
+            webbrowser.open(self._handoff.as_uri())
 
     def stop(self) -> None:
-        """Stops the page (any wait for a move ends); the process has no page afterwards."""
+        """Stops the page (any wait for a move ends) and removes the hand-off file; the process has no page
+        afterwards."""
         global _active
         self.server.stop()
+        if self._handoff is not None:
+            shutil.rmtree(self._handoff.parent, ignore_errors=True)
+            self._handoff = None
         if _active is self:
             _active = None
 
@@ -85,14 +98,33 @@ class HumanWebRun:
         self.stop()
 
 
+def human_option_problem(agents: list[str], human_web: bool, human_port: int) -> str | None:
+    """One line saying why the page's options cannot apply to a run of ``agents`` (``--stratbench-agent``), or
+    None: ``--human-web`` and ``--human-port`` need a human seat, ``--human-port`` needs ``--human-web``."""
+    given = [option for option, on in (("--human-web", human_web), (f"--human-port {human_port}", human_port))
+             if on]
+    human = [agent for agent in agents if agent == "human" or agent.startswith("human:")]  # run.config.is_human's
+    if given and not human:  # rule (importing run.config here would close an import circle)
+        return (f"{' '.join(given)}: the page is for a human seat, and no --stratbench-agent is human; add "
+                "--stratbench-agent human (or human:NAME)")
+    if human_port and not human_web:
+        return f"--human-port {human_port}: the port of the page; add --human-web"
+    return None
+
+
 def start_for_run(config: pytest.Config) -> None:
     """Starts the run's page for ``--human-web`` (unless ``stratbench play`` started it already).
 
     Raises:
-        pytest.UsageError: when ``--human-port`` cannot be bound.
+        pytest.UsageError: when the run has no human seat (:func:`human_option_problem`), or when
+            ``--human-port`` cannot be bound.
     """
     if _active is not None:  # stratbench play started it (and registered it as a plugin)
         return
+    problem = human_option_problem(list(config.getoption("stratbench_agent")), config.getoption("human_web"),
+                                   config.getoption("human_port"))
+    if problem is not None:
+        raise pytest.UsageError(f"stratbench: {problem}")
     try:
         web = HumanWebRun(config.getoption("human_port"), config.getoption("human_timeout"),
                           open_browser=not config.getoption("human_no_browser"))

@@ -4,7 +4,9 @@ The match's agent calls :meth:`HumanTable.ask` (in a worker thread) and waits;
 the server's threads call :meth:`HumanTable.view` for each poll and
 :meth:`HumanTable.submit` for each move. A move is checked before the agent
 gets it (the decision's ``check``): a refused one goes back to the page with
-the reason and the person tries again. Waiting ends in a forfeit
+the reason and the person tries again. A decision takes one move: the first
+accepted is played, and any later submission for it is refused
+(:class:`DecisionAnswered`), however many arrive at once. Waiting ends in a forfeit
 (:class:`~stratbench.core.types.AgentForfeit`) when the page has not polled
 for :data:`PAGE_GONE_S` seconds after its first poll (the page was closed) or
 when no move came within the idle timeout.
@@ -22,6 +24,10 @@ from stratbench.core.types import Action, AgentForfeit, HarnessError
 
 PAGE_GONE_S = 30.0
 """Seconds without a poll after which an open page counts as closed (the page polls every second)."""
+
+
+class DecisionAnswered(Exception):
+    """A move submitted for a decision that already took one (a second click, a second tab)."""
 
 
 @dataclass
@@ -61,6 +67,7 @@ class HumanTable:
     _changed: threading.Condition = field(default_factory=threading.Condition)
     _one_at_a_time: threading.Lock = field(default_factory=threading.Lock)
     _ended: set[str] = field(default_factory=set)
+    _answered: set[int] = field(default_factory=set)
 
     def begin_match(self, key: str, match: dict[str, Any]) -> None:
         """Shows match ``key`` (its game, the person's seat, the players); a key already shown is kept."""
@@ -111,16 +118,24 @@ class HumanTable:
                     self._decision = None
 
     def submit(self, number: int, text: str) -> tuple[bool, str]:
-        """Takes the page's move for decision ``number``; returns (accepted, the reason when refused)."""
+        """Takes the page's move for decision ``number``; returns (accepted, the reason when refused).
+
+        Raises:
+            DecisionAnswered: when decision ``number`` took a move already (only the first one counts).
+        """
         with self._changed:
+            if number in self._answered:
+                raise DecisionAnswered(f"decision {number} was already answered: only the first move sent for it "
+                                       "is played")
             decision = self._decision
             if decision is None or decision.number != number:
-                return False, "no move is awaited for this decision now (it was answered or timed out)"
+                return False, "no move is awaited for this decision now (it timed out, or is not asked yet)"
             try:
                 action = decision.check(text)
             except ValueError as error:  # ActionParseError, IllegalActionError
                 return False, str(error) or type(error).__name__
             decision.answer = action
+            self._answered.add(number)
             self._changed.notify_all()
             return True, ""
 

@@ -327,7 +327,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         matches = [item.nodeid for item in items if _match_param(item) is not None]
         controller = config.pluginmanager.get_plugin("stratbench-controller")
         if controller is not None:
-            controller.refuse_if_store_busy(len(matches))
+            controller.claim_store(len(matches))
         check_model_keys(config, session, matches)
     adaptive = config.pluginmanager.get_plugin(ADAPTIVE_PLUGIN) or config.pluginmanager.get_plugin(GATE_PLAN_PLUGIN)
     if adaptive is not None:
@@ -357,7 +357,7 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
         config.stash[KEYS_CHECKED_KEY] = True  # every worker collects the same ids
         controller = config.pluginmanager.get_plugin("stratbench-controller")
         if controller is not None:
-            controller.refuse_if_store_busy(sum(1 for nodeid in ids if "[" in nodeid))
+            controller.claim_store(sum(1 for nodeid in ids if "[" in nodeid))
         check_model_keys(config, session, list(ids))
         if controller is not None:  # the progress line over the matches the workers collected
             controller.start_progress(sum(1 for nodeid in ids if "[" in nodeid))

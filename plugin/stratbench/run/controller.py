@@ -69,9 +69,8 @@ class ControllerPlugin:
         self.peak_rss: dict[str, float] = {}
         """Each xdist worker's peak RSS in MB, by worker id."""
         self.gate_error: str | None = None
-        self.store_busy: str | None = None
-        """Why this run may not write its report directory (another run holds its lock); refused once it has
-        matches to play."""
+        self.claimed = False
+        """Whether this run holds its results store (taken once it has matches to play, or under --resume)."""
         self.progress: Progress | None = None
         self.progress_total = 0
         self.started_ids: set[str] = set()
@@ -88,28 +87,36 @@ class ControllerPlugin:
                 terminal.write_line(f"stratbench: warning: {note}", yellow=True)
 
     def start(self) -> None:
-        """Takes the results store's lock (a second run on the directory is refused, naming the first's pid), folds
-        the journals of earlier runs whose controller died; with --resume, carries their records.
+        """With --resume: takes the results store's lock (a second run on the directory is refused, naming the
+        first's pid), folds the journals of earlier runs whose controller died and carries their records. Any other
+        run does so once it has collected matches to play (:meth:`claim_store`): a session that collects none
+        never touches the directory.
 
         Only scored records are carried (their run id becomes this run's, the
         run that played them stays in ``played_run_id``); every other match of
         the selection is played again. A write that fails here (a full disk)
         is one line and exit 4, before any match.
         """
+        if self.session.settings.resume:  # the carried records decide what is collected: before collection
+            self.claim_store(1)
+
+    def claim_store(self, matches: int) -> None:
+        """Takes the results store for a run with ``matches`` to play (nothing for none), once; refused in one line,
+        before any match, when another run holds it."""
         settings = self.session.settings
+        if self.claimed or not matches or self.session.store is None or self.config.getoption("collectonly"):
+            return
         try:
-            if self.session.store is not None:
-                self.session.store.lock()
+            self.session.store.lock()
             self._carry_over()
         except StoreBusy as error:
-            self.store_busy = (f"stratbench: --report-dir {settings.report_dir}: {error}; let it finish, or give this "
-                               "run another --report-dir")
-            if settings.resume:  # it would carry and rewrite the results at once
-                raise pytest.UsageError(self.store_busy) from None
+            raise pytest.UsageError(f"stratbench: --report-dir {settings.report_dir}: {error}; let it finish, or "
+                                    "give this run another --report-dir") from None
         except OSError as error:
             raise pytest.UsageError(
                 f"stratbench: cannot write {error.filename or settings.report_dir} ({error.strerror or error})"
             ) from None
+        self.claimed = True
 
     def _carry_over(self) -> None:
         settings = self.session.settings
@@ -129,8 +136,7 @@ class ControllerPlugin:
         self.carried = {record["match_id"] for record in carried}
 
     def _store(self, record: dict[str, Any], transcript: list[dict[str, Any]] | None) -> None:
-        if (record["match_id"] in self.recorded or self.session.store is None or self.store_error is not None
-                or self.store_busy is not None):
+        if record["match_id"] in self.recorded or self.session.store is None or self.store_error is not None:
             return
         try:
             stored = self.session.beside_matches(self.session.store.append, record, transcript)
@@ -162,12 +168,6 @@ class ControllerPlugin:
             self.pytest_session.shouldstop = self.store_error
 
     @pytest.hookimpl(trylast=True)
-    def refuse_if_store_busy(self, matches: int) -> None:
-        """Refuses a run that would play matches into a results store another run holds (exit 4, before any match);
-        a session that collected none (a plain test run beside a benchmark run) goes on, writing nothing there."""
-        if self.store_busy is not None and matches:
-            raise pytest.UsageError(self.store_busy)
-
     # ------------------------------------------------------------ the progress line
 
     def start_progress(self, total: int) -> None:
@@ -212,7 +212,7 @@ class ControllerPlugin:
         """Folds in what workers finished but never reported, writes the reports and runs the gate."""
         if self.progress is not None:
             self.progress.stop()
-        if self.store_busy is not None:  # another run holds the report directory: this one wrote nothing there
+        if not self.claimed:  # no match was collected: the report directory is not this session's
             return
         settings = self.session.settings
         if self.store_error is None:  # else the worker journals keep what could not be stored, for --resume

@@ -1,18 +1,21 @@
-"""`stratbench leaderboard`: runs pooled where their settings agree, apart (with a warning) where not; values."""
+"""`stratbench leaderboard`: runs pooled where their settings agree, apart (saying why) where not; each pool
+ranked; history drawn where there is one; every link inside the site folder; values."""
 
 from __future__ import annotations
 
 import html
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from board_runs import DAY, MODEL_USD, T0, run_records, three_runs, write_run
 from stratbench.cli import main
-from stratbench.leaderboard.board import build_board
+from stratbench.leaderboard.board import build_board, ranking
 from stratbench.leaderboard.cost import usd_per_point
 from stratbench.leaderboard.history import lineages
+from stratbench.leaderboard.plots import time_ticks
 from stratbench.leaderboard.pooling import differences, pool_runs
 from stratbench.leaderboard.runs import collect_runs
 
@@ -143,40 +146,127 @@ def _cell_text(markup: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", markup)).strip()
 
 
-def test_the_index_shows_the_warning_pooled_counts_and_provenance(site, runs):
+def _ranking(index: str, pool: str) -> list[list[str]]:
+    """A pool's ranked table as cell texts: rank, agent, rating, interval, plot (empty), matches."""
+    table = re.search(rf'<table class="ranking" id="ranking-{pool}">(.*?)</table>', index, re.DOTALL).group(1)
+    return [[_cell_text(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)]
+            for row in re.findall(r"<tr>(.*?)</tr>", table, re.DOTALL) if "<td" in row]
+
+
+def test_the_index_ranks_each_pool_apart_and_folds_what_keeps_them_apart(site, runs):
     index = (site / "index.html").read_text()
-    (warning,) = re.findall(r'<div class="warning pool-warning">(.*?)</div>', index, re.DOTALL)
-    assert html.unescape(warning).startswith("Not pooled: pool 2 (run 20261120T000000-cccccc) differs from pool 1 "
-                                             "in protocol of connect4: default vs paper;")
-    headers = [_cell_text(h) for h in re.findall(r'<th class="pool-head"[^>]*>(.*?)</th>', index)]
-    assert headers == ["pool 1 · default protocol · 48 matches · runs 20261118T000000-aaaaaa, 20261119T000000-bbbbbb",
-                       "pool 2 · paper protocol · 24 matches · runs 20261120T000000-cccccc"]
-    row = re.search(r'<tr><td class="l agent"><a href="models/random-[0-9a-f]{8}\.html">random</a>.*?</tr>',
-                    index, re.DOTALL).group(0)
-    cells = [_cell_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)]
-    assert cells[1] == "default, paper"
-    assert cells[2].endswith("(32)") and cells[5].endswith("(16)")  # pooled overall, paper overall
-    low, high = map(float, re.search(r"\[([-+.\d]+), ([-+.\d]+)\]", cells[2]).groups())
-    assert low <= float(cells[2].split()[0]) <= high
+    assert 'class="warning' not in index  # no alarm boxes before the ratings
+    differences = re.search(r'<details class="pool-differences"[^>]*>(.*?)</details>', index, re.DOTALL).group(1)
+    assert _cell_text(re.search(r"<summary>(.*?)</summary>", differences).group(1)) == \
+        "Not pooled: 2 pools, rated apart because protocol, game options, rules differ"
+    (item,) = re.findall(r'<li class="pool-difference">(.*?)</ul></li>', differences, re.DOTALL)
+    assert _cell_text(item).startswith("pool 2 (run 20261120T000000-cccccc) differs from pool 1 in:")
+    assert "<li>protocol of connect4: default vs paper</li>" in item
+    assert index.index('id="pool-differences"') < index.index('id="ranking-pool-1"') < index.index(
+        'id="ranking-pool-2"') < index.index('id="cost"')  # stacked, one after the other
+    first, paper = _ranking(index, "pool-1"), _ranking(index, "pool-2")
+    assert [row[0] for row in first] == ["1", "2", "3", "4"] and [row[0] for row in paper] == ["1", "2", "3"]
+    assert {row[1] for row in first} == {"minimax", M1, M2, "random"}
+    assert [row[1] for row in paper] == ["minimax", M2, "random"]  # only the agents this pool rated
+    for rows in (first, paper):
+        ratings = [float(row[2]) for row in rows]
+        assert ratings == sorted(ratings, reverse=True)
+        for row in rows:
+            low, high = map(float, re.fullmatch(r"\[([-+.\d]+), ([-+.\d]+)\]", row[3]).groups())
+            assert low <= float(row[2]) <= high
+    assert {row[1]: row[5] for row in first}["random"] == "32" and {row[1]: row[5] for row in paper}["random"] == "16"
+    assert index.count('<svg class="interval-plot"') == len(first) + len(paper)
     runs_table = re.search(r'<table id="runs-table">.*?</table>', index, re.DOTALL).group(0)
-    reports = [(site / html.unescape(href)).resolve() for href in re.findall(r'<a href="([^"]+)">report.html</a>',
-                                                                             runs_table)]
-    assert reports == [(path / "report.html").resolve() for path in runs.values()]
+    reports = re.findall(r'<a href="([^"]+)">report.html</a>', runs_table)
+    assert reports == [f"runs/{label}/report.html" for label in
+                       ("20261118T000000-aaaaaa", "20261119T000000-bbbbbb", "20261120T000000-cccccc")]
+    for href, path in zip(reports, runs.values(), strict=True):  # copies of the runs' own reports
+        assert (site / href).read_bytes() == (path / "report.html").read_bytes()
     assert "http://***@127.0.0.1:9/v1" in runs_table and "SECRET" not in index
     assert "0.1.0" in runs_table and "1.106.2" in runs_table
     assert "<script" not in index
 
 
-def test_links_are_relative_and_point_at_existing_report_and_match_pages(site, runs):
-    for page in sorted((site / "models").glob("*.html")):
-        for href in re.findall(r'href="([^"]+)"', page.read_text()):
+def _links(page: Path) -> list[str]:
+    return [html.unescape(href) for href in re.findall(r'href="([^"]+)"', page.read_text())]
+
+
+def test_every_link_resolves_to_a_file_inside_the_site_folder(site, runs):
+    """The site folder is published alone: each run's report and match pages are copied into it."""
+    root = site.resolve()
+    pages = [site / "index.html", site / "history.html", *sorted((site / "models").glob("*.html"))]
+    copies = sorted(site.glob("runs/*/report.html")) + sorted(site.glob("runs/*/transcripts/*.html"))
+    assert len(pages) == 6 and len(copies) == 3 + 72
+    for page in pages + copies:
+        for href in _links(page):
             assert not href.startswith(("/", "http", "file:")), href
-            assert (page.parent / html.unescape(href)).resolve().is_file(), href
+            target = (page.parent / href.split("#")[0]).resolve() if not href.startswith("#") else page.resolve()
+            assert target.is_file() and target.is_relative_to(root), f"{page.name}: {href}"
     model_page = next(p for p in (site / "models").glob("openai_m1*.html"))
     replays = re.findall(r'class="replay-link" href="([^"]+)"', model_page.read_text())
     assert len(replays) == 16
-    assert all((model_page.parent / html.unescape(r)).resolve().parent == (runs["seed0"] / "transcripts").resolve()
-               for r in replays)
+    for replay in replays:
+        copy = (model_page.parent / html.unescape(replay)).resolve()
+        assert copy.parent == root / "runs" / "20261118T000000-aaaaaa" / "transcripts"
+        assert copy.read_bytes() == (runs["seed0"] / "transcripts" / copy.name).read_bytes()
+
+
+@pytest.mark.parametrize("option", [("--reasoning-effort", "high"), ("--answer-format=tools",),
+                                    ("--thinking-budget", "1024")], ids=lambda option: option[0].split("=")[0])
+def test_an_option_the_agent_label_carries_does_not_split_pools(tmp_path, option):
+    """--reasoning-effort, --answer-format and --thinking-budget name another agent: rated beside, not apart."""
+    label = {"--reasoning-effort": "effort=high", "--answer-format": "answers=tools",
+             "--thinking-budget": "thinking=1024"}[option[0].split("=")[0]]
+    plain = write_run(tmp_path / "a", run_records(M1, range(1), run_id="20261118T000000-a", started=T0))
+    other = write_run(tmp_path / "b", run_records(f"{M1}({label})", range(1, 2), run_id="20261119T000000-b",
+                                                  started=T0 + DAY), options=option)
+    found = collect_runs([plain, other])
+    assert found[1].command_line[-len(option):] == list(option)
+    assert differences(found[0], found[1]) == []
+    (pool,) = pool_runs(found)
+    assert {side["agent"] for record in pool.records for side in record["sides"]} == \
+        {M1, f"{M1}({label})", "minimax", "random"}
+
+
+def _run_ticks(chart: str) -> list[str]:
+    """A runs chart's x-axis labels."""
+    return [html.unescape(tick) for tick in
+            re.findall(r'text-anchor="middle" font-size="10" fill="#555"><title>[^<]*</title>([^<]*)</text>', chart)]
+
+
+def test_history_draws_only_lines_with_two_runs_on_an_axis_of_distinct_labels(tmp_path):
+    """Two runs in one minute and one a day later: M1 (two runs) is drawn, M2 (one run) is listed, not drawn."""
+    folders = [write_run(tmp_path / "a", run_records(M1, range(2), run_id="20261118T000000-a", started=T0),
+                         report=False),
+               write_run(tmp_path / "b", run_records(M1, range(2, 4), run_id="20261118T000010-b", started=T0 + 10),
+                         report=False),
+               write_run(tmp_path / "c", run_records(M2, range(4, 6), run_id="20261119T000000-c", started=T0 + DAY),
+                         report=False)]
+    out = tmp_path / "site"
+    assert main(["leaderboard", *map(str, folders), "--out", str(out), "--resamples", "30"]) == 0
+    history = (out / "history.html").read_text()
+    sections = re.findall(r'<section class="history-line">(.*?)</section>', history, re.DOTALL)
+    drawn = [_cell_text(re.search(r"<h2>(.*?)</h2>", section).group(1)) for section in sections]
+    assert drawn == ["minimax", M1, "random"]
+    assert _cell_text(re.search(r'<p class="muted single-run">(.*?)</p>', history).group(1)) == \
+        f"One run so far: {M2}."
+    for section in sections:
+        for chart in re.findall(r'<svg class="runs-chart".*?</svg>', section, re.DOTALL):
+            assert chart.count('class="run-point"') >= 2
+            ticks = _run_ticks(chart)
+            assert ticks == ["2026-11-18 11:06:40", "2026-11-18 11:06:52", "2026-11-19"]
+    m2_page = next((out / "models").glob("openai_m2*.html")).read_text()
+    assert "runs-chart" not in m2_page and f"One run so far: {html.escape(M2)}." in m2_page
+
+
+def test_run_ticks_are_distinct_and_a_ranking_counts_from_one():
+    when = [datetime(2026, 11, 18, 6, 54, tzinfo=UTC), datetime(2026, 11, 19, 6, 54, tzinfo=UTC),
+            datetime(2026, 11, 19, 9, 0, tzinfo=UTC), None, None]
+    assert time_ticks(when) == ["2026-11-18", "2026-11-19 06:54", "2026-11-19 09:00", "unknown", "unknown (2)"]
+    assert time_ticks([when[0], when[0]]) == ["2026-11-18 06:54:00", "2026-11-18 06:54:00 (2)"]
+    rows = ranking({"agents": ["a", "b", "c", "d"], "mean": [0.1, 0.5, None, 0.1], "low": [0, 0.2, None, 0],
+                    "high": [0.3, 0.9, None, 0.2], "n_matches": [4, 4, 0, 4]})
+    assert [(row["rank"], row["agent"]) for row in rows] == [(1, "b"), (2, "a"), (3, "d")]
 
 
 def test_a_match_page_is_found_by_its_transcript_name_when_results_json_names_none(tmp_path, runs):

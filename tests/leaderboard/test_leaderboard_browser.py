@@ -1,9 +1,11 @@
-"""The leaderboard in a real browser: headless Chromium renders it from files, plots one point per run, and its
-links reach the runs' match pages; no script runs and none fails."""
+"""The leaderboard in a real browser: headless Chromium renders it from files, leads with a ranked list that fits a
+1,280 px window, plots one point per run, and its links reach the runs' match pages; no script runs and none
+fails."""
 
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
@@ -29,20 +31,47 @@ def _no_page_errors(log: str) -> None:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     runs = three_runs(tmp_path_factory.mktemp("runs"))
-    out = runs["seed0"].parent / "site"  # published beside the runs, as the CI workflow lays them out
+    out = runs["seed0"].parent / "site"  # beside the runs: their reports are copied into it
     assert main(["leaderboard", str(runs["seed0"].parent), "--out", str(out), "--map", f"{M2}={M1}",
                  "--baseline", "random", "--resamples", "200"]) == 0
     return out
 
 
+FIRST_TABLE = """JSON.stringify((() => {
+  const table = document.querySelector('table');
+  const text = (row, key) => (row.querySelector(key) || {}).textContent || null;
+  const right = (cell) => (cell ? cell.getBoundingClientRect().right : 1e9);
+  const rows = Array.from(table.querySelectorAll('tr')).slice(1).map((row) => ({
+    rank: text(row, 'td.rank'), agent: text(row, 'td.agent'), rating: text(row, 'td.rating'),
+    interval: text(row, 'td.interval'), plots: row.querySelectorAll('svg.interval-plot').length,
+    right: Math.max(...['td.rank', 'td.agent', 'td.rating'].map((key) => right(row.querySelector(key))))}));
+  const head = table.querySelector('tr');
+  return {width: window.innerWidth, rows: rows, header: [text(head, 'th.rank'), text(head, 'th.rating')],
+          headRight: Math.max(...['th.rank', 'th.agent', 'th.rating'].map((key) => right(head.querySelector(key)))),
+          folded: !(document.querySelector('details.pool-differences') || {open: true}).open};
+})())"""
+"""The index's first table as the browser lays it out: each row's rank, agent, rating, interval, inline plots and
+the right edge of its key cells (rank, agent, rating), in CSS pixels."""
+
+
 @pytest.mark.slow
-def test_the_index_renders_its_table_and_warning(site, chromium_profile):
-    dom, log = dump_dom(str(CHROMIUM), site / "index.html", profile=chromium_profile)
-    _no_page_errors(log)
-    table = re.search(r'<table id="leaderboard">(.*?)</table>', dom, re.DOTALL).group(1)
-    assert len(re.findall(r'<td class="l agent">', table)) == 4  # minimax, m1, m2, random
-    assert re.search(r'<div class="warning pool-warning">Not pooled: pool 2', dom)
-    assert "<script" not in dom
+def test_the_index_leads_with_a_ranked_list_whose_key_columns_fit_1280_px(site, browser):
+    browser.send("Emulation.setDeviceMetricsOverride", session=True, width=1280, height=800, deviceScaleFactor=1,
+                 mobile=False)
+    browser.open(site / "index.html")
+    first = json.loads(browser.evaluate(FIRST_TABLE))
+    assert first["width"] == 1280 and first["header"] == ["rank", "rating"]
+    rows = first["rows"]
+    assert [row["rank"] for row in rows] == ["1", "2", "3", "4"]
+    assert {row["agent"] for row in rows} == {"minimax", M1, M2, "random"}
+    ratings = [float(row["rating"]) for row in rows]
+    assert ratings == sorted(ratings, reverse=True)
+    for row, rating in zip(rows, ratings, strict=True):
+        low, high = map(float, re.fullmatch(r"\[([-+.\d]+), ([-+.\d]+)\]", row["interval"]).groups())
+        assert low <= rating <= high and row["plots"] == 1
+    assert max(first["headRight"], *(row["right"] for row in rows)) <= 1280
+    assert first["folded"]  # the pool differences fold under one line
+    assert browser.errors == []
 
 
 def test_a_history_plot_has_one_point_per_run(site, chromium_profile):
@@ -68,7 +97,8 @@ def test_a_replay_link_reaches_an_existing_match_page(site, chromium_profile):
     replay, _ = dump_dom(str(CHROMIUM), target, profile=chromium_profile)
     assert "openai/m1+direct" in replay
     report = re.search(r'<a class="report-link" href="([^"]+)">', dom).group(1)
-    assert (page.parent / html.unescape(report)).resolve() == (site.parent / "seed0" / "report.html").resolve()
+    assert (page.parent / html.unescape(report)).resolve() == \
+        (site / "runs" / "20261118T000000-aaaaaa" / "report.html").resolve()  # the run's report, copied into the site
 
 
 def test_the_log_check_sees_a_refused_script_and_request(tmp_path, chromium_profile):

@@ -18,8 +18,9 @@ from stratbench.leaderboard.cost import cost_rows
 from stratbench.leaderboard.history import Line, history_lines
 from stratbench.leaderboard.pooling import Pool, pool_runs
 from stratbench.leaderboard.runs import Run
+from stratbench.report.gate import finite_number
 
-__all__ = ["Board", "UnknownAgent", "build_board", "model_of", "played_agents"]
+__all__ = ["Board", "UnknownAgent", "build_board", "model_of", "played_agents", "ranking"]
 
 
 class UnknownAgent(ValueError):
@@ -69,6 +70,24 @@ class Board:
     def model_of_agent(self) -> dict[str, str]:
         """Each agent's model (:attr:`models` inverted)."""
         return {agent: model for model, agents in self.models.items() for agent in agents}
+
+    @functools.cached_property
+    def rankings(self) -> dict[str, list[dict[str, Any]]]:
+        """Each pool's ranked list (:func:`ranking`) by pool name."""
+        return {pool.name: ranking(self.pooled[pool.name].get("ratings")) for pool in self.pools}
+
+
+def ranking(ratings: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The agents a pool rated, best first: ``{"rank", "agent", "mean", "low", "high", "matches"}``, ranks 1, 2, 3...
+    in order of descending rating (equal ratings by agent name); an agent without a rating is left out."""
+    if not ratings:
+        return []
+    rows = [{"agent": agent, "mean": mean, "low": low, "high": high, "matches": matches}
+            for agent, mean, low, high, matches in zip(ratings["agents"], ratings["mean"], ratings["low"],
+                                                       ratings["high"], ratings["n_matches"])
+            if finite_number(mean)]
+    rows.sort(key=lambda row: (-row["mean"], row["agent"]))
+    return [{"rank": rank, **row} for rank, row in enumerate(rows, start=1)]
 
 
 def played_agents(runs: list[Run]) -> list[str]:

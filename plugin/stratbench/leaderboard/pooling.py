@@ -8,7 +8,10 @@ Two runs pool when, for every game both played:
 * **rules** — the same illegal-move tolerance, fallback and truncation handling;
 * **stratbench version** — prompts and rules live in it;
 * **request options** — the options on the recorded command line that enter the settings hash
-  (:data:`DECIDING_OPTIONS`: max tokens, temperature, vision, ...), an absent one being its default;
+  (:data:`DECIDING_OPTIONS`: max tokens, temperature, vision, ...), an absent one being its default; the
+  options a model agent's label carries (:data:`LABELLED_OPTIONS`: ``--reasoning-effort``,
+  ``--thinking-budget``, ``--answer-format``) are not compared: they make other agents, rated side by side
+  in one pool;
 * **settings hash** — every match id the two share, played with the same seed, carries the same
   ``settings_hash`` (it covers what the record does not show: max tokens, temperature, vision,
   scaffold settings, the Stockfish binary, the annotator model).
@@ -27,23 +30,29 @@ from typing import Any
 from stratbench.core.obfuscation import renaming_of
 from stratbench.leaderboard.runs import Run
 
-__all__ = ["DECIDING_OPTIONS", "POOLING_RULE", "Pool", "differences", "pool_runs"]
+__all__ = ["DECIDING_OPTIONS", "LABELLED_OPTIONS", "POOLING_RULE", "Pool", "difference_fields", "differences",
+           "pool_runs"]
 
 DECIDING_OPTIONS = (
     "--stratbench-max-tokens", "--temperature", "--stratbench-vision", "--protocol", "--prompt-cache",
-    "--on-truncation", "--reasoning-effort", "--thinking-budget", "--answer-format", "--rap-depth",
-    "--rap-iterations", "--annotator-model", "--advgame-rounds", "--stockfish",
+    "--on-truncation", "--rap-depth", "--rap-iterations", "--annotator-model", "--advgame-rounds", "--stockfish",
 )
-"""Command-line options whose values enter a match's settings hash (:mod:`stratbench.match.settings`):
-compared between two runs that both recorded their command line, so runs without a shared match are
-not pooled across, say, two token limits."""
+"""Command-line options whose values enter a match's settings hash (:mod:`stratbench.match.settings`) and no
+agent's label: compared between two runs that both recorded their command line, so runs without a shared
+match are not pooled across, say, two token limits."""
+
+LABELLED_OPTIONS = ("--reasoning-effort", "--thinking-budget", "--answer-format")
+"""Command-line options a model agent's label carries (``model+direct(effort=high)``,
+:data:`stratbench.core.agent.MODEL_PARAM_LABELS`): another value plays another agent, so they never split
+pools; the pool rates both agents side by side."""
 
 POOLING_RULE = (
     "Runs are rated together only where, for every game they share, the protocol, the game options, the rules "
     "(illegal-move tolerance, fallback, truncation handling), the stratbench version and the request options on "
-    "their command lines (max tokens, temperature, vision, reasoning effort, scaffold settings, ...) agree, and "
-    "every match id they share with the same seed carries the same settings hash. Runs that differ are shown "
-    "side by side, each pool with its own ratings."
+    "their command lines (max tokens, temperature, vision, scaffold settings, ...) agree, and every match id "
+    "they share with the same seed carries the same settings hash. The reasoning effort, thinking budget and "
+    "answer format are part of an agent's name (model+direct(effort=high)), so they never split a pool: each "
+    "setting is its own agent in it. Runs that differ are rated apart, each pool with its own ratings."
 )
 """How pooling is decided (shown on the index page)."""
 
@@ -132,6 +141,17 @@ def differences(a: Run, b: Run) -> list[str]:
         found.append(f"settings hash of {len(clashes)} shared match(es) (e.g. {match_id}, seed {seed}: "
                      f"{hashes_a[clashes[0]]} vs {hashes_b[clashes[0]]})")
     return found
+
+
+def difference_fields(found: list[str]) -> list[str]:
+    """The fields a list of :func:`differences` names, each once, in order (``protocol``, ``rules``,
+    ``--temperature``, ``settings hash``, ...): the short form the index shows before the full phrases."""
+    fields: list[str] = []
+    for phrase in found:
+        head = phrase.split(": ", 1)[0].split(" of ", 1)[0].removesuffix(" on the command line")
+        if head not in fields:
+            fields.append(head)
+    return fields
 
 
 def _options(argv: list[str]) -> dict[str, str]:

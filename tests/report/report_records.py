@@ -109,3 +109,56 @@ def unscored(
                   for agent, model in zip(agents, models)],
         "subject": 0, "scores": None, "result": status, "run_id": "run-1", "cassette": None,
     }
+
+
+WIDE_AGENTS = (
+    "openai/gpt-4o-2024-11-20+direct(effort=high)",
+    "openai/gpt-4o-2024-11-20+direct(effort=low)",
+    "anthropic/claude-3-5-sonnet-20241022+cot",
+    "anthropic/claude-3-5-sonnet-20241022+cot(answers=tools)",
+    "gemini/gemini-2.0-flash-thinking-exp-01-21+direct",
+    "gemini/gemini-2.0-flash-thinking-exp-01-21+revise",
+)
+"""Three models with long labels, each under two settings or scaffolds (efforts, answer formats, scaffolds)."""
+
+_WIDE_TAGS = {"mystery:7": "obf-mystery-s7"}
+
+
+def wide_run(seeds: int = 6) -> list[dict[str, Any]]:
+    """A run whose report has every wide table: three models with long labels against minimax in two games,
+    with token usage and costs, truncation counts and memorisation probes (every match played once more
+    renamed)."""
+    rng = random.Random(7)
+    records = []
+    for game in ("tictactoe", "connect4"):
+        for agent in WIDE_AGENTS:
+            model, scaffold = agent.split("+")[0], agent.split("+")[1].split("(")[0]
+            for seed in range(seeds):
+                for renaming in (None, "mystery:7"):
+                    seat = seed % 2
+                    score = rng.choice((0.0, 0.5, 1.0))
+                    pair = (agent, "minimax") if seat == 0 else ("minimax", agent)
+                    tag = f"-{_WIDE_TAGS[renaming]}" if renaming else ""
+                    r = record(f"suites/test_{game}.py::test_{game}[{pair[0]}-vs-{pair[1]}-s{seed}{tag}]", pair,
+                               (score, 1.0 - score) if seat == 0 else (1.0 - score, score), game=game, seed=seed,
+                               subject=seat, models=tuple(model if a == agent else None for a in pair),
+                               scaffolds=tuple(scaffold if a == agent else None for a in pair))
+                    decisions, calls, truncated = 4 + seed, 5 + seed, int(seed % 4 == 1)
+                    prompt, completion = 900 * calls, 160 * calls
+                    usage = {"calls": calls, "prompt_tokens": prompt, "completion_tokens": completion,
+                             "cost_usd": round((prompt * 2.5 + completion * 10) / 1e6, 6),
+                             "reasoning_tokens": 90 * calls, "cached_tokens": 300 * calls}
+                    cost = {"decisions": decisions, "calls": calls, "prompt_tokens": prompt,
+                            "completion_tokens": completion}
+                    none = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
+                    r.update(usage=[usage if k == seat else none for k in range(2)],
+                             decision_cost=[cost if k == seat else None for k in range(2)],
+                             decisions=[decisions, decisions], illegal=[seed % 3 if k == seat else 0 for k in range(2)],
+                             fallbacks=[0, 0], format_errors=[seed % 2 if k == seat else 0 for k in range(2)],
+                             truncated=[truncated if k == seat else 0 for k in range(2)], score_range=[0.0, 1.0],
+                             score_sum=1.0, cost_usd=usage["cost_usd"], tokens=prompt + completion,
+                             game_options={"obfuscation": renaming, "obfuscation_tag": _WIDE_TAGS[renaming]}
+                             if renaming else {})
+                    r["sides"][seat]["truncation_retries"] = truncated
+                    records.append(r)
+    return records

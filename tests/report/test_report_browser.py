@@ -8,9 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-from report_records import record
+from report_records import record, wide_run
 from stratbench.report.analysis import analyse, manifest_for
+from stratbench.report.memorisation import memorisation
+from stratbench.report.model_cost import model_cost
 from stratbench.report.render import write_reports
+from stratbench.report.scaffolds import scaffolds
 from stratbench.run.results import ResultStore
 from stratbench.testing.browser import dump_dom
 
@@ -33,6 +36,8 @@ def page_dom(page: Path, profile: Path) -> str:
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
+    """A run of the planted agent, and three models with long labels, costs and memorisation probes (every wide
+    table of the report)."""
     directory = tmp_path_factory.mktemp("browser-report")
     store = ResultStore(directory, "run-1")
     events = [
@@ -51,8 +56,9 @@ def report(tmp_path_factory):
     for k in range(4):
         store.append(record(f"test_ttt.py::test_tictactoe[random-vs-minimax-s{k}]", ("random", "minimax"),
                             (0.0, 1.0), seed=k), [])
-    records = [json.loads(line) for line in store.path.read_text().splitlines()]
-    write_reports(analyse(records, resamples=200, manifest=manifest_for(records)), directory)
+    records = [json.loads(line) for line in store.path.read_text().splitlines()] + wide_run()
+    sections = {"memorisation": memorisation, "model_cost": model_cost, "scaffolds": scaffolds}
+    write_reports(analyse(records, resamples=200, manifest=manifest_for(records), sections=sections), directory)
     return directory
 
 
@@ -89,3 +95,61 @@ def test_the_browser_does_run_an_unescaped_script(tmp_path, chromium_profile):
     page.write_text(f"<!DOCTYPE html><html><head><title>control</title></head><body>{PAYLOAD}</body></html>")
     dom = page_dom(page, chromium_profile)
     assert '<div id="pwned"></div>' in dom and "<title>pwned</title>" in dom
+
+
+WINDOW = 1280
+HEADLINES = ["score", "mean score", "Δ renamed − original", "95% interval", "verdict", "cost / decision (USD)",
+             "cost in all (USD)"]
+"""Headline columns by name: key columns wherever they stand, with or without a ``data-key`` mark."""
+KEY_CELLS = """(function (headlines, width) {
+  document.querySelectorAll('details').forEach(function (fold) { fold.open = true; });
+  var found = {tables: 0, cells: 0, problems: [], keys: {}};
+  Array.prototype.forEach.call(document.querySelectorAll('table'), function (table) {
+    var columns = [];
+    Array.prototype.forEach.call(table.rows[0].cells, function (th, k) {
+      if (k === 0 || th.hasAttribute('data-key') || headlines.indexOf(th.textContent) >= 0) { columns.push(k); }
+    });
+    if (table.id) {
+      found.keys[table.id] = columns.map(function (k) { return table.rows[0].cells[k].textContent; });
+    }
+    var box = table.closest('.scroll');
+    var edge = Math.min(width, box ? box.getBoundingClientRect().right : Infinity);
+    found.tables += 1;
+    Array.prototype.forEach.call(table.rows, function (row) {
+      columns.forEach(function (k) {
+        var cell = row.cells[k];
+        if (!cell) { return; }
+        found.cells += 1;
+        var right = cell.getBoundingClientRect().right;
+        var cut = cell.scrollWidth > cell.clientWidth + 1 || cell.scrollHeight > cell.clientHeight + 1;
+        if (right > edge + 0.5 || (cut && cell.title !== cell.textContent)) {
+          found.problems.push({table: table.id || table.rows[0].textContent.slice(0, 60), column: k,
+                               text: cell.textContent.slice(0, 60), right: right, edge: edge, cut: cut});
+        }
+      });
+    });
+  });
+  return JSON.stringify(found);
+})"""
+"""Opens every fold, then checks each table's key cells: in view (left of the window's and the scroll box's right
+edge) and not cut, or cut with the full text in a title."""
+
+
+def test_every_tables_key_columns_fit_a_1280_px_window_and_show_their_text(report, browser):
+    """Long agent labels, three models, costs and memorisation probes: each table's first column and its
+    headline columns (``data-key``) are in view at 1,280 px without scrolling sideways, none cut silently."""
+    browser.send("Emulation.setDeviceMetricsOverride", session=True, width=WINDOW, height=900, deviceScaleFactor=1,
+                 mobile=False)
+    browser.open(report / "report.html")
+    assert browser.evaluate("window.innerWidth") == WINDOW
+    found = json.loads(browser.evaluate(f"{KEY_CELLS}({json.dumps(HEADLINES)}, {WINDOW})"))
+    assert found["problems"] == []
+    assert found["keys"]["model-overview"] == ["model", "game", "score", "score range", "legal", "format errors"]
+    assert found["keys"]["ratings-table"] == ["agent", "overall"]
+    assert found["tables"] >= 20 and found["cells"] >= 500
+    headers = json.loads(browser.evaluate(
+        "JSON.stringify(Array.from(document.querySelectorAll('th[data-key]')).map(function (th) {"
+        " return th.textContent; }))"))
+    assert {"Δ renamed − original", "95% interval", "verdict", "cost / decision (USD)", "cost in all (USD)",
+            "Δ vs direct", "Δ vs text", "Δ vs low"} <= set(headers)
+    assert browser.errors == []

@@ -200,14 +200,24 @@ def test_the_section_reaches_markdown_html_and_json():
     assert titles == ["Cost per decision", "Truncated answers", "Answer formats side by side: tictactoe"]
     markdown = render_markdown(data)
     assert "#### Truncated answers" in markdown
-    line = next(x for x in markdown.splitlines() if x.startswith(f"| {NEW} | tictactoe |"))
-    assert line == (f"| {NEW} | tictactoe | 2 | 0 | 0 | 10 | 1.10 | 240.00 | 42% | 80.00 | 50.00 | 30.00 | 0.003 "
-                    "| 0.03 |")
-    assert f"| {OLD} | tictactoe | 1 | 0 | 0 | 3 | 1.00 | 100.00 | — | 10.00 | — | — |" in markdown
-    assert f"| {NEW} | tictactoe | 2 | 0 | 0 | 10 | 3 | 1 | 1 of 10 decisions | 3 |" in markdown
+    # each table: agent, game and the headline numbers (USD) first; every other column in a folded detail table
+    lines = markdown.splitlines()
+    cost = lines.index("#### Cost per decision") + 4
+    assert lines[cost:cost + 2] == ["| agent | game | matches | decisions | cost / decision (USD) | cost in all (USD) |",
+                                    "|---|---|---|---|---|---|"]
+    assert f"| {NEW} | tictactoe | 2 | 10 | 0.003 | 0.03 |" in lines[cost:]
+    detail = lines.index("<details><summary>More columns: errored, skipped, calls / decision, prompt tokens / "
+                         "decision, cached share of prompt, completion tokens / decision, reasoning tokens / "
+                         "decision, answer tokens / decision</summary>", cost)
+    assert f"| {NEW} | tictactoe | 0 | 0 | 1.10 | 240.00 | 42% | 80.00 | 50.00 | 30.00 |" in lines[detail:]
+    assert f"| {OLD} | tictactoe | 0 | 0 | 1.00 | 100.00 | — | 10.00 | — | — |" in lines
+    assert lines.index("</details>", detail) < lines.index("#### Truncated answers")
+    assert f"| {NEW} | tictactoe | 1 of 10 decisions | 3 | 3 |" in lines
+    assert f"| {NEW} | tictactoe | 2 | 0 | 0 | 10 | 1 |" in lines  # its detail: matches to fallbacks
     html = render_html(data)
     assert "<h3>Truncated answers</h3>" in html and '<td class="">1 of 10 decisions</td>' in html
     assert "<h3>Answer formats side by side: tictactoe</h3>" in html
+    assert html.count('<details class="more">') == markdown.count("<details>") == 3
 
 
 def test_tokens_no_price_covers_are_unpriced_never_zero_and_a_local_model_costs_nothing():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from report_records import record
 
@@ -74,15 +75,23 @@ def test_the_table_comes_first_in_markdown_html_and_json(tmp_path):
     markdown = render_markdown(data)
     assert markdown.index("### Models at a glance") < markdown.index("### Ratings")
     lines = markdown.splitlines()
-    header = lines[lines.index("### Models at a glance") + 4]
-    assert header == (f"| game | score range | {BASE} legal | {BASE} format errors | {BASE} score | {INSTRUCT} legal | "
-                      f"{INSTRUCT} format errors | {INSTRUCT} score |")
-    assert "| tictactoe | 0–1 | 29% (5/17) | 65% (11/17) | 0.25 (2) | 88% (7/8) | 0% (0/8) | 0.25 (2) |" in lines
-    assert "| pddl | 0–1 | – | – | – | 0% (0/1) | 100% (1/1) | 0.00 (1) |" in lines
-    assert "| all games | – | 29% (5/17) | 65% (11/17) | – | 78% (7/9) | 11% (1/9) | – |" in lines
+    start = lines.index("### Models at a glance") + 4
+    # one row per model and game (key columns first: model, game, score), each model's games together; a model
+    # that played two games or more gets a row over all of them
+    assert lines[start:start + 6] == [
+        "| model | game | score | score range | legal | format errors |",
+        "|---|---|---|---|---|---|",
+        f"| {BASE} | tictactoe | 0.25 (2) | 0–1 | 29% (5/17) | 65% (11/17) |",
+        f"| {INSTRUCT} | pddl | 0.00 (1) | 0–1 | 0% (0/1) | 100% (1/1) |",
+        f"| {INSTRUCT} | tictactoe | 0.25 (2) | 0–1 | 88% (7/8) | 0% (0/8) |",
+        f"| {INSTRUCT} | all games | – | – | 78% (7/9) | 11% (1/9) |",
+    ]
+    assert lines[start + 6] == ""
     html = render_html(data)
     assert html.index('id="model-overview"') < html.index('id="ratings"')
-    assert "<td>88% (7/8)</td>" in html
+    assert '<td class="">88% (7/8)</td>' in html
+    headers = re.findall(r"<th[^>]*>([^<]*)</th>", html[html.index('id="model-overview"'):html.index("</table>")])
+    assert headers == ["model", "game", "score", "score range", "legal", "format errors"]
     write_reports(data, tmp_path)
     saved = json.loads((tmp_path / "results.json").read_text())
     assert saved["model_overview"]["games"][1]["cells"][INSTRUCT]["legal"] == 7

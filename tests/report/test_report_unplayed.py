@@ -89,8 +89,8 @@ def test_the_model_overview_shows_errored_and_skipped_matches_beside_its_rates()
     assert (cells["tictactoe"]["matches"], cells["tictactoe"]["errored"], cells["tictactoe"]["skipped"]) == (2, 1, 1)
     assert (cells["connect4"]["matches"], cells["connect4"]["mean_score"], cells["connect4"]["errored"]) == (0, None, 1)
     markdown = render_markdown(data)
-    assert "| tictactoe | – | 100% (6/6) | – | 0.50 (2; 1 errored; 1 skipped) |" in markdown
-    assert "| connect4 | – | – | – | – (0; 1 errored) |" in markdown
+    assert "| m/a | tictactoe | 0.50 (2; 1 errored; 1 skipped) | – | 100% (6/6) | – |" in markdown
+    assert "| m/a | connect4 | – (0; 1 errored) | – | – | – |" in markdown
 
 
 LLM = "openai/m+direct"

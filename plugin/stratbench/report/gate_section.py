@@ -11,10 +11,12 @@ from typing import Any
 
 from stratbench.report.svg import xy_chart
 
-__all__ = ["GATE_COLUMNS", "gate_rows", "llr_chart", "unit_notes"]
+__all__ = ["GATE_COLUMNS", "GATE_KEY_COLUMNS", "gate_rows", "llr_chart", "unit_notes"]
 
 GATE_COLUMNS = ["agent", "compared with", "game", "decision", "pairs", "LLR (bounds)", "difference [95%]",
                 "seed spread", "more pairs"]
+GATE_KEY_COLUMNS = ["agent", "game", "decision", "difference [95%]"]
+"""The gate table's headline columns (``data-key`` in report.html)."""
 
 
 def _number(value: Any, spec: str) -> str:

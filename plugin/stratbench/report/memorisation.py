@@ -15,7 +15,9 @@ excludes zero the row says ``gap``, else ``no evidence of a gap`` (``too few
 pairs`` under :data:`MIN_PAIRS`). The agents
 are the model sides of each match (a match without one: its subject, an
 offline baseline, whose renamed score should equal its original one).
-Skipped and errored matches are counted beside.
+Skipped and errored matches are counted beside. The page leads with agent,
+game, renaming, mean score, Δ, interval and verdict; the counts fold into
+the table's detail (:mod:`stratbench.report.layout`).
 """
 
 from __future__ import annotations
@@ -148,6 +150,8 @@ def memorisation(records: list[dict[str, Any]], unscored: list[dict[str, Any]] =
         "columns": ["agent", "game", "renaming", "mode:seed", "matches", "errored", "skipped", "mean score",
                     "pairs", "Δ renamed − original", "95% interval", "verdict"],
         "rows": rows,
+        "label_columns": ["agent", "game", "renaming"],
+        "key_columns": ["mean score", "Δ renamed − original", "95% interval", "verdict"],
     }
 
 

@@ -18,6 +18,9 @@ answer formats and reasoning efforts side by side.
   ``effort=`` are shown together per game, paired the way
   :func:`stratbench.report.scaffolds.paired_scores` pairs scaffolds (game,
   variant, seed, the agent's seat, the opponents).
+
+Each table names its headline columns (USD, Δ and its interval) for the page
+(:mod:`stratbench.report.layout`); the token counts fold into its detail.
 """
 
 from __future__ import annotations
@@ -182,6 +185,10 @@ COST_COLUMNS = ["agent", "game", "matches", "errored", "skipped", "decisions", "
                 "cost in all (USD)"]
 TRUNCATION_COLUMNS = ["agent", "game", "matches", "errored", "skipped", "decisions", "re-asks after a cut reply",
                       "decisions fell back truncated", "truncated", "illegal attempts"]
+COST_KEY_COLUMNS = ["matches", "decisions", "cost / decision (USD)", "cost in all (USD)"]
+"""The cost table's headline columns (after agent and game); the token counts fold into its detail."""
+TRUNCATION_KEY_COLUMNS = ["truncated", "re-asks after a cut reply", "illegal attempts"]
+"""The truncation table's headline columns (after agent and game)."""
 
 
 def _cost_rows(tallies: dict[tuple[str, str], _Tally], unplayed: dict[Any, dict[str, int]]) -> list[list[Any]]:
@@ -212,16 +219,18 @@ def _truncation_rows(records: list[dict[str, Any]], unplayed: dict[Any, dict[str
 
 @dataclass(frozen=True)
 class _Axis:
-    """A call setting shown side by side: its label key, the value an unmarked label has, the order."""
+    """A call setting shown side by side: its label key, the value an unmarked label has, the order, and the
+    measure shown among the headline columns (the others fold into the table's detail)."""
 
     key: str
     title: str
     unmarked: str
     order: tuple[str, ...]
+    headline: str
 
 
-ANSWERS = _Axis("answers", "Answer formats side by side", "text", ("text", "tools"))
-EFFORTS = _Axis("effort", "Reasoning efforts side by side", "default", _EFFORT_ORDER)
+ANSWERS = _Axis("answers", "Answer formats side by side", "text", ("text", "tools"), "illegal attempts / decision")
+EFFORTS = _Axis("effort", "Reasoning efforts side by side", "default", _EFFORT_ORDER, "cost / decision (USD)")
 
 
 def _by_axis(records: list[dict[str, Any]], axis: _Axis) -> dict[tuple[str, str], dict[str, dict[str, Any]]]:
@@ -280,6 +289,8 @@ def _axis_tables(records: list[dict[str, Any]], unplayed: dict[Any, dict[str, in
                         f"Δ vs {against}", "95% interval", *measures],
             "rows": rows,
             "note": AXES_NOTE[axis.key],
+            "label_columns": ["agent", axis.key],
+            "key_columns": ["mean score", f"Δ vs {against}", "95% interval", axis.headline],
         })
     return tables
 
@@ -314,11 +325,13 @@ def model_cost(records: list[dict[str, Any]], unscored: list[dict[str, Any]] = (
     cost = _cost_rows(_tallies(records), unplayed)
     if not cost:
         return None
-    tables = [{"title": "Cost per decision", "columns": COST_COLUMNS, "rows": cost, "note": COST_NOTE}]
+    names = ["agent", "game"]
+    tables = [{"title": "Cost per decision", "columns": COST_COLUMNS, "rows": cost, "note": COST_NOTE,
+               "label_columns": names, "key_columns": COST_KEY_COLUMNS}]
     truncations = _truncation_rows(records, unplayed)
     if truncations:
         tables.append({"title": "Truncated answers", "columns": TRUNCATION_COLUMNS, "rows": truncations,
-                       "note": TRUNCATION_NOTE})
+                       "note": TRUNCATION_NOTE, "label_columns": names, "key_columns": TRUNCATION_KEY_COLUMNS})
     tables += _axis_tables(records, unplayed, ANSWERS)
     tables += _axis_tables(records, unplayed, EFFORTS)
     return {

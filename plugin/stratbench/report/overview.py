@@ -1,4 +1,4 @@
-"""The report's first table: each model's answers and scores per game, side by side.
+"""The report's first table: each model's answers and scores per game (shown a row per model and game).
 
 For every model (its scaffolds pooled) and game: matches, answers given,
 the legal-move rate (accepted answers over all answers), the format-error

@@ -21,8 +21,9 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from stratbench.report.gate_section import GATE_COLUMNS, gate_rows, llr_chart, unit_notes
+from stratbench.report.gate_section import GATE_COLUMNS, GATE_KEY_COLUMNS, gate_rows, llr_chart, unit_notes
 from stratbench.report.embed import ENCODING, embed
+from stratbench.report.layout import table_view
 from stratbench.report.replay import (
     CUT_OFF, finish_note, pack_replay, renderer_for, replay_steps, reply_text, token_split,
 )
@@ -155,9 +156,9 @@ def _elo_caption(data: dict[str, Any]) -> str:
 
 
 OVERVIEW_CAPTION = (
-    "Per model (scaffolds pooled) and game: legal moves and unreadable replies as shares of all answers "
-    "(counts in brackets), and the mean score of the model's side (scored matches in brackets, with the "
-    "model's errored and skipped matches beside: they have no answers or score to count)."
+    "Per model (scaffolds pooled) and game: the mean score of the model's side (scored matches in brackets, "
+    "with the model's errored and skipped matches beside: they have no answers or score to count), and legal "
+    "moves and unreadable replies as shares of all answers (counts in brackets)."
 )
 
 
@@ -167,42 +168,36 @@ def _share(part: int | None, whole: int) -> str:
     return f"{100 * part / whole:.0f}% ({part}/{whole})"
 
 
-def _overview_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]] | None:
-    """Returns the models-at-a-glance table (header, rows), or None when no model played."""
+OVERVIEW_COLUMNS = ["model", "game", "score", "score range", "legal", "format errors"]
+"""The models-at-a-glance table: a row per model and game, so two or three models fit a window's width."""
+
+
+def _overview_table(data: dict[str, Any]) -> dict[str, Any] | None:
+    """Returns the models-at-a-glance table (a section table, see :func:`table_view`): per model a row for each
+    game it played and, after two games or more, one over all of them; None when no model played."""
     overview = data.get("model_overview")
     if not overview:
         return None
-    models = overview["models"]
-    header = ["game", "score range"]
-    for model in models:
-        header += [f"{model} legal", f"{model} format errors", f"{model} score"]
     rows = []
-    totals = {m: {"answers": 0, "legal": 0, "format_errors": 0} for m in models}
-    for row in overview["games"]:
-        span = row.get("score_range")
-        cells = [row["game"], "–" if not span else f"{float(span[0]):g}–{float(span[1]):g}"]
-        for model in models:
-            cell = row["cells"].get(model)
-            if cell is None:
-                cells += ["–", "–", "–"]
-                continue
+    for model in overview["models"]:
+        played = [(row, row["cells"][model]) for row in overview["games"] if model in row["cells"]]
+        total: dict[str, int | None] = {"answers": 0, "legal": 0, "format_errors": 0}
+        for row, cell in played:
+            span = row.get("score_range")
             unplayed = beside(cell)
             score = "–" if cell["mean_score"] is None else f"{cell['mean_score']:.2f}"
-            cells += [_share(cell["legal"], cell["answers"]), _share(cell["format_errors"], cell["answers"]),
-                      f"{score} ({cell['matches']}{'; ' + unplayed if unplayed else ''})"]
-            total = totals[model]
+            rows.append([model, row["game"], f"{score} ({cell['matches']}{'; ' + unplayed if unplayed else ''})",
+                         "–" if not span else f"{float(span[0]):g}–{float(span[1]):g}",
+                         _share(cell["legal"], cell["answers"]), _share(cell["format_errors"], cell["answers"])])
             total["answers"] += cell["answers"]
             total["legal"] += cell["legal"]
             total["format_errors"] = (None if cell["format_errors"] is None or total["format_errors"] is None
                                       else total["format_errors"] + cell["format_errors"])
-        rows.append(cells)
-    if len(overview["games"]) > 1:
-        last = ["all games", "–"]
-        for model in models:
-            total = totals[model]
-            last += [_share(total["legal"], total["answers"]), _share(total["format_errors"], total["answers"]), "–"]
-        rows.append(last)
-    return header, rows
+        if len(played) > 1:
+            rows.append([model, "all games", "–", "–", _share(total["legal"], total["answers"]),
+                         _share(total["format_errors"], total["answers"])])
+    return {"columns": OVERVIEW_COLUMNS, "rows": rows, "label_columns": ["model", "game"],
+            "key_columns": OVERVIEW_COLUMNS[2:]}
 
 
 def _score_header(data: dict[str, Any]) -> list[str]:
@@ -254,10 +249,18 @@ def _score_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def section_tables(section: dict[str, Any]) -> list[dict[str, Any]]:
-    """Returns a section's tables: its ``tables`` list, or the section itself as one table."""
+    """Returns a section's tables: its ``tables`` list, or the section itself as one table (with its layout's
+    ``label_columns`` and ``key_columns``, :mod:`stratbench.report.layout`)."""
     if section.get("tables"):
         return list(section["tables"])
-    return [{"title": None, "columns": section.get("columns", []), "rows": section.get("rows", []), "note": None}]
+    layout = {key: section[key] for key in ("label_columns", "key_columns") if key in section}
+    return [{"title": None, "columns": section.get("columns", []), "rows": section.get("rows", []), "note": None,
+             **layout}]
+
+
+def _section_views(section: dict[str, Any]) -> list[dict[str, Any]]:
+    """A section's tables laid out for the page: key columns first, the rest folded (:func:`table_view`)."""
+    return [table_view(table) for table in section_tables(section)]
 
 
 def _page_name(match_id: str, used: set[str]) -> str:
@@ -340,13 +343,14 @@ def render_html(data: dict[str, Any]) -> str:
     manifest = {**_EMPTY_MANIFEST, **(data.get("manifest") or {})}
     elo_games, elo_rows = _elo_rows(data)
     groups = _match_groups(data["matches"])
+    overview = _overview_table(data)
     return _environment().get_template("report.html.j2").render(
         data=data, manifest=manifest, rating_games=games, rating_rows=rows, score_rows=_score_rows(data), plot=plot,
         heat=heat, score_header=_score_header(data), score_caption=_score_caption(data), elo_games=elo_games,
-        elo_rows=elo_rows, elo_caption=_elo_caption(data), tables=section_tables, has_elo=_has_elo_table(data),
+        elo_rows=elo_rows, elo_caption=_elo_caption(data), tables=_section_views, has_elo=_has_elo_table(data),
         chart=table_chart, paper_elo=_paper_elo_rows(data), paper_elo_caption=PAPER_ELO_CAPTION,
-        overview=_overview_table(data), overview_caption=OVERVIEW_CAPTION,
-        gate_columns=GATE_COLUMNS, gate_rows=gate_rows(data.get("gate") or {}),
+        overview=table_view(overview) if overview else None, overview_caption=OVERVIEW_CAPTION,
+        gate_columns=GATE_COLUMNS, gate_key_columns=GATE_KEY_COLUMNS, gate_rows=gate_rows(data.get("gate") or {}),
         gate_unit_notes=unit_notes(data.get("gate") or {}),
         gate_charts=[llr_chart(t) for t in (data.get("gate") or {}).get("tests", [])],
         match_groups=groups, match_rows=_match_rows(groups),
@@ -360,6 +364,17 @@ def _md(value: Any) -> str:
 def _md_table(header: list[str], rows: list[list[Any]]) -> list[str]:
     lines = ["| " + " | ".join(_md(h) for h in header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_md(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def _md_view(view: dict[str, Any]) -> list[str]:
+    """A laid-out table (:func:`table_view`) as Markdown: its headline table, then its detail table folded in a
+    ``<details>`` block, as report.html shows them."""
+    lines = _md_table(view["columns"], view["rows"])
+    detail = view["detail"]
+    if detail:
+        lines += ["", f"<details><summary>{_md(detail['summary'])}</summary>", ""]
+        lines += _md_table(detail["columns"], detail["rows"]) + ["", "</details>"]
     return lines
 
 
@@ -404,7 +419,7 @@ def render_markdown(data: dict[str, Any]) -> str:
     overview = _overview_table(data)
     if overview:
         lines += ["", "### Models at a glance", "", _md(OVERVIEW_CAPTION), ""]
-        lines += _md_table(*overview)
+        lines += _md_view(table_view(overview))
     ratings = data.get("ratings")
     if ratings:
         lines += ["", f"### Ratings ({round(ratings['level'] * 100)}% intervals, B={ratings['n_resamples']})", ""]
@@ -426,13 +441,13 @@ def render_markdown(data: dict[str, Any]) -> str:
         lines += ["", f"### {section['title']}", ""]
         if section.get("note"):
             lines += [_md(section["note"]), ""]
-        for table in section_tables(section):
-            if table.get("title"):
+        for table in _section_views(section):
+            if table["title"]:
                 lines += [f"#### {_md(table['title'])}", ""]
-            if table.get("note"):
+            if table["note"]:
                 lines += [_md(table["note"]), ""]
             if table["rows"]:
-                lines += _md_table(table["columns"], table["rows"]) + [""]
+                lines += _md_view(table) + [""]
     return "\n".join(lines) + "\n"
 
 

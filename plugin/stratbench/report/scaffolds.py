@@ -126,6 +126,8 @@ def _side_by_side(records: list[dict[str, Any]], unplayed: dict[Any, dict[str, i
                         "95% interval", "calls / decision"],
             "rows": rows,
             "note": None,
+            "label_columns": ["model", "scaffold"],
+            "key_columns": ["mean score", "Δ vs direct", "95% interval"],
         })
     return tables
 

@@ -93,7 +93,8 @@ def test_an_illegal_or_unreadable_move_is_refused_with_the_reason_and_the_person
             assert time.monotonic() < deadline
             time.sleep(0.1)
         nxt = state["decision"]
-        assert nxt["moves"][0] == {"player": 0, "action": "4"}
+        assert nxt["moves"][0] == {"player": 0, "action": "4", "by": "You (X)"}
+        assert nxt["last_other"]["by"] == "random (O)" and nxt["last_other"]["reply"] is None  # no model: no reply
         assert "4" not in nxt["legal"]
         status, body = play.request("/move", body={"decision": nxt["decision"], "move": "4"})
         assert status == 400 and body["error"].startswith("'4' is not a legal action.")
@@ -137,11 +138,12 @@ def test_an_idle_person_forfeits_the_match_with_the_reason(tmp_path):
     assert forfeit["fault"] == "human"
 
 
-def test_a_closed_page_forfeits_the_match():
+def test_a_closed_page_forfeits_the_match_saying_the_person_left():
     table = HumanTable(idle_timeout=60, page_gone_s=0.3)
     table.view()  # the page polled once, then went away
     started = time.monotonic()
-    with pytest.raises(AgentForfeit, match=r"^the page was closed \(no poll for 0\.3 s\)$"):
+    left = r"^the page stopped polling: the person left the game \(no poll for 0\.3 s\)$"
+    with pytest.raises(AgentForfeit, match=left):
         table.ask({"legal": []}, Action)
     assert time.monotonic() - started < 30
 
@@ -191,10 +193,11 @@ def test_a_model_match_is_recorded_rated_and_replays_offline(tmp_path):
     with FakeLLMServer(responder=first_legal_responder) as llm:
         play = PlayProcess(tmp_path, "connect4", "--model", "openai/m", "--api-base", llm.api_base,
                            "--name", "bob", "--seat", "1")
-        played = []
+        played, seen = [], {}
         try:
             while play.process.poll() is None:
                 status, state = play.request("/state")
+                seen = state if status == 200 else seen
                 if status == 200 and state["decision"]:
                     move = state["decision"]["legal"][len(played) % len(state["decision"]["legal"])]
                     if play.request("/move", body={"decision": state["decision"]["decision"], "move": move})[0] == 200:
@@ -212,6 +215,13 @@ def test_a_model_match_is_recorded_rated_and_replays_offline(tmp_path):
     assert record["decisions"][1] == len(played) and calls == record["decisions"][0]
     human_moves = [e["action"] for e in transcript(tmp_path, record) if e["kind"] == "action" and e["player"] == 1]
     assert human_moves == played
+    # the page was served the end before the command ended: the result from bob's side, naming the model
+    assert seen["closed"] is True and seen["decision"] is None
+    (end,) = seen["finished"]
+    outcome = {1.0: "You won against", 0.0: "You lost against", 0.5: "Draw against"}[record["scores"][1]]
+    assert end["sentence"].startswith(f"{outcome} openai/m+direct")
+    assert end["versus"] == "You (O) against openai/m+direct (X)"
+    assert end["last_other"]["by"] == "openai/m+direct (X)" and end["last_other"]["reply"].startswith("Action: ")
     moves_file = (tmp_path / "cassettes" / "test_play_connect4" / "test_play"
                   / "openai_m+direct-vs-human_bob-s0.yaml.human-p1.json")
     assert [m["action"] for m in json.loads(moves_file.read_text())] == played

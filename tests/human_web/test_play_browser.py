@@ -1,8 +1,10 @@
 """``stratbench play`` in a real browser: headless Chromium clicks a whole Tic-Tac-Toe and a whole Connect Four
 game on the board against the loopback model, and a Hanabi game through the action buttons; the records name
 the person, the scores are in range, the moves are recorded, the replay gives the same result, and the page
-logs no script error (a Content-Security-Policy violation is one). A browser opened for the page signs in
-with no secret on its command line."""
+logs no script error (a Content-Security-Policy violation is one). At the end the page keeps the final
+position with the last move, says the result from the person's side naming the model, and shows the model's
+last reply. A chess piece clicked shows its legal targets. A browser opened for the page signs in with no
+secret on its command line."""
 
 from __future__ import annotations
 
@@ -107,6 +109,28 @@ def _play_by_clicking(chromium: Chromium, play: PlayProcess, game: str) -> tuple
     return clicked, refusals
 
 
+END = ("JSON.stringify({result: document.getElementById('result').textContent,"
+       " after: document.getElementById('after').hidden ? '' : document.getElementById('after').textContent,"
+       " status: document.getElementById('status').textContent,"
+       " moves: [...document.querySelectorAll('#moves li')].map((li) => li.textContent),"
+       " reply: document.getElementById('reply').textContent,"
+       " label: document.querySelector('#board svg').getAttribute('aria-label'),"
+       " marks: [...document.querySelectorAll('#board svg text')].filter((t) => /^[XO]$/.test(t.textContent)).length"
+       "   + [...document.querySelectorAll('#board svg circle')].filter((c) =>"
+       "     ['#e63946', '#ffd166'].includes(c.getAttribute('fill'))).length})")
+"""What the page shows once the match is over: the result, the note that the run is over, the moves, the
+model's last reply, the board's label and the marks (X, O or discs) on it."""
+
+
+def _the_end(chromium: Chromium) -> dict:
+    """Waits until the page has fetched the run's end (the note that the run is over); returns what it shows."""
+    deadline = time.monotonic() + 60
+    while not (end := json.loads(chromium.evaluate(END)))["after"]:
+        assert time.monotonic() < deadline, f"the page never showed the end: {end}"
+        time.sleep(0.05)
+    return end
+
+
 def _check_replay(folder, record, *args: str) -> None:
     replay = play_command(folder, *args, "--replay")
     assert replay.returncode == 0, replay.stdout + replay.stderr
@@ -122,11 +146,13 @@ def test_a_whole_game_clicked_on_the_board_against_the_model(tmp_path, browser, 
         play = PlayProcess(tmp_path, game, "--model", "openai/m", "--api-base", llm.api_base, "--name", "alice")
         try:
             clicked, refusals = _play_by_clicking(browser, play, game)
+            end = _the_end(browser)
             code, out, err = play.finish()
         finally:
             play.kill()
     assert code == 0, out + err
     assert _script_errors(browser) == []
+    assert "the page shows how the match ended" in err
     (record,) = records(tmp_path)
     assert [side["agent"] for side in record["sides"]] == ["human:alice", "openai/m+direct"]  # seat 0: first
     low, high = record["score_range"]
@@ -135,6 +161,22 @@ def test_a_whole_game_clicked_on_the_board_against_the_model(tmp_path, browser, 
     human = [e["action"] for e in events if e["kind"] == "action" and e["player"] == 0]
     assert human == clicked and record["decisions"][0] == len(clicked) >= 3
     assert [e for e in events if e["kind"] == "rejected"] == []  # a refused click never reaches the game
+    # the end, from the person's side: the final position with the last move, the result naming the model
+    outcome = {1.0: "You won against", 0.0: "You lost against", 0.5: "Draw against"}[record["scores"][0]]
+    how = "" if record["terminal"] == "draw" else f" ({record['terminal']})"
+    assert end["result"] == f"{outcome} openai/m+direct{how}"
+    played = [e for e in events if e["kind"] == "action"]
+    assert end["marks"] == len(played)  # every move is on the final board, the last one too
+    if game == "tictactoe":
+        final = [e["board"]["board"] for e in events if e["kind"] == "board"][-1]
+        assert end["label"] == f"Tic-Tac-Toe board {final}"
+    names = {0: "You (X)", 1: "openai/m+direct (O)"}
+    assert end["moves"] == [f"{names[e['player']]}: {e['action']}" for e in played]
+    replies = [e["response"] for e in events if e["kind"] == "llm_call"]
+    assert end["reply"] == replies[-1]  # the model's reply for its last move
+    assert end["status"] == "The match is over." and end["after"].startswith("The run is over: this page keeps")
+    # the page still answers once the command is gone: it keeps the end and asks nothing more
+    assert json.loads(browser.evaluate(END)) == end
     if game == "tictactoe":
         model_first = next(e["action"] for e in events if e["kind"] == "action" and e["player"] == 1)
         assert refusals == [f"Refused: '{clicked[0]}' is not a legal action. Legal actions: "
@@ -190,15 +232,22 @@ def test_a_chess_move_is_two_clicks_on_the_board(tmp_path, browser):
             x = left + width * 15 / 390 + (column + 0.5) * square
             return x, top + height * 15 / 390 + (8 - rank + 0.5) * square
 
-        for name in ("g1", "g4"):  # a knight cannot jump there
-            _click(browser, *centre(name))
+        assert browser.evaluate("document.getElementById('who').textContent") == (
+            "dan playing chess: You (White) against random (Black)")
+        assert browser.evaluate("document.getElementById('clock').textContent").startswith(
+            "Time left for this move: ")
+        targets = "[...document.querySelectorAll('#board .target')].map((t) => t.dataset.square).sort()"
+        _click(browser, *centre("g1"))
+        assert browser.evaluate(targets) == ["f3", "h3"]  # the knight's legal targets are marked
+        _click(browser, *centre("g4"))  # a knight cannot jump there
         deadline = time.monotonic() + 30
         while not (error := _page(browser)["error"]):
             assert time.monotonic() < deadline
             time.sleep(0.05)
         assert error.startswith("Refused: 'g1g4' is not a legal action. Legal actions: ")
-        for name in ("e2", "e4"):
-            _click(browser, *centre(name))
+        _click(browser, *centre("e2"))
+        assert browser.evaluate(targets) == ["e3", "e4"]
+        _click(browser, *centre("e4"))
         deadline = time.monotonic() + 60
         while True:
             moves = browser.evaluate("[...document.querySelectorAll('#moves li')].map((li) => li.textContent)")
@@ -206,7 +255,7 @@ def test_a_chess_move_is_two_clicks_on_the_board(tmp_path, browser):
                 break
             assert time.monotonic() < deadline
             time.sleep(0.05)
-        assert moves[0] == "player 0: e4"
+        assert moves[0] == "You (White): e4" and moves[1].startswith("random (Black): ")
         assert _script_errors(browser) == []
     finally:
         play.kill()

@@ -3,8 +3,9 @@
 Games without hidden information show their board (the latest ``board``
 snapshot of the match, drawn by the game's registered board renderer, as on
 the replay pages): there the whole position is what the person's seat may
-see; those that also move one player at a time list the moves played. A game
-with hidden information shows exactly its
+see; those that also move one player at a time list the moves played, and the
+other players' last move with the reply text of the model that chose it
+(:func:`last_move_of_others`). A game with hidden information shows exactly its
 :class:`~stratbench.core.types.Observation` for the person's seat.
 
 A clickable board is described to the page as a grid over the drawing
@@ -54,6 +55,32 @@ def moves_played(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The moves of the match so far (player and action), in order."""
     return [{"player": event["player"], "action": event["action"]} for event in events
             if event.get("kind") in ("action", "fallback") and "action" in event]
+
+
+REPLY_SHOWN = 4000
+"""The most characters of a model's reply the page shows (the rest is cut, marked with an ellipsis)."""
+
+
+def last_move_of_others(events: list[dict[str, Any]], mine: set[int]) -> dict[str, Any] | None:
+    """The last move of a player not in ``mine`` (player and action), with ``reply``: the text of the last model
+    call of the decision that chose it (None for an agent that calls no model); None before any such move."""
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        if event.get("kind") in ("action", "fallback") and "action" in event and event.get("player") not in mine:
+            player = event["player"]
+            reply = None
+            for earlier in reversed(events[:index]):
+                if earlier.get("player") != player:
+                    continue
+                if earlier.get("kind") == "observation":  # the decision started here: no model call in it
+                    break
+                if earlier.get("kind") == "llm_call":
+                    reply = str(earlier.get("response") or "")
+                    break
+            if reply is not None and len(reply) > REPLY_SHOWN:
+                reply = reply[:REPLY_SHOWN] + " ..."
+            return {"player": player, "action": event["action"], "reply": reply}
+    return None
 
 
 def click_layout(observation: Observation, layouts: dict[str, Callable[[Observation], Any]]) -> dict[str, Any] | None:

@@ -2,7 +2,11 @@
 
 One page serves every match of the run, one after another. The human agent
 finds the run's table with :func:`active_table`; without a page it plays in
-the terminal.
+the terminal. The page is told who plays each collected match (so it names
+the opponents). When the run ends with a match played and the page open, the
+page stays up until it has shown how the run ended (at most
+:data:`SHOW_END_S` seconds; Ctrl-C ends it sooner), so the final position and
+result stay on the person's screen.
 """
 
 from __future__ import annotations
@@ -15,11 +19,18 @@ from typing import Any
 
 import pytest
 
+from stratbench.core.schedule import MatchSpec
 from stratbench.human_web.handoff import write_handoff
 from stratbench.human_web.server import HumanWebServer, PortInUse
 from stratbench.human_web.table import HumanTable
 
 PLUGIN_NAME = "stratbench-human-web"
+
+SHOW_END_S = 30.0
+"""The longest the page stays up after the run, waiting for it to fetch the final state."""
+
+WATCHED_S = 5.0
+"""A page that polled within this many seconds is open: the run waits for it to show the end."""
 
 _active: HumanWebRun | None = None
 
@@ -45,6 +56,7 @@ class HumanWebRun:
         self.table = HumanTable(idle_timeout=idle_timeout)
         self.server = HumanWebServer(self.table, port)
         self.open_browser = open_browser
+        self.interrupted = False
         self._announced = False
         self._handoff: Path | None = None
 
@@ -78,6 +90,21 @@ class HumanWebRun:
             self._handoff = write_handoff(self.server.origin, self.server.token)
             webbrowser.open(self._handoff.as_uri())
 
+    def show_the_end(self, grace_s: float = SHOW_END_S, write: Any = None) -> bool:
+        """Ends the run on the page and, when a match was played and the page is open, keeps serving until the
+        page has fetched the final state (at most ``grace_s`` seconds; Ctrl-C ends the wait). Returns whether
+        the page showed it."""
+        self.table.close()
+        if self.interrupted or not self.table.finished or not self.table.watched(WATCHED_S):
+            return False
+        line = (f"stratbench: the page shows how the match ended; it stays up until the page has shown it (at most "
+                f"{grace_s:g} s); Ctrl-C ends it now")
+        (write or (lambda text: print(text, file=sys.stderr, flush=True)))(line)
+        try:
+            return self.table.wait_until_shown(grace_s)
+        except KeyboardInterrupt:  # the person (or SIGTERM) ends the wait: the run is over anyway
+            return False
+
     def stop(self) -> None:
         """Stops the page (any wait for a move ends) and removes the hand-off file; the process has no page
         afterwards."""
@@ -94,7 +121,20 @@ class HumanWebRun:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         self.announce(reporter.write_line if reporter is not None else None)
 
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        """Tells the table who plays each collected match (its sides' agent labels, by match id)."""
+        for item in items:
+            callspec = getattr(item, "callspec", None)
+            param = callspec.params.get("match") if callspec is not None else None
+            if isinstance(param, tuple) and param and isinstance(param[0], MatchSpec):
+                self.table.seat_labels[item.nodeid] = [side.label for side in param[0].sides]
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        self.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+
     def pytest_unconfigure(self, config: pytest.Config) -> None:
+        self.show_the_end()
         self.stop()
 
 

@@ -553,10 +553,11 @@ def build_parser() -> argparse.ArgumentParser:
     board = commands.add_parser(
         "leaderboard", help="Write a static leaderboard site over many runs",
         description="Reads runs (report directories, results.jsonl or results.json files, or folders searched "
-                    "recursively for them) and writes index.html (ratings per agent and game, pooled over runs "
-                    "whose settings agree, with a warning naming what differs where they do not), history.html "
-                    "(each agent's rating and scores run by run) and models/<model>.html (links into each run's "
-                    "report and match pages) into OUT. The pages need no script and load nothing.")
+                    "recursively for them) and writes index.html (one ranked list per pool of runs whose settings "
+                    "agree, what keeps pools apart folded under one line), history.html (each agent's rating and "
+                    "scores run by run) and models/<model>.html (links into each run's report and match pages, "
+                    "copied into OUT where a run lies outside it) into OUT. The pages need no script and load "
+                    "nothing.")
     board.add_argument("runs", nargs="+", type=Path, metavar="RUN", help="Report directory, result file or folder")
     board.add_argument("--out", type=Path, default=Path("leaderboard"), metavar="DIR",
                        help="Output directory (default: ./leaderboard)")

@@ -136,6 +136,7 @@ def test_an_idle_person_forfeits_the_match_with_the_reason(tmp_path):
     assert forfeit["policy"] == "forfeit"
     assert forfeit["reason"] == "no move within --human-timeout 1 s"
     assert forfeit["fault"] == "human"
+    assert record["terminal"] == f"forfeit by player {human}: no move within --human-timeout 1 s"  # why, in the record
 
 
 def test_a_closed_page_forfeits_the_match_saying_the_person_left():

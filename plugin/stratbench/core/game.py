@@ -81,6 +81,8 @@ class State(ABC):
         self.history: list[dict[int, str]] = []
         """The applied joint actions, as ``{player: action text}``."""
         self.forfeited_by: int | None = None
+        self.forfeit_reason: str | None = None
+        """Why the forfeiting player's agent gave up, when it said (a person who left the page)."""
         self.messages = MessageLog()
         """Messages exchanged in negotiations (see :mod:`stratbench.core.messages`)."""
 
@@ -205,9 +207,11 @@ class State(ABC):
         self.history.append({p: a.to_text() for p, a in sorted(actions.items())})
         self.turn += 1
 
-    def forfeit(self, player: int) -> None:
-        """Ends the game with ``player``'s side losing."""
+    def forfeit(self, player: int, reason: str | None = None) -> None:
+        """Ends the game with ``player``'s side losing; ``reason``: why its agent gave up (a person who left),
+        named in how the game ended."""
         self.forfeited_by = player
+        self.forfeit_reason = reason
 
     def is_terminal(self) -> bool:
         """Tells whether the game is over (by the rules or by a forfeit)."""
@@ -238,7 +242,7 @@ class State(ABC):
     def terminal_reason(self) -> str:
         """Describes how the game ended."""
         if self.forfeited_by is not None:
-            return f"forfeit by player {self.forfeited_by}"
+            return f"forfeit by player {self.forfeited_by}" + (f": {self.forfeit_reason}" if self.forfeit_reason else "")
         return self._terminal_reason()
 
     def clone(self) -> State:

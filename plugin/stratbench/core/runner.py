@@ -118,7 +118,7 @@ async def run_match(
             decided.append(action)
         forfeits = [p for p, action in zip(players, decided) if action is None]
         if forfeits:
-            await offload(state.forfeit, forfeits[0])
+            await offload(state.forfeit, forfeits[0], stats.gave_up.get(forfeits[0]))
             break
         turn, observations = await offload(_advance, game, state, dict(zip(players, decided)), transcript)
     scores, terminal = await offload(_result, state)
@@ -211,6 +211,8 @@ class _Stats:
         self.format_errors = {p: 0 for p in range(num_players)}
         self.fallbacks = {p: 0 for p in range(num_players)}
         self.truncated = {p: 0 for p in range(num_players)}
+        self.gave_up: dict[int, str] = {}
+        """Why a player's agent gave up (:class:`AgentForfeit`: a person who left), by player."""
 
 
 async def _decide(
@@ -243,6 +245,7 @@ async def _decide(
             action = await offload(_canonical, game, state, player, action)
         except AgentForfeit as error:  # the agent gave up (a person left): its side forfeits at once
             stats.fallbacks[player] += 1
+            stats.gave_up[player] = str(error)
             transcript.add("fallback", turn=state.turn, player=player, policy="forfeit", reason=str(error),
                            fault=error.fault)
             return None

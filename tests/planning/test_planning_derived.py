@@ -1,4 +1,7 @@
-"""Derived predicates compiled away and repeated parameter names renamed apart: read, validated, solved."""
+"""Derived predicates compiled away and repeated parameter names renamed apart: read, validated, solved.
+
+Recursive derived predicates, kept and valued as least fixpoints: test_planning_recursive_derived.py.
+"""
 
 import json
 
@@ -72,14 +75,6 @@ RECURSIVE = DERIVED_DOMAIN.replace(
 @pytest.mark.parametrize(
     ("domain_text", "problem_text", "construct"),
     [
-        (RECURSIVE, DERIVED_PROBLEM,
-         "a recursive derived predicate ('low' is defined through itself): only non-recursive derived predicates "
-         "can be compiled away"),
-        (DERIVED_DOMAIN.replace("(:derived (low ?x - block) (ontable ?x))", "(:derived (low ?x - block) (clear ?x))")
-         .replace("(and (not (holding ?x)) (not (exists (?y - block) (on ?y ?x))))", "(low ?x)"),
-         DERIVED_PROBLEM,
-         "a recursive derived predicate ('clear' is defined through 'clear' -> 'low' -> 'clear'): "
-         "only non-recursive derived predicates can be compiled away"),
         (DERIVED_DOMAIN.replace(":effect (and (not (ontable ?x)) (holding ?x))",
                                 ":effect (and (not (ontable ?x)) (holding ?x) (not (clear ?x)))"), DERIVED_PROBLEM,
          "a derived predicate set by an action's effect ('clear'): PDDL derives it from its definition only"),
@@ -99,17 +94,11 @@ def test_what_cannot_be_compiled_is_named(domain_text, problem_text, construct):
     assert check_readable(domain_text, problem_text) == construct
 
 
-def test_a_dataset_directory_runs_derived_and_repeated_tasks_and_names_a_recursive_one(tmp_path):
+def test_a_dataset_directory_runs_derived_repeated_and_recursive_tasks(tmp_path):
     root = write_dataset(tmp_path / "wild", {
         "derived": (DERIVED_DOMAIN, {"p01": DERIVED_PROBLEM}),
         "boxes": (REPEATED_DOMAIN, {"p01": REPEATED_PROBLEM}),
         "recursive": (RECURSIVE, {"p01": DERIVED_PROBLEM}),
     })
     skips = {i.name: i.skip for i in dataset.scan_directory(root)}
-    assert skips == {
-        "boxes/p01": None,
-        "derived/p01": None,
-        "recursive/p01": "recursive/p01.pddl: unified-planning cannot read it: a recursive derived predicate "
-                         "('low' is defined through itself): only non-recursive derived predicates can be "
-                         "compiled away",
-    }
+    assert skips == {"boxes/p01": None, "derived/p01": None, "recursive/p01": None}

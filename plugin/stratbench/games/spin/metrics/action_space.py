@@ -41,6 +41,7 @@ from typing import Any
 from stratbench.games.spin.planning import task_cache
 from stratbench.games.spin.planning.dataset import load_manifest
 from stratbench.games.spin.planning.plan_parsing import parse_plan_text
+from stratbench.games.spin.planning.derivation import simulator_for
 from stratbench.games.spin.planning.planners import _Successors
 from stratbench.games.spin.planning.reading import ReadTask, holds_up_lock, read_problem
 from stratbench.games.spin.planning.validation import _resolve
@@ -170,10 +171,6 @@ def legal_actions_per_step(problem: Any, plan: list[str]) -> float | None:
 
     None when the plan is empty or does not execute on ``problem`` (a stale manifest).
     """
-    from unified_planning.engines.sequential_simulator import (  # lean: unified_planning costs seconds
-        UPSequentialSimulator,
-    )
-
     steps = parse_plan_text("\n".join(plan))
     resolved = _resolve(ReadTask(problem=problem), steps, None)
     if not steps or not isinstance(resolved, list):
@@ -181,7 +178,7 @@ def legal_actions_per_step(problem: Any, plan: list[str]) -> float | None:
     counts = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        simulator = UPSequentialSimulator(problem, error_on_failed_checks=False)
+        simulator = simulator_for(problem)  # derived atoms closed as VAL closes them
         successors = _Successors(problem)
         state = simulator.get_initial_state()
         for action, objects in resolved:
@@ -235,13 +232,9 @@ def state_action_space(problem: Any, limit: int = STATE_LIMIT, budget: MetricBud
 
 
 def _state_action_space(problem: Any, limit: int, budget: MetricBudget) -> int | None:
-    from unified_planning.engines.sequential_simulator import (  # lean: unified_planning costs seconds
-        UPSequentialSimulator,
-    )
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        simulator = UPSequentialSimulator(problem, error_on_failed_checks=False)
+        simulator = simulator_for(problem)  # derived atoms closed as VAL closes them
         successors = _BudgetedSuccessors(problem, budget)
         initial = simulator.get_initial_state()
         seen, frontier, pairs = {initial}, [initial], 0

@@ -280,7 +280,8 @@ def _texts(domain_file: str, problem_file: str) -> tuple[str, str] | str:
 _VERDICTS: dict[str, str | None] = {}
 """The readability verdicts decided in this process, by their task-cache key."""
 _READ_SOURCES = tuple(Path(__file__).resolve().parent / name
-                      for name in ("dataset.py", "normalise.py", "sexpr.py", "reading.py", "validation.py"))
+                      for name in ("dataset.py", "normalise.py", "sexpr.py", "reading.py", "validation.py",
+                                   "derivation.py"))
 """The code a readability verdict comes from: a change to any of it decides every task again."""
 
 

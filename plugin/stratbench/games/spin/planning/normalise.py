@@ -29,11 +29,24 @@ into an equivalent pair it reads, and reports every change:
   parameters bound to the use's arguments and its quantified variables
   renamed apart (several rules for one predicate are its disjunction). The
   set of valid plans does not change, since a derived predicate's value in
-  a state is its definition's. A recursive one (defined through itself,
-  directly or not) has no finite substitution and is refused, named; so is
-  one an action's effect or the initial state sets (PDDL forbids both).
-  Arguments are assumed to fit the derived predicate's declared types, as
-  in a well-typed domain;
+  a state is its definition's. One an action's effect or the initial state
+  sets is refused, named (PDDL forbids both). Arguments are assumed to fit
+  the derived predicate's declared types, as in a well-typed domain;
+* **recursive derived predicates** (defined through themselves, directly or
+  through others) have no finite substitution: substituting their rules
+  as often as the least fixpoint may need (once per ground atom) grows the
+  formula, and its grounding, exponentially. In a task with one, every
+  derived predicate stays a predicate of the task, which no action sets,
+  and their rules come back in :attr:`Normalised.derived_rules` (in the
+  reader's names): the validator and the simulators value them in each
+  state as VAL does, as the least fixpoint of their rules
+  (:mod:`stratbench.games.spin.planning.derivation`), and messages name
+  them as the task does. One negated within its own recursion (not
+  stratified, as PDDL requires) is refused, named;
+* **an object the domain names but only the problem declares**
+  (``(have wrench)`` in a domain, ``wrench - tool`` in each problem's
+  ``:objects``) is promoted to a constant of the domain, with its type, as
+  common planners read it; the reader would not know the name in the domain;
 * **a parameter name repeated in a predicate's or function's declaration**
   (``(in ?obj ?obj)``: the names mean nothing there) is renamed apart
   (``?obj``, ``?obj-2``); a repeated name in an action's parameters, a
@@ -146,6 +159,8 @@ class Normalised:
         changes: One line per change made, in order; empty when none.
         either_parameters: ``{action: (None or the member types, per parameter)}`` (internal names) for actions
             with ``either``-typed parameters, to check an argument's type as the original task does.
+        derived_rules: In a task with recursive derived predicates, the rules of every derived predicate, one
+            ``(:derived (name ?x - type) body)`` each, in internal names; empty otherwise.
     """
 
     domain: str
@@ -153,6 +168,7 @@ class Normalised:
     names: NameMap = field(default_factory=NameMap)
     changes: tuple[str, ...] = ()
     either_parameters: dict[str, tuple[tuple[str, ...] | None, ...]] = field(default_factory=dict)
+    derived_rules: tuple[str, ...] = ()
 
 
 def normalise(domain_text: str, problem_text: str) -> Normalised:
@@ -176,6 +192,7 @@ def normalise(domain_text: str, problem_text: str) -> Normalised:
         NameMap({role: dict(names) for role, names in rewriter.rename.items() if names}),
         tuple(rewriter.changes),
         dict(rewriter.either_parameters),
+        tuple(rewriter.derived_rules),
     )
 
 
@@ -244,6 +261,11 @@ class _Rewriter:
         self.actions: set[str] = set()
         self.memberships: dict[tuple[str, ...], str] = {}
         self.derived: dict[str, list[tuple[list[str], SExpr]]] = {}
+        self.kept: dict[str, list[tuple[list[tuple[str, SExpr | None]], SExpr]]] = {}
+        self.recursion_groups: dict[str, set[str]] = {}
+        self.derived_rules: list[str] = []
+        self.promoted: dict[str, SExpr | None] = {}
+        self.rewriting_domain = False
         self.variables: set[str] = _variables(domain_tree) | _variables(problem_tree)
         self.domain_out: list[SExpr] = []
         self.problem_out: list[SExpr] = []
@@ -319,7 +341,7 @@ class _Rewriter:
                 self.actions.add(section[1])
 
     def _read_derived(self) -> None:
-        """Reads the ``(:derived (name ?params) body)`` rules and refuses a recursive derived predicate."""
+        """Reads the ``(:derived (name ?params) body)`` rules: substituted, or kept when one is recursive."""
         arities: dict[str, int] = {}
         for section in self.domain_sections:
             if section[0] != ":derived":
@@ -338,23 +360,30 @@ class _Rewriter:
                     f"a derived predicate defined with {arities[name]} and {len(parameters)} parameters ('{name}')"
                 )
             self.derived.setdefault(name, []).append(([variable for variable, _ in parameters], section[2]))
+            self.kept.setdefault(name, []).append((parameters, section[2]))
             self.predicates.add(name)
         if not self.derived:
             return
         uses = {name: {head for _, body in rules for head in _heads(body) if head in self.derived}
                 for name, rules in self.derived.items()}
-        for name in sorted(self.derived):
-            cycle = _cycle(name, uses)
-            if cycle is not None:
-                through = "itself" if len(cycle) == 2 else " -> ".join(f"'{n}'" for n in cycle)
-                raise UnrepairableTask(
-                    f"a recursive derived predicate ('{name}' is defined through {through}): only non-recursive "
-                    "derived predicates can be compiled away"
-                )
+        reached = {name: _reached(name, uses) for name in self.derived}
+        recursive = sorted(name for name in self.derived if name in reached[name])
         names = sorted(self.derived)
+        if not recursive:
+            self.kept = {}
+            self.changes.append(
+                f"compiled away {len(names)} derived predicate{'s' if len(names) > 1 else ''} "
+                f"({', '.join(repr(n) for n in names)}): each use is replaced by its definition"
+            )
+            return
+        self.recursion_groups = {name: {other for other in reached[name] if name in reached[other]} | {name}
+                                 for name in names}
+        self.derived = {}
+        listed = ", ".join(repr(n) for n in recursive[:-1]) + " and " * (len(recursive) > 1) + repr(recursive[-1])
         self.changes.append(
-            f"compiled away {len(names)} derived predicate{'s' if len(names) > 1 else ''} "
-            f"({', '.join(repr(n) for n in names)}): each use is replaced by its definition"
+            f"kept {len(names)} derived predicate{'s' if len(names) > 1 else ''} ({', '.join(repr(n) for n in names)}) "
+            f"as predicates, since {listed} {'are' if len(recursive) > 1 else 'is'} recursive: their value in each "
+            "state is the least fixpoint of their rules, as VAL computes it"
         )
 
     def _expanded(self, node: list[SExpr]) -> SExpr:
@@ -449,6 +478,7 @@ class _Rewriter:
         actions: list[SExpr] = []
         sections: dict[str, list[SExpr]] = {}
         original_order = [s[0] for s in self.domain_sections if s[0] in _DOMAIN_ORDER]
+        self.rewriting_domain = True
         for section in self.domain_sections:
             head = section[0]
             if head == ":types":
@@ -471,6 +501,9 @@ class _Rewriter:
                 sections[head] = section
             else:
                 actions.append(self._generic(section))
+        self._write_kept_rules(sections)
+        self.rewriting_domain = False
+        self._write_promoted(sections)
         problem_out: list[SExpr] = ["define", ["problem", problem_name]]
         init: list[SExpr] | None = None
         for section in self.problem_sections:
@@ -504,6 +537,68 @@ class _Rewriter:
             )
         self.domain_out = ["define", ["domain", domain_name], *ordered, *actions]
         self.problem_out = problem_out
+
+    def _write_kept_rules(self, sections: dict[str, list[SExpr]]) -> None:
+        """Writes the kept derived predicates' rules in internal names, and declares any undeclared one."""
+        if not self.kept:
+            return
+        declared = {s[0] for s in self._domain_section(":predicates") or [] if isinstance(s, list) and s}
+        for name in sorted(self.kept):
+            rules = self.kept[name]
+            if name not in declared:
+                sections.setdefault(":predicates", [":predicates"]).append(
+                    [self._name("predicate", name), *self._typed_out(rules[0][0], "variable")]
+                )
+            for parameters, body in rules:
+                guards = [g for v, k in parameters if (g := self._either_guard(v, k)) is not None]
+                condition = self._condition(body)
+                if guards:
+                    condition = ["and", *guards, condition]
+                self._check_fixpoint(name, condition)
+                head = [self._name("predicate", name), *self._typed_out(parameters, "variable")]
+                self.derived_rules.append(render([":derived", head, condition]))
+
+    def _check_fixpoint(self, name: str, condition: SExpr) -> None:
+        """Refuses a rule negating its own recursion: it has no least fixpoint (PDDL requires stratification)."""
+        group = {self._name("predicate", other): other for other in self.recursion_groups[name]}
+
+        def walk(node: SExpr, positive: bool) -> None:
+            if not isinstance(node, list) or not node:
+                return
+            head = node[0]
+            if head == "not":
+                for part in node[1:]:
+                    walk(part, not positive)
+            elif head == "imply" and len(node) == 3:
+                walk(node[1], not positive)
+                walk(node[2], positive)
+            elif head in ("and", "or"):
+                for part in node[1:]:
+                    walk(part, positive)
+            elif head in ("exists", "forall") and len(node) == 3:
+                walk(node[2], positive)
+            elif head in group and not positive:
+                raise UnrepairableTask(
+                    f"a recursive derived predicate negated in its own recursion ('{group[head]}' in '{name}'): "
+                    "PDDL requires derived predicates to be stratified"
+                )
+
+        walk(condition, True)
+
+    def _write_promoted(self, sections: dict[str, list[SExpr]]) -> None:
+        """Declares the problem's objects the domain names as constants of the domain, and says so."""
+        if not self.promoted:
+            return
+        section = self._domain_section(":constants")
+        constants = [(n, k) for n, k in _typed(section[1:], "") if isinstance(k, str) or k is None] if section else []
+        sections[":constants"] = [":constants", *self._typed_out([*constants, *self.promoted.items()], "object")]
+        names = sorted(self.promoted)
+        one = len(names) == 1
+        self.changes.append(
+            f"promoted {len(names)} object{'' if one else 's'} the domain names but only the problem "
+            f"declares to {'a constant' if one else 'constants'} of the domain (as common planners read "
+            f"{'it' if one else 'them'}): " + ", ".join(f"'{n}' - {self.promoted[n] or 'object'}" for n in names)
+        )
 
     def _type_pairs(self) -> list[tuple[str, SExpr | None]]:
         return [(name, self.parents[name]) for name in self.type_order]
@@ -708,7 +803,7 @@ class _Rewriter:
             return node
         head = node[0]
         literal = node[1] if head == "not" and len(node) == 2 else node
-        if isinstance(literal, list) and literal and literal[0] in self.derived:
+        if isinstance(literal, list) and literal and (literal[0] in self.derived or literal[0] in self.kept):
             raise UnrepairableTask(f"a derived predicate set by an action's effect ('{literal[0]}'): PDDL derives "
                                    "it from its definition only")
         if head == "and":
@@ -764,6 +859,9 @@ class _Rewriter:
                 return _variable(node)
             if node not in self.objects and not _NUMBER.match(node):
                 raise UnrepairableTask(f"an undeclared object or constant ('{node}')")
+            if self.rewriting_domain and node in self.objects and node not in self.constants:
+                self.promoted[node] = self.objects[node]
+                self.constants.add(node)
             return self._name("object", node)
         return self._numeric(node)
 
@@ -776,7 +874,7 @@ class _Rewriter:
                     and fact[1][0] not in self.predicates:
                 dropped.append((fact[1][0], _short(fact, 40)))
                 continue
-            if isinstance(fact, list) and fact and fact[0] in self.derived:
+            if isinstance(fact, list) and fact and (fact[0] in self.derived or fact[0] in self.kept):
                 raise UnrepairableTask(f"a derived predicate given in the initial state ('{fact[0]}'): PDDL derives "
                                        "it from its definition only")
             timed = isinstance(fact, list) and len(fact) == 3 and fact[0] == "at" and isinstance(fact[1], str) \
@@ -839,19 +937,16 @@ def _heads(tree: SExpr) -> set[str]:
     return heads.union(*(_heads(part) for part in tree))
 
 
-def _cycle(start: str, uses: dict[str, set[str]]) -> list[str] | None:
-    """Returns a path of uses from ``start`` back to itself (``[start, ..., start]``), or None."""
-    stack: list[tuple[str, list[str]]] = [(start, [start])]
-    visited: set[str] = set()
+def _reached(start: str, uses: dict[str, set[str]]) -> set[str]:
+    """Returns the names ``start`` uses, directly or through others (``start`` itself when it is recursive)."""
+    reached: set[str] = set()
+    stack = [start]
     while stack:
-        name, path = stack.pop()
-        for used in sorted(uses.get(name, ())):
-            if used == start:
-                return [*path, start]
-            if used not in visited:
-                visited.add(used)
-                stack.append((used, [*path, used]))
-    return None
+        for used in uses.get(stack.pop(), ()):
+            if used not in reached:
+                reached.add(used)
+                stack.append(used)
+    return reached
 
 
 def _variable(name: str) -> str:

@@ -3,7 +3,11 @@
 :func:`solve` tries the installed engines in order (Fast Downward when the
 optional ``planners`` extra is installed, then pyperplan, tamer and ENHSP)
 and returns the first plan the validator accepts, with the engine that found
-it. One engine in a child process with a hard timeout (the dataset builder:
+it. None of them reads derived predicates: a task keeping recursive ones
+(:mod:`stratbench.games.spin.planning.derivation`) is searched breadth-first
+here instead, over states holding their least fixpoint (engine
+``breadth-first``; shortest plans, for small tasks).
+One engine in a child process with a hard timeout (the dataset builder:
 pyperplan and tamer ignore timeouts; the planner agent's searches) is
 :mod:`stratbench.games.spin.planning.planner_process`.
 :func:`random_walk` applies random applicable actions with unified-planning's
@@ -16,10 +20,12 @@ from __future__ import annotations
 import random
 import time
 import warnings
+from collections import deque
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from stratbench.games.spin.planning.derivation import Derivation, derivation_of, simulator_for
 from stratbench.games.spin.planning.reading import holds_up_lock, up
 from stratbench.games.spin.planning.validation import check_steps
 
@@ -35,7 +41,10 @@ _DISTRIBUTIONS = {
     "tamer": "up-tamer",
     "enhsp": "up-enhsp",
     "fast-downward": "up-fast-downward",
+    "breadth-first": "pytest-stratbench",
 }
+_SEARCH_LIMIT = 200_000
+"""States the breadth-first search may reach before it gives up."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +102,12 @@ def solve(problem: Any, engines: tuple[str, ...] = DEFAULT_ENGINES) -> Solution 
     Every installed engine is tried, even one that does not declare support
     for the task's features (pyperplan ignores action costs, which do not
     affect validity); a plan is accepted only if the validator accepts it.
+    A task with recursive derived predicates is searched breadth-first.
     """
+    derivation = derivation_of(problem)
+    if derivation is not None:
+        solution = _breadth_first(problem, derivation)
+        return solution if solution is not None and check_steps(problem, solution.steps).valid else None
     for name in available_engines(engines, problem):
         solution = _solve_with(problem, name)
         if solution is not None and check_steps(problem, solution.steps).valid:
@@ -133,14 +147,11 @@ def random_walk(problem: Any, rng: random.Random, length: int) -> tuple[tuple[st
     goes on through goal states. A seed replays the same walk.
     """
     up()
-    from unified_planning.engines.sequential_simulator import (  # lean: unified_planning costs seconds
-        UPSequentialSimulator,
-    )
     from unified_planning.exceptions import UPUsageError  # lean: unified_planning costs seconds
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        simulator = UPSequentialSimulator(problem, error_on_failed_checks=False)
+        simulator = simulator_for(problem)
         successors = _Successors(problem)
         state = simulator.get_initial_state()
         steps: list[tuple[str, tuple[str, ...]]] = []
@@ -154,12 +165,52 @@ def random_walk(problem: Any, rng: random.Random, length: int) -> tuple[tuple[st
                 except UPUsageError:  # an effect reads a numeric fluent no step has given a value yet
                     following = None
                     # The simulator's evaluator is left mid-walk by the exception: start a fresh one.
-                    simulator = UPSequentialSimulator(problem, error_on_failed_checks=False)
+                    simulator = simulator_for(problem)
             if following is None:
                 break  # a dead end: no action applies
             state = following
             steps.append(step)
     return tuple(steps)
+
+
+def _breadth_first(problem: Any, derivation: Derivation) -> Solution | None:
+    """Returns a shortest plan, searched over states holding the derived atoms' least fixpoint, or None when none
+    is found within :data:`_SEARCH_LIMIT` states."""
+    up()
+    from unified_planning.exceptions import UPUsageError  # lean: unified_planning costs seconds
+
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        simulator = simulator_for(problem, derivation)
+        successors = _Successors(problem)
+        initial = simulator.get_initial_state()
+        reached: dict[Any, tuple[Any, tuple[str, tuple[str, ...]]] | None] = {initial: None}
+        frontier = deque([initial])
+        goal = initial if simulator.is_goal(initial) else None
+        while frontier and goal is None and len(reached) < _SEARCH_LIMIT:
+            state = frontier.popleft()
+            for step, action, objects in successors.applicable(state):
+                try:
+                    following = simulator.apply(state, action, objects)
+                except UPUsageError:  # an effect reads a numeric fluent with no value: not applicable
+                    simulator = simulator_for(problem, derivation)  # the exception leaves its evaluator mid-walk
+                    continue
+                if following is None or following in reached:
+                    continue
+                reached[following] = (state, step)
+                if simulator.is_goal(following):
+                    goal = following
+                    break
+                frontier.append(following)
+    if goal is None:
+        return None
+    steps = []
+    while (parent := reached[goal]) is not None:
+        goal, step = parent
+        steps.append(step)
+    return Solution(tuple(reversed(steps)), "breadth-first", engine_version("breadth-first"),
+                    time.perf_counter() - start)
 
 
 @holds_up_lock

@@ -8,7 +8,9 @@ action and a predicate both called ``up``, are accepted, as PDDL allows).
 :func:`read_task` first normalises the texts (:mod:`stratbench.games.spin.planning.normalise`:
 names, ``either`` types, names declared twice, derived predicates, repeated
 parameter names... that unified-planning's reader refuses but VAL accepts),
-then parses them, and caches the result by content, so the game, the
+then parses them (tying the rules of recursive derived predicates to the
+problem, :mod:`stratbench.games.spin.planning.derivation`), and caches the
+result by content, so the game, the
 planner agent and the metrics share one parse; the
 :class:`ReadTask` carries the names to map back and the changes made.
 :func:`read_problem` returns only the parsed ``Problem``.
@@ -28,6 +30,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from stratbench.games.spin.planning.derivation import Derivation, attach
 from stratbench.games.spin.planning.normalise import NameMap, UnrepairableTask, normalise
 
 __all__ = [
@@ -187,6 +190,8 @@ def _read(domain_text: str, problem_text: str) -> ReadTask:
         raise PDDLReadError("nesting too deep to parse") from None
     except Exception as error:  # the reader raises pyparsing, SyntaxError, KeyError, UP errors...
         raise PDDLReadError(unreadable_reason(error, normalised.domain, normalised.problem)) from None
+    if normalised.derived_rules:
+        attach(problem, Derivation(problem, normalised.derived_rules))
     return ReadTask(problem, normalised.names, normalised.changes, normalised.either_parameters)
 
 

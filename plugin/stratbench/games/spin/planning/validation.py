@@ -3,7 +3,10 @@
 :func:`check_answer` reads a plan out of a model's answer and validates it
 against a unified-planning ``Problem``; :func:`check_steps` validates steps
 already parsed. The verdict comes from unified-planning's
-``SequentialPlanValidator``; on failure the result names why, precisely:
+``SequentialPlanValidator`` (for a task with recursive derived predicates,
+the same replay with every state holding their least fixpoint,
+:func:`stratbench.games.spin.planning.derivation.validate`); on failure the
+result names why, precisely:
 
 * ``parse_error`` — no plan could be read, or a line is not an action;
 * ``unknown_action`` / ``unknown_object`` — a name the task does not declare;
@@ -39,6 +42,7 @@ from typing import Any
 
 import re
 
+from stratbench.games.spin.planning.derivation import VALIDATOR_NAME, derivation_of, validate
 from stratbench.games.spin.planning.normalise import NameMap
 from stratbench.games.spin.planning.plan_parsing import PlanParseError, extract_plan, parse_plan_text, released_plan, render_plan
 from stratbench.games.spin.planning.reading import ReadTask, holds_up_lock, up
@@ -181,10 +185,12 @@ def check_steps(
     plan = SequentialPlan(instances, environment=problem.environment)
     validator = SequentialPlanValidator(environment=problem.environment)
     validator.skip_checks = relaxed
+    derivation = derivation_of(problem)
+    name = validator.name if derivation is None else VALIDATOR_NAME
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            result = validator.validate(checked, plan)
+            result = validator.validate(checked, plan) if derivation is None else validate(checked, plan, derivation)
         except UPUsageError as error:  # only reading the goal can get here: every step applied
             undefined = _undefined_fluent(str(error), names)
             if undefined is None:
@@ -192,9 +198,8 @@ def check_steps(
             return PlanCheck(
                 False, "goal_not_satisfied", f"goal not satisfied after {length} steps: it reads {undefined}, "
                 f"which no step has given a value", length, unmet=(f"{undefined} is undefined",), form=form,
-                validator=validator.name,
+                validator=name,
             )
-    name = validator.name
     if result.status == ValidationResultStatus.VALID:
         return PlanCheck(True, None, "valid", length, form=form, validator=name)
     trace = result.trace or []

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable
 
 from stratbench.core.messages import Outgoing
+from stratbench.core.rejection import EMPTY, NO_ACTION, SEVERAL
 from stratbench.core.types import Action, ActionParseError, Observation
 from stratbench.scaffolds.family_parts import current_registry
 
@@ -91,7 +92,7 @@ def parse_action(
     """
     open_ended = open_ended or {}
     if not reply or not reply.strip():
-        raise ActionParseError(_hint("The reply was empty.", legal_actions, open_ended))
+        raise ActionParseError(_hint("The reply was empty.", legal_actions, open_ended), kind=EMPTY)
     found = _from_json(reply, open_ended)
     if found is not None:
         return found
@@ -108,6 +109,8 @@ def parse_action(
     if fences and "\n" not in fences[-1]:
         return _from_text(fences[-1], open_ended)
     bare = reply.strip().strip(_STRIP)
+    if bare in legal_actions:  # exactly a legal action, however long (a tool call's value, a long action name)
+        return Action(bare)
     if bare and "\n" not in bare and len(bare) <= 40 and not _looks_like_sentence(bare, legal_actions):
         return _from_text(bare, open_ended)
     mentioned = _mentioned(reply, legal_actions)
@@ -116,9 +119,10 @@ def parse_action(
     if len(mentioned) > 1:
         shown = ", ".join(mentioned[:8])
         raise ActionParseError(
-            _hint(f"The reply names several actions ({shown}) without saying which one you choose.", legal_actions, open_ended)
+            _hint(f"The reply names several actions ({shown}) without saying which one you choose.", legal_actions, open_ended),
+            kind=SEVERAL,
         )
-    raise ActionParseError(_hint("No action could be read from the reply.", legal_actions, open_ended))
+    raise ActionParseError(_hint("No action could be read from the reply.", legal_actions, open_ended), kind=NO_ACTION)
 
 
 def _hint(problem: str, legal: tuple[str, ...] | list[str], open_ended: dict[str, str]) -> str:
@@ -149,7 +153,7 @@ def _from_text(text: str, open_ended: dict[str, str]) -> Action:
             return Action(action_id, prefix.group(1).strip().strip("\"'`"))
     cleaned = _clean(text)
     if not cleaned:
-        raise ActionParseError("The action was empty.")
+        raise ActionParseError("The action was empty.", kind=EMPTY)
     return Action(cleaned)
 
 
@@ -168,7 +172,7 @@ def _from_json(reply: str, open_ended: dict[str, str]) -> Action | None:
         if action_id in open_ended:
             return Action(action_id, str(response).strip() if response not in (None, "") else None)
         if not action_id:
-            raise ActionParseError("The JSON answer's action was empty.")
+            raise ActionParseError("The JSON answer's action was empty.", kind=EMPTY)
         return Action(action_id)
     return None
 

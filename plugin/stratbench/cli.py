@@ -15,12 +15,16 @@
     stratbench leaderboard RUN... [--out DIR] [--map NEW=OLD] [--baseline AGENT]
                                                    a static site over many runs (report directories,
                                                    result files, or folders of them)
+    stratbench audit RUN... [--notation-threshold F] [--unreadable-threshold F]
+                                                   the harness's own health: refusal rates per game
+                                                   and agent, rejected answers by reason, and flags
+                                                   where the harness is the likely cause (exit 1)
     stratbench play GAME [--model MODEL | --opponent AGENT] [--seat N] [--name NAME] [--port N] [--no-browser]
                                                    play against a model on a local page (127.0.0.1,
                                                    a token in its address); recorded and rated as
                                                    any match; --replay plays it back offline
 
-Exit status: 0 fine (gate: pass), 1 regression (gate: fail), 2 bad input (a
+Exit status: 0 fine (gate: pass), 1 regression (gate: fail; audit: a flag raised), 2 bad input (a
 one-line message) or unresolved merge conflicts (one line each), 4 gate:
 nothing compared (one line), 6 gate inconclusive (0 or 1 with
 --gate-inconclusive pass|fail), 141 the reader closed standard output early
@@ -46,6 +50,15 @@ from stratbench.human_web.play import PlayError, add_arguments as add_play_argum
 from stratbench.options import non_negative_float, positive_int
 from stratbench.run.results import RESULTS_FILE
 from stratbench.report.scales import builtin_scales
+from stratbench.report.health import (
+    HEALTH_COLUMNS,
+    NOTATION_THRESHOLD,
+    UNREADABLE_THRESHOLD,
+    harness_health,
+    health_rows,
+    reason_lines,
+    rejection_events,
+)
 from stratbench.report.render import write_reports
 from stratbench.report.gate import (
     CLI_EXIT,
@@ -187,6 +200,42 @@ def cmd_report(args: argparse.Namespace) -> int:
     for path in written.values():
         print(f"wrote {path}")
     return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    """Prints the harness's health for runs; exit 1 when a flag blames the harness."""
+    for option, value in (("--notation-threshold", args.notation_threshold),
+                          ("--unreadable-threshold", args.unreadable_threshold)):
+        if not 0 <= value <= 1:
+            raise InputError(f"{option} {value}: expected a share from 0 to 1")
+    records: list[dict[str, Any]] = []
+    for run in args.runs:
+        records.extend(_records_from(run))
+    if not any(record.get("status", "scored") == "scored" for record in records):
+        raise InputError("no scored matches in " + ", ".join(map(str, args.runs)))
+    events, problems = rejection_events(records, [run if run.is_dir() else run.parent for run in args.runs])
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    health = harness_health(records, events, notation_threshold=args.notation_threshold,
+                            unreadable_threshold=args.unreadable_threshold)
+    rows = [HEALTH_COLUMNS, *([str(cell) for cell in row] for row in health_rows(health))]
+    widths = [max(len(row[k]) for row in rows) for k in range(len(HEALTH_COLUMNS))]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    reasons = reason_lines(health)
+    if reasons:
+        print("\nMost common rejected answers:")
+        for line in reasons:
+            print(f"  {line}")
+    for note in health["notes"]:
+        print(f"note: {note}")
+    if not health["flags"]:
+        print("\nno flags")
+        return 0
+    print()
+    for flag in health["flags"]:
+        print(f"flag {flag['kind']}: {flag['message']}")
+    return 1
 
 
 OUTCOME_KEYS = ("game", "seed", "variant", "sides", "subject", "scores", "result", "terminal", "turns", "illegal")
@@ -486,6 +535,20 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--out", type=Path, default=None, metavar="DIR", help="Output directory (default: the first DIR)")
     report.add_argument("--resamples", type=positive_int, default=10_000, metavar="B")
     report.set_defaults(run=cmd_report)
+    audit = commands.add_parser(
+        "audit", help="Check the harness itself: refusal rates, reasons and flags (exit 1 on a flag)",
+        description="Per game and agent: illegal, unreadable, truncated, fallback (per decision) and forfeit "
+                    "(per match) rates, the rejected answers by reason with verbatim examples from the "
+                    "transcripts, and flags where the harness, not the model, is the likely cause. Exit 0 "
+                    "without flags, 1 with any, 2 for bad input.")
+    audit.add_argument("runs", nargs="+", type=Path, metavar="RUN", help="A report directory or results.jsonl")
+    audit.add_argument("--notation-threshold", type=float, default=NOTATION_THRESHOLD, metavar="F",
+                       help="Flag a game when more than this share of its rejected answers name a legal action "
+                            "in another notation (default %(default)s)")
+    audit.add_argument("--unreadable-threshold", type=float, default=UNREADABLE_THRESHOLD, metavar="F",
+                       help="Flag a game when every agent whose answers are read had at least this many "
+                            "unreadable answers per decision (default %(default)s)")
+    audit.set_defaults(run=cmd_audit)
     sprt = commands.add_parser(
         "sprt", help="Print the LLR and decision of a sequential test (GSPRT) on game or pair counts",
         description="The generalized sequential probability ratio test of H0: Elo = E0 against H1: Elo = E1 on "

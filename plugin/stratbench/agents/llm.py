@@ -35,8 +35,13 @@ class LLMAgent:
         )
 
     async def act(self, observation: Observation) -> Action:
-        """Delegates to the scaffold."""
-        return await self.scaffold.decide(observation, self.session)
+        """Delegates to the scaffold; ``last_answer`` then holds the reply it read (None when unknown)."""
+        if hasattr(self.scaffold, "last_reply"):
+            self.scaffold.last_reply = None
+        try:
+            return await self.scaffold.decide(observation, self.session)
+        finally:
+            self.last_answer: str | None = getattr(self.scaffold, "last_reply", None)
 
     async def negotiate(self, observation: Observation) -> list[Outgoing]:
         """Delegates a negotiation round to the scaffold (silent if it cannot talk)."""

@@ -29,6 +29,7 @@ from stratbench.core.agent import Agent
 from stratbench.core.game import CHANCE, Game, State
 from stratbench.core.match_work import offload
 from stratbench.core.messages import Negotiation, NegotiationTurn, Outgoing
+from stratbench.core.rejection import CUT_OFF, classify_rejection
 from stratbench.core.traces import MatchOutcome
 from stratbench.core.transcript import Transcript
 from stratbench.core.types import (
@@ -135,6 +136,7 @@ async def run_match(
         messages=[m.to_dict() for m in state.messages.messages],
         format_errors=stats.format_errors,
         truncated=stats.truncated,
+        rejected=stats.rejected,
     )
     transcript.add("end", scores=outcome.scores, terminal=outcome.terminal, turns=outcome.turns)
     return outcome
@@ -211,6 +213,8 @@ class _Stats:
         self.format_errors = {p: 0 for p in range(num_players)}
         self.fallbacks = {p: 0 for p in range(num_players)}
         self.truncated = {p: 0 for p in range(num_players)}
+        self.rejected: dict[int, dict[str, int]] = {p: {} for p in range(num_players)}
+        """Rejected answers by reason kind (:mod:`stratbench.core.rejection`), by player."""
         self.gave_up: dict[int, str] = {}
         """Why a player's agent gave up (:class:`AgentForfeit`: a person who left), by player."""
 
@@ -240,9 +244,10 @@ async def _decide(
     current = observation
     why: dict[str, str] = {}
     for attempt in range(1, rules.illegal_tolerance + 1):
+        chosen: Action | None = None
         try:
-            action = await agent.act(current)
-            action = await offload(_canonical, game, state, player, action)
+            chosen = await agent.act(current)
+            action = await offload(_canonical, game, state, player, chosen)
         except AgentForfeit as error:  # the agent gave up (a person left): its side forfeits at once
             stats.fallbacks[player] += 1
             stats.gave_up[player] = str(error)
@@ -251,13 +256,20 @@ async def _decide(
             return None
         except TruncatedAnswer:  # not an illegal move: no further attempt, the fallback decides
             stats.truncated[player] += 1
-            why = {"reason": "truncated"}
+            _count_rejected(stats, player, CUT_OFF)
+            why = {"reason": "truncated", "why": CUT_OFF}
             break
         except (ActionParseError, IllegalActionError) as error:
             stats.illegal[player] += 1
             stats.format_errors[player] += isinstance(error, ActionParseError)
             reason = str(error)
-            transcript.add("rejected", turn=state.turn, player=player, attempt=attempt, error=reason)
+            answer = getattr(agent, "last_answer", None)
+            kind = classify_rejection(error, observation, answer=answer,
+                                      chosen=None if chosen is None else chosen.id)
+            _count_rejected(stats, player, kind)
+            shown = answer if answer is not None else None if chosen is None else chosen.to_text()
+            transcript.add("rejected", turn=state.turn, player=player, attempt=attempt, error=reason, why=kind,
+                           **({} if shown is None else {"answer": shown[:_ANSWER_CHARS]}))
             current = observation.with_feedback(reason, attempt + 1)
             continue
         transcript.add("action", turn=state.turn, player=player, attempt=attempt, action=action.to_text())
@@ -275,6 +287,16 @@ async def _decide(
             return action
     transcript.add("fallback", turn=state.turn, player=player, policy="forfeit", **why)
     return None
+
+
+_ANSWER_CHARS = 600
+"""The most of a rejected answer a ``rejected`` event keeps."""
+
+
+def _count_rejected(stats: _Stats, player: int, kind: str) -> None:
+    """Counts one rejected answer of ``player`` under its reason kind."""
+    counts = stats.rejected[player]
+    counts[kind] = counts.get(kind, 0) + 1
 
 
 def _random_fallback(

@@ -39,6 +39,8 @@ class MatchOutcome:
         messages: Every delivered message, as dicts, in order.
         truncated: Of the fallbacks, those taken because the answer was cut twice
             (:class:`~stratbench.core.types.TruncatedAnswer`), per player.
+        rejected: Rejected answers by reason kind (:data:`~stratbench.core.rejection.REASON_KINDS`; a cut
+            answer counts as ``cut off``), per player.
     """
 
     scores: list[float]
@@ -54,6 +56,7 @@ class MatchOutcome:
     extra: dict[str, Any] = field(default_factory=dict)
     format_errors: dict[int, int] | None = None
     truncated: dict[int, int] = field(default_factory=dict)
+    rejected: dict[int, dict[str, int]] = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------- one side's view of a revision match

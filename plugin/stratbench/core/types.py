@@ -24,7 +24,15 @@ class ActionParseError(ValueError):
 
     The message is shown to the agent on its next attempt, so it explains what
     was wrong and what a valid answer looks like.
+
+    Attributes:
+        kind: Why, as a reason kind of :mod:`stratbench.core.rejection` (``"empty"``,
+            ``"several actions found"``...), when the reader knows; None leaves it to the runner.
     """
+
+    def __init__(self, message: str = "", *, kind: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class TruncatedAnswer(Exception):

@@ -215,6 +215,9 @@ class MatchRecord:
         fallbacks: *scored*: decisions made by the fallback, per side.
         truncated: *given*: of the fallbacks, per side, those taken because the output-token limit cut
             the answer twice (a match a model plays).
+        rejected: *given*: rejected answers per side, by reason kind (``"not legal here"``,
+            ``"legal action in another notation"``..., :data:`~stratbench.core.rejection.REASON_KINDS`; a cut
+            answer counts as ``"cut off"``); absent when no answer of the match was rejected.
         metrics: *scored*: metric values per player (``"0"``, ``"1"``) by metric name.
         usage: *scored*: model usage per side (zero for a side no model plays).
         cost_usd: *scored*: the sides' model cost in all.
@@ -265,6 +268,7 @@ class MatchRecord:
     format_errors: tuple[int, ...] | None = _only(SCORED_ONLY, null=True)
     fallbacks: tuple[int, ...] | None = _only(SCORED_ONLY)
     truncated: tuple[int, ...] | None = _only(WHEN_GIVEN)
+    rejected: tuple[dict[str, int], ...] | None = _only(WHEN_GIVEN)
     metrics: dict[str, dict[str, Any]] | None = _only(SCORED_ONLY)
     usage: tuple[Usage, ...] | None = _only(SCORED_ONLY)
     cost_usd: float | None = _only(SCORED_ONLY)
@@ -569,6 +573,7 @@ def build_record(
         fallbacks=tuple(fallbacks),
         truncated=tuple(int(sum(outcome.truncated.get(p, 0) for p in players)) for players in info.sides)
         if any(modelled) else None,
+        rejected=rejected_by_side(outcome.rejected, info.sides),
         rules=Rules(illegal_tolerance=suite.illegal_tolerance, fallback=suite.fallback,
                     on_truncation=next((s.on_truncation for s in sessions.values()), None)),
         metrics=metrics,
@@ -742,3 +747,19 @@ def package_versions() -> dict[str, str]:
         except PackageNotFoundError:
             pass
     return found
+
+
+def rejected_by_side(
+    rejected: dict[int, dict[str, int]], sides: tuple[tuple[int, ...], ...] | list[tuple[int, ...]]
+) -> tuple[dict[str, int], ...] | None:
+    """Sums players' rejected answers by reason kind into their sides; None when none was rejected."""
+    if not any(rejected.values()):
+        return None
+    summed = []
+    for players in sides:
+        counts: dict[str, int] = {}
+        for player in players:
+            for kind, count in rejected.get(player, {}).items():
+                counts[kind] = counts.get(kind, 0) + int(count)
+        summed.append(counts)
+    return tuple(summed)

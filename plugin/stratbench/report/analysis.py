@@ -16,6 +16,7 @@ from typing import Any
 
 from stratbench.core.obfuscation import renaming_of, renaming_part
 from stratbench.report.overview import model_overview
+from stratbench.report.health import harness_health
 from stratbench.match.record import opening_part, version_problem
 from stratbench.run.results import (
     ERRORED, RESULTS_FILE, SKIPPED, is_scored, read_records, status_of, unscored_by_agent,
@@ -130,6 +131,7 @@ def analyse(
         "average_scores": _average_scores([m for m in matches if len(m.agents) == 1 or len(set(m.agents)) > 1],
                                           known),
         "model_overview": model_overview(records, unscored),
+        "health": harness_health(records),
         "sections": [],
         "notes": notes,
         "matches": [_match_row(r) for r in records],

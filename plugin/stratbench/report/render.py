@@ -29,7 +29,15 @@ from stratbench.report.replay import (
 )
 from stratbench.report.svg import heatmap, rating_plot, table_chart
 from stratbench.report.unplayed import beside
+from stratbench.report.health import HEALTH_COLUMNS, health_rows, reason_lines
 from stratbench.run.results import read_transcript, replace_text, transcript_name
+
+HEALTH_CAPTION = (
+    "Refused answers per game and agent: illegal moves, unreadable answers, answers cut by the output-token "
+    "limit and fallbacks per decision, forfeits per match, and the refusals by reason. A flag marks a game where "
+    "the harness, not the model, is the likely cause."
+)
+"""What the health section shows (stated under its heading)."""
 
 __all__ = ["render_html", "render_markdown", "render_transcript", "section_tables", "write_reports"]
 
@@ -354,6 +362,9 @@ def render_html(data: dict[str, Any]) -> str:
         gate_unit_notes=unit_notes(data.get("gate") or {}),
         gate_charts=[llr_chart(t) for t in (data.get("gate") or {}).get("tests", [])],
         match_groups=groups, match_rows=_match_rows(groups),
+        health=data.get("health"), health_columns=HEALTH_COLUMNS,
+        health_rows=health_rows(data["health"]) if data.get("health") else [],
+        health_reasons=reason_lines(data["health"]) if data.get("health") else [], health_caption=HEALTH_CAPTION,
     )
 
 
@@ -409,6 +420,21 @@ def _md_unscored(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _md_health(health: dict[str, Any] | None) -> list[str]:
+    """Returns the Markdown of the harness health section (none without health data or rows)."""
+    if not health or not health["rows"]:
+        return []
+    lines = ["", "### Harness health", "", _md(HEALTH_CAPTION), ""]
+    lines += _md_table(HEALTH_COLUMNS, health_rows(health))
+    flags = [f"- **flag {_md(f['kind'])}**: {_md(f['message'])}" for f in health["flags"]]
+    lines += ["", *(flags or ["No flags: nothing points at the harness rather than the models."])]
+    reasons = reason_lines(health)
+    if reasons:
+        lines += ["", "Most common rejected answers:", ""] + [f"- {_md(line)}" for line in reasons]
+    lines += [f"> {_md(note)}" for note in health["notes"]]
+    return lines
+
+
 def render_markdown(data: dict[str, Any]) -> str:
     """Returns compact Markdown tables for a CI comment (every cell escaped)."""
     _, rating_rows = _rating_rows(data)
@@ -436,6 +462,7 @@ def render_markdown(data: dict[str, Any]) -> str:
     lines += ["", "### Average scores", "", _md(_score_caption(data)), ""]
     lines += _md_table(["agent", *_score_header(data)], [[r["agent"], *r["cells"]] for r in _score_rows(data)])
     lines += _md_gate(data.get("gate"))
+    lines += _md_health(data.get("health"))
     lines += _md_unscored(data)
     for section in data["sections"]:
         lines += ["", f"### {section['title']}", ""]

@@ -70,6 +70,8 @@ class ConversationScaffold:
         self._messages: list[dict[str, Any]] = []
         self._conversation = ""
         self._primers: dict[tuple[int, str], list[dict[str, Any]]] = {}
+        self.last_reply: str | None = None
+        """The text of the latest reply read for an action."""
 
     async def open(self, observation: Observation, session: ModelSession) -> list[dict[str, Any]]:
         """Returns the conversation that asks for this decision (after the primer turn, if any)."""
@@ -142,7 +144,9 @@ class ConversationScaffold:
                 break
             self._messages.append({"role": "user", "content": topic})
             completion = await self._answer(session, "explain", tool_request(observation) if tools else {})
-        return self.parse(answer_text(completion) if tools else completion.text, observation)
+        reply = answer_text(completion) if tools else completion.text
+        self.last_reply = reply  # kept for the runner's rejection reason
+        return self.parse(reply, observation)
 
     async def _answer(self, session: ModelSession, purpose: str, options: dict[str, Any]) -> Any:
         """Asks for the answer to the conversation so far and keeps the exchange (a truncation re-ask too)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from stratbench.core.rejection import EMPTY, NO_ACTION
 from stratbench.core.types import Action, ActionParseError, Observation
 from stratbench.games.spin.spin_paper import PAPER
 from stratbench.protocols import Protocol
@@ -101,9 +102,10 @@ def read_json_action(reply: str, observation: Observation) -> Action:
         except ValueError:
             continue
     if not isinstance(parsed, dict):
-        raise ActionParseError('no JSON object {"reason": ..., "action": ...} in the reply')
+        raise ActionParseError('no JSON object {"reason": ..., "action": ...} in the reply',
+                               kind=NO_ACTION if (reply or "").strip() else EMPTY)
     if "action" not in parsed:
-        raise ActionParseError('the JSON object has no "action"')
+        raise ActionParseError('the JSON object has no "action"', kind=NO_ACTION)
     answer = str(parsed["action"]).strip()
     ids: dict[str, str] = observation.data.get("answer_ids") or {}
     if answer in ids:

@@ -78,7 +78,8 @@ def test_sprt_continue_estimates_the_units_left():
     (["--wdl", "1,2,3", "--elo0", "0", "--elo1", "3", "--elo-model", "bayes"],
      "--elo-model 'bayes': expected one of logistic, normalized"),
     (["--wdl", "1,2,3", "--elo0", "0", "--elo1", "3000", "--elo-model", "normalized"],
-     "--elo0 0 --elo1 3000: normalized Elo bounds must lie within +-347"),
+     "--elo1 3000: a bound lies within +-245 Elo (normalized Elo beyond it is a change of more than one spread "
+     "per unit; the tests cannot be drawn)"),
 ])
 def test_sprt_bad_input_is_one_line_exit_2(args, message, capsys):
     assert main(["sprt", *args]) == 2

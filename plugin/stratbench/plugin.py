@@ -234,6 +234,11 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     if plays_pairs(config) and not config.getoption("stratbench_pairs"):
         lines.append("stratbench gate: each seed of a two-seat game plays in both seatings, one unit of the gate "
                      "(as --pairs)")
+    gated = config.getoption("baseline") or config.getoption("stratbench_gate_map")
+    if gated and (config.getoption("numprocesses", None) or config.getoption("tx", None)):
+        lines.append("stratbench gate: under -n the workers collect the matches, so the plan (units that pair, units "
+                     "to a decision, cost) is not printed here: the same command with --gate-plan, without -n, prints "
+                     "it; each worker skips the matches that cannot complete a unit")
     start, why = openings(config)
     if why is not None and start == "book":
         lines.append(f"stratbench: the games with an opening book (Tic-Tac-Toe, Connect Four, chess) start each seed "

@@ -129,6 +129,8 @@ def test_any_gated_run_says_its_plan_and_never_plays_a_match_that_cannot_complet
     result = suite.runpytest_subprocess("-p", "no:cacheprovider", "--stratbench-bootstrap", "50", "--matches", "8",
                                         "--baseline", "base", *workers)
     assert result.ret == 6, result.stdout.str()
+    if workers:  # the plan cannot be printed by the controller: said aloud, with where to get it
+        result.stdout.fnmatch_lines(["stratbench gate: under -n the workers collect the matches, so the plan *"])
     if not workers:
         result.stdout.fnmatch_lines(["stratbench gate plan: 1 test(s); 4 unit(s) can pair (4 match(es)); *",
                                      "stratbench gate plan: cost not estimated (no recorded match of these tests "

@@ -244,3 +244,23 @@ def test_a_hanabi_game_is_drawn_from_its_own_snapshots_to_the_end():
     svg = _renderers()["hanabi"](final)
     assert svg.startswith("<svg") and 'aria-label="Hanabi table"' in svg
     assert svg.count("<rect") == 1 + len(final["fireworks"]) + sum(len(cards) for cards in final["seats"])
+
+
+def test_steps_and_the_legend_name_each_seat_by_agent_and_role():
+    from stratbench.report.analysis import seat_names
+    from stratbench.report.render import render_transcript
+
+    record = {"sides": [{"agent": "random", "players": [0], "roles": ["X"]},
+                        {"agent": "minimax", "players": [1], "roles": ["O"]}]}
+    seats = seat_names(record)["seats"]
+    assert seats == {"0": "random (X)", "1": "minimax (O)"}
+    events = [{"kind": "observation", "t": 0.0, "turn": 0, "player": 0, "text": "board", "legal": ["4"]},
+              {"kind": "action", "t": 0.1, "turn": 0, "player": 0, "attempt": 1, "action": "4"},
+              {"kind": "observation", "t": 0.2, "turn": 1, "player": 1, "text": "board", "legal": ["0"]}]
+    titles = [step["title"] for step in replay_steps(events, None, seats)["steps"]]
+    assert titles[-2:] == ["turn 0 · random (X)", "turn 1 · minimax (O)"]
+    assert [step["title"] for step in replay_steps(events)["steps"]][-1] == "turn 1 · player 1"  # older records
+    match = {"match_id": "t[random-vs-minimax-s0]", "game": "tictactoe", "seed": 0, "agents": ["random", "minimax"],
+             "scores": [0.0, 1.0], "subject": 0, "result": "lost", "terminal": "O wins", "seats": seats}
+    page = render_transcript(match, events, None)
+    assert '<p class="muted" id="seats">Seats: player 0: random (X) · player 1: minimax (O)</p>' in page

@@ -424,6 +424,18 @@ def _unscored_row(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def seat_names(record: dict[str, Any]) -> dict[str, Any]:
+    """``{"seats": {player: "agent (role)"}}`` from a played record's sides (their players and roles), for the
+    replay's step titles and its legend; nothing for a record without them."""
+    seats: dict[str, str] = {}
+    for side in record.get("sides") or []:
+        players, roles = side.get("players"), side.get("roles")
+        if isinstance(players, list) and isinstance(roles, list) and len(players) == len(roles):
+            for player, role in zip(players, roles):
+                seats[str(player)] = f"{side.get('agent')} ({role})"
+    return {"seats": seats} if seats else {}
+
+
 def _match_row(record: dict[str, Any]) -> dict[str, Any]:
     return {
         **renaming_part(record),
@@ -435,6 +447,7 @@ def _match_row(record: dict[str, Any]) -> dict[str, Any]:
         "seed": record.get("seed"),
         "agents": [side["agent"] for side in record["sides"]],
         "subject": record.get("subject", 0),
+        **seat_names(record),
         "scores": record["scores"],
         "score_range": record.get("score_range"),
         "result": record.get("result"),

@@ -541,7 +541,7 @@ def render_transcript(
     replay = None
     if events:
         script, script_hash = _replay_script()
-        data = pack_replay(replay_steps(events, renderer_for(match.get("game", ""), renderers)))
+        data = pack_replay(replay_steps(events, renderer_for(match.get("game", ""), renderers), match.get("seats")))
         listed = environment.get_template("transcript_events.html.j2").render(
             events=events, cut_off=CUT_OFF, repeated=_repeated_messages(events))
         replay = {"data": embed(json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)),

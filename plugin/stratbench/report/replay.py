@@ -156,11 +156,12 @@ def _item(event: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"label": str(kind), "text": _text(fields)}]
 
 
-def _title(event: dict[str, Any]) -> str:
+def _title(event: dict[str, Any], seats: Mapping[str, str] | None = None) -> str:
     kind = event.get("kind")
     if kind == "observation":
-        parts = [f"turn {event['turn']}" if event.get("turn") is not None else None,
-                 f"player {event['player']}" if event.get("player") is not None else None]
+        player = event.get("player")
+        who = (seats or {}).get(str(player)) or (f"player {player}" if player is not None else None)
+        parts = [f"turn {event['turn']}" if event.get("turn") is not None else None, who]
         return " · ".join(p for p in parts if p) or "decision"
     if kind == "revision_round":
         return f"round {event.get('round', '?')}"
@@ -170,12 +171,14 @@ def _title(event: dict[str, Any]) -> str:
 _STEP_OPENERS = ("observation", "initial_strategy", "revision_round")
 
 
-def replay_steps(events: list[dict[str, Any]], renderer: Renderer | None = None) -> dict[str, Any]:
+def replay_steps(events: list[dict[str, Any]], renderer: Renderer | None = None,
+                 seats: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Groups a transcript's events into replay steps.
 
     Args:
         events: The transcript's events, in order.
         renderer: The game's board renderer, if it has one.
+        seats: Player (as text) → ``agent (role)``, naming whose decision a step is (None: ``player N``).
 
     Returns:
         ``{"boards": [...], "steps": [...]}``: each board is ``{"svg"}`` or
@@ -214,7 +217,7 @@ def replay_steps(events: list[dict[str, Any]], renderer: Renderer | None = None)
             continue
         if kind in _STEP_OPENERS or kind == "end":
             close()
-            current = {"title": "end" if kind == "end" else _title(event), "items": [], "board": None}
+            current = {"title": "end" if kind == "end" else _title(event, seats), "items": [], "board": None}
             if kind == "observation" and latest is None:
                 current["text_board"] = True  # no snapshots: the observation is the board
         if kind == "end":

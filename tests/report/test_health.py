@@ -45,7 +45,12 @@ def test_audit_flags_a_reader_that_misses_another_notation(tmp_path, capsys):
 
 
 def test_audit_flags_a_game_no_agent_is_read_in(tmp_path, capsys):
-    run = _run(tmp_path, [_match(k, {NO_ACTION: 6}, "I think the best move is", game="hive") for k in range(2)])
+    unread = [_match(k, {NO_ACTION: 20}, "I think the best move is", game="hive") for k in range(2)]
+    # an agent unreadable in every game it played (a base model echoing its prompt) says nothing of the game
+    assert main(["audit", str(_run(tmp_path / "echo", unread) / "results.jsonl"), "--notation-threshold", "0.9"]) == 0
+    assert "no flags" in capsys.readouterr().out
+    # the same agent read in chess: the game is the likely cause
+    run = _run(tmp_path / "read", [*unread, _match(9, {}, "")])
     assert main(["audit", str(run / "results.jsonl"), "--notation-threshold", "0.9"]) == 1
     assert f"flag {UNREADABLE_FLAG}: hive: every agent's answers were unreadable" in capsys.readouterr().out
 
@@ -54,7 +59,7 @@ def test_audit_of_clean_records_exits_0(tmp_path, capsys):
     run = _run(tmp_path, [_match(0, {NOT_LEGAL: 2}, "Ke9"), _match(1, {}, "")])
     assert main(["audit", str(run)]) == 0
     out = capsys.readouterr().out
-    assert "no flags" in out and "2 (10.0%)" in out
+    assert "no flags" in out and "2 (9.1%)" in out  # 2 illegal of 22 answers (20 decisions)
 
 
 def test_audit_bad_input_is_one_line_and_exit_2(tmp_path, capsys):

@@ -123,7 +123,10 @@ def _add_side(
 
 def _with_rates(row: dict[str, Any]) -> dict[str, Any]:
     decisions, matches = row["decisions"], row["matches"]
+    answers = decisions + row["illegal"] + row["unreadable"]  # each rejected answer is one more than its decision's
     rates = {name: row[name] / decisions if decisions else 0.0 for name in RATE_COLUMNS}
+    for name in ("illegal", "unreadable"):  # shares of the answers given, at most 1
+        rates[name] = row[name] / answers if answers else 0.0
     rates["forfeited"] = row["forfeited"] / matches if matches else 0.0
     ordered = {kind: row["rejected"][kind] for kind in (*REASON_KINDS, *sorted(row["rejected"]))
                if kind in row["rejected"]}
@@ -148,11 +151,17 @@ def _flags(rows: list[dict[str, Any]], notation_threshold: float, unreadable_thr
                 f"in another notation (over {notation_threshold:.0%}): the reader may not take the notation "
                 "models use")})
         read = [row for row in played if row["read"]] or played
-        if read and all(row["rates"]["unreadable"] >= unreadable_threshold for row in read):
+        # evidence needs an agent that was read elsewhere: one unreadable in every game it played (a base model
+        # echoing its prompt) says nothing of this game's prompt
+        able = [row for row in read if any(other["agent"] == row["agent"] and other["game"] != game
+                                           and other["decisions"]
+                                           and other["rates"]["unreadable"] < unreadable_threshold for other in rows)]
+        if able and all(row["rates"]["unreadable"] >= unreadable_threshold for row in read):
             shown = ", ".join(f"{row['agent']} {row['rates']['unreadable']:.0%}" for row in read)
             flags.append({"kind": UNREADABLE_FLAG, "game": game, "message": (
-                f"{game}: every agent's answers were unreadable at {unreadable_threshold:.0%} of decisions or "
-                f"more ({shown}): the prompt or the reader may be at fault")})
+                f"{game}: every agent's answers were unreadable at {unreadable_threshold:.0%} of its answers or "
+                f"more ({shown}), though {', '.join(sorted({row['agent'] for row in able}))} was read in other "
+                "games: the prompt or the reader may be at fault")})
     return flags
 
 

@@ -31,6 +31,7 @@ from stratbench.run.config import (
 from stratbench.run.controller import ControllerPlugin, peak_rss_mb
 from stratbench.run.gating import openings, plays_pairs
 from stratbench.run.pool import MatchPool, upcoming_items, worker_queue
+from stratbench.run.suite_files import match_ids
 from stratbench.run.remote_results import CASSETTE_PROPERTY, cassette_property, controller_input, is_remote
 from stratbench.run.results import ERRORED, SKIPPED, WorkerJournal, is_scored
 from stratbench.run.session import StratbenchSession
@@ -361,11 +362,12 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
     if session is not None and not config.stash.get(KEYS_CHECKED_KEY, False):
         config.stash[KEYS_CHECKED_KEY] = True  # every worker collects the same ids
         controller = config.pluginmanager.get_plugin("stratbench-controller")
+        matches = match_ids(list(ids), config.rootpath)  # the workers collected them; read from the suite files
         if controller is not None:
-            controller.claim_store(sum(1 for nodeid in ids if "[" in nodeid))
+            controller.claim_store(len(matches))
         check_model_keys(config, session, list(ids))
         if controller is not None:  # the progress line over the matches the workers collected
-            controller.start_progress(sum(1 for nodeid in ids if "[" in nodeid))
+            controller.start_progress(matches)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -375,8 +377,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         session.config.stash[POSITIONS_KEY] = {id(item): i for i, item in enumerate(session.items)}
     controller = session.config.pluginmanager.get_plugin("stratbench-controller")
     if controller is not None:
-        controller.start_progress(sum(1 for item in session.items if _match_param(item) is not None
-                                      and not item.get_closest_marker("skip")))
+        controller.start_progress([item.nodeid for item in session.items if _match_param(item) is not None
+                                   and not item.get_closest_marker("skip")])
 
 
 @pytest.hookimpl(tryfirst=True)

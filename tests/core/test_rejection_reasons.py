@@ -110,3 +110,21 @@ def test_the_record_counts_rejections_per_side():
     read = MatchRecord.from_json(stored)
     assert read.rejected == ({NOT_LEGAL: 3}, {EMPTY: 1})
     assert read.to_json()["rejected"] == [{NOT_LEGAL: 3}, {EMPTY: 1}]
+
+
+def test_a_cut_reply_read_as_it_was_and_refused_is_cut_off_not_unreadable():
+    from stratbench.report.health import harness_health
+
+    game = TicTacToe()
+    observation = game.observe(game.new_initial_state(0), 0)
+    cut = '{ "phase": "S1901M", "step_by_step_reasoning": "I will start by'
+    assert classify_rejection(ActionParseError("no orders"), observation, answer=cut, cut=True) == CUT_OFF
+    assert classify_rejection(ActionParseError("no orders"), observation, answer=cut) == NO_ACTION
+    assert classify_rejection(IllegalActionError("no"), observation, chosen="12", cut=True) == NOT_LEGAL
+    # in the health table such refusals count as truncated answers, not as the model's unreadable ones
+    record = {"status": "scored", "match_id": "m", "game": "diplomacy", "scores": [0.0, 1.0],
+              "sides": [{"agent": "m", "model": "openai/m", "players": [0]}, {"agent": "hold", "players": [1]}],
+              "decisions": [10, 10], "illegal": [6, 0], "format_errors": [6, 0], "truncated": [0, 0],
+              "fallbacks": [2, 0], "rejected": [{CUT_OFF: 5, NO_ACTION: 1}, {}]}
+    (row,) = [r for r in harness_health([record])["rows"] if r["agent"] == "m"]
+    assert (row["unreadable"], row["truncated"], row["illegal"]) == (1, 5, 0)

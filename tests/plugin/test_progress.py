@@ -51,3 +51,16 @@ def test_a_slow_model_run_shows_progress_before_its_first_match_ends(pytester, m
         assert all(m.group(6) in (None, "unpriced") for m in found)  # the loopback model has no price
     if workers == "0":
         assert not any("stratbench: progress:" in line for line in quiet.stdout.lines)  # -q: none
+
+
+def test_an_xdist_controller_tells_matches_from_other_tests_by_the_suite_files():
+    from pathlib import Path
+
+    from stratbench.run.suite_files import match_ids
+
+    root = Path(__file__).resolve().parents[2]
+    ids = ["suites/spin/test_tictactoe.py::test_tictactoe[random-vs-minimax-s0]",
+           "tests/plugin/test_progress.py::test_a_slow_model_run_shows_progress_before_its_first_match_ends[0]",
+           "tests/plugin/test_plugin_e2e.py::test_bad_options_are_usage_errors[x]",  # a suite only in a string
+           "suites/spin/test_tictactoe.py::test_tictactoe"]
+    assert match_ids(ids, root) == ids[:1]

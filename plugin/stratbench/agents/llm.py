@@ -42,6 +42,7 @@ class LLMAgent:
             return await self.scaffold.decide(observation, self.session)
         finally:
             self.last_answer: str | None = getattr(self.scaffold, "last_reply", None)
+            self.last_answer_cut = bool(getattr(self.scaffold, "last_reply_cut", False))
 
     async def negotiate(self, observation: Observation) -> list[Outgoing]:
         """Delegates a negotiation round to the scaffold (silent if it cannot talk)."""

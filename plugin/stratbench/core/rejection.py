@@ -39,6 +39,7 @@ def classify_rejection(
     *,
     answer: str | None = None,
     chosen: str | None = None,
+    cut: bool = False,
 ) -> str:
     """Returns the reason kind of one rejected answer.
 
@@ -47,8 +48,12 @@ def classify_rejection(
         observation: The decision's observation (legal actions, the reader's answer map).
         answer: The reply's text, when the agent kept it.
         chosen: The action id the reader took from the reply (an illegal action only).
+        cut: Whether the output-token limit cut the reply (read as it was, ``--on-truncation read``): a reply
+            with no readable action then counts as ``cut off``, not as the model's unreadable answer.
     """
     kind = getattr(error, "kind", None)
+    if cut and isinstance(error, ActionParseError):
+        return CUT_OFF
     if kind in (EMPTY, CUT_OFF, SEVERAL):
         return kind
     if isinstance(error, ActionParseError) and kind is None and not (answer or "").strip() and not chosen:

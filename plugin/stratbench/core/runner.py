@@ -264,8 +264,8 @@ async def _decide(
             stats.format_errors[player] += isinstance(error, ActionParseError)
             reason = str(error)
             answer = getattr(agent, "last_answer", None)
-            kind = classify_rejection(error, observation, answer=answer,
-                                      chosen=None if chosen is None else chosen.id)
+            kind = classify_rejection(error, observation, answer=answer, chosen=None if chosen is None else chosen.id,
+                                      cut=bool(getattr(agent, "last_answer_cut", False)))
             _count_rejected(stats, player, kind)
             shown = answer if answer is not None else None if chosen is None else chosen.to_text()
             transcript.add("rejected", turn=state.turn, player=player, attempt=attempt, error=reason, why=kind,

@@ -108,8 +108,11 @@ def _add_side(
     row["decisions"] += at("decisions")
     unreadable = at("format_errors") if record.get("format_errors") is not None else sum(
         n for k, n in kinds.items() if k not in (NOT_LEGAL, CUT_OFF))
-    row["unreadable"] += unreadable
+    cut_read = max(int(kinds.get(CUT_OFF, 0)) - at("truncated"), 0)  # cut replies read as they were, then refused
     row["illegal"] += max(at("illegal") - unreadable, 0)
+    unreadable = max(unreadable - cut_read, 0)  # the token limit's doing, counted under truncated
+    row["unreadable"] += unreadable
+    row["truncated"] += cut_read
     row["truncated"] += at("truncated")
     row["fallbacks"] += at("fallbacks")
     row["forfeited"] += int(record.get("forfeited_by_side") == index)

@@ -74,6 +74,7 @@ class ControllerPlugin:
         self.progress: Progress | None = None
         self.progress_total = 0
         self.started_ids: set[str] = set()
+        self.match_set: set[str] = set()
         problem = check_pytest_options(config, baseline)
         if problem:
             raise pytest.UsageError(f"stratbench: {problem}")
@@ -170,8 +171,11 @@ class ControllerPlugin:
     @pytest.hookimpl(trylast=True)
     # ------------------------------------------------------------ the progress line
 
-    def start_progress(self, total: int) -> None:
-        """Starts the progress line over ``total`` collected matches (``--progress``; never under ``-q``)."""
+    def start_progress(self, matches: list[str]) -> None:
+        """Starts the progress line over the collected matches (their node ids; ``--progress``; never under
+        ``-q``)."""
+        self.match_set = set(matches)
+        total = len(matches)
         interval = self.config.getoption("stratbench_progress")
         terminal = self.config.pluginmanager.get_plugin("terminalreporter")
         if (self.progress is not None or not interval or terminal is None or total == 0
@@ -191,7 +195,7 @@ class ControllerPlugin:
         if pool is not None:
             in_flight = len(ahead) - finished_ahead
         else:
-            in_flight = max(0, len(self.started_ids - self.recorded))
+            in_flight = max(0, len((self.started_ids & self.match_set) - self.recorded))
         client = getattr(self.session, "_client", None)
         if client is not None:  # one process: every completed call so far
             calls, tokens, cost = (client.usage.calls, client.usage.prompt_tokens + client.usage.completion_tokens,

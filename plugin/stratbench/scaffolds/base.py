@@ -71,6 +71,8 @@ class ConversationScaffold:
         self._conversation = ""
         self._primers: dict[tuple[int, str], list[dict[str, Any]]] = {}
         self.last_reply: str | None = None
+        self.last_reply_cut = False
+        """Whether the output-token limit cut :attr:`last_reply` (a reply read as it was cut)."""
         """The text of the latest reply read for an action."""
 
     async def open(self, observation: Observation, session: ModelSession) -> list[dict[str, Any]]:
@@ -146,6 +148,7 @@ class ConversationScaffold:
             completion = await self._answer(session, "explain", tool_request(observation) if tools else {})
         reply = answer_text(completion) if tools else completion.text
         self.last_reply = reply  # kept for the runner's rejection reason
+        self.last_reply_cut = bool(getattr(completion, "truncated", False))  # the token limit cut it
         return self.parse(reply, observation)
 
     async def _answer(self, session: ModelSession, purpose: str, options: dict[str, Any]) -> Any:

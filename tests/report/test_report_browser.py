@@ -153,3 +153,17 @@ def test_every_tables_key_columns_fit_a_1280_px_window_and_show_their_text(repor
     assert {"Δ renamed − original", "95% interval", "verdict", "cost / decision (USD)", "cost in all (USD)",
             "Δ vs direct", "Δ vs text", "Δ vs low"} <= set(headers)
     assert browser.errors == []
+
+
+def test_the_harness_health_section_is_drawn_with_its_rows_and_its_verdict(report, browser):
+    browser.open(report / "report.html")
+    health = json.loads(browser.evaluate(
+        "JSON.stringify({heading: (document.querySelector('h2#health') || {}).textContent,"
+        " rows: Array.from(document.querySelectorAll('#health-table tr')).slice(1).map(function (r) {"
+        "   return Array.from(r.cells).map(function (c) { return c.textContent; }); }),"
+        " verdict: (document.querySelector('#health-flags') || {}).textContent})"))
+    assert health["heading"] == "Harness health"
+    assert any(row[1] == AGENT for row in health["rows"]) and all(len(row) == len(health["rows"][0])
+                                                                  for row in health["rows"])
+    assert health["verdict"] == "No flags: nothing points at the harness rather than the models."
+    assert browser.errors == []

@@ -47,11 +47,12 @@ from typing import Any
 
 from stratbench.run.gating import error_rate, finite_float, score_margin, validate
 from stratbench.human_web.play import PlayError, add_arguments as add_play_arguments, run_play
-from stratbench.options import non_negative_float, positive_int
+from stratbench.options import non_negative_float, non_negative_int, positive_int
 from stratbench.run.results import RESULTS_FILE
 from stratbench.report.scales import builtin_scales
 from stratbench.report.health import (
     HEALTH_COLUMNS,
+    LISTED_ACTIONS_NOTE,
     NOTATION_THRESHOLD,
     UNREADABLE_THRESHOLD,
     harness_health,
@@ -218,6 +219,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print(f"warning: {problem}", file=sys.stderr)
     health = harness_health(records, events, notation_threshold=args.notation_threshold,
                             unreadable_threshold=args.unreadable_threshold)
+    health = _with_prompt_checks(health, records, args.prompt_samples)
     rows = [HEALTH_COLUMNS, *([str(cell) for cell in row] for row in health_rows(health))]
     widths = [max(len(row[k]) for row in rows) for k in range(len(HEALTH_COLUMNS))]
     for row in rows:
@@ -236,6 +238,29 @@ def cmd_audit(args: argparse.Namespace) -> int:
     for flag in health["flags"]:
         print(f"flag {flag['kind']}: {flag['message']}")
     return 1
+
+
+def _with_prompt_checks(health: dict[str, Any], records: list[dict[str, Any]], samples: int) -> dict[str, Any]:
+    """Adds the prompt conformance check of every game and protocol the run played: a ``prompt`` flag where a
+    sampled prompt lists other actions than the engine's, or an answer written as it instructs is misread."""
+    if not samples:
+        return health
+    from stratbench.families import standalone_registry  # cli: the families load only for this subcommand
+    from stratbench.testing.prompt_conformance import cases_played, check_game  # cli: loads the games' engines
+
+    registry = standalone_registry(("games", "protocols"))
+    cases = cases_played(registry, records)
+    flags = list(health["flags"])
+    for case in cases:
+        problems = check_game(registry, case.name, case.variant, case.protocol, samples=samples)
+        if problems:
+            flags.append({"kind": "prompt", "game": case.name, "message": (
+                f"{case.label}: {len(problems)} disagreement(s) between the prompt and its reader in {samples} "
+                f"sampled decision(s), e.g. {problems[0]}")})
+    notes = [note for note in health["notes"] if note != LISTED_ACTIONS_NOTE]
+    notes.append(f"prompts checked: {len(cases)} game/protocol(s) played, {samples} sampled decision(s) each: the "
+                 "actions each lists against the engine's, and an answer written as it instructs read back")
+    return {**health, "flags": flags, "notes": notes}
 
 
 OUTCOME_KEYS = ("game", "seed", "variant", "sides", "subject", "scores", "result", "terminal", "turns", "illegal")
@@ -546,8 +571,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="Flag a game when more than this share of its rejected answers name a legal action "
                             "in another notation (default %(default)s)")
     audit.add_argument("--unreadable-threshold", type=float, default=UNREADABLE_THRESHOLD, metavar="F",
-                       help="Flag a game when every agent whose answers are read had at least this many "
-                            "unreadable answers per decision (default %(default)s)")
+                       help="Flag a game when every agent whose answers are read (and read in other games) had "
+                            "at least this share of unreadable answers (default %(default)s)")
+    audit.add_argument("--prompt-samples", type=non_negative_int, default=3, metavar="N",
+                       help="Check N sampled decisions of every game and protocol the run played: the actions "
+                            "each prompt lists against the engine's, and an answer written as it instructs read "
+                            "back (flag 'prompt'; default %(default)s, 0: no check)")
     audit.set_defaults(run=cmd_audit)
     sprt = commands.add_parser(
         "sprt", help="Print the LLR and decision of a sequential test (GSPRT) on game or pair counts",

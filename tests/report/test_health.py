@@ -85,3 +85,22 @@ def test_health_without_rejections_counts_rates_and_no_flags():
     (row, engine) = health["rows"]
     assert row["agent"] == "m" and row["rates"]["illegal"] == 0.0 and health["flags"] == []
     assert engine["read"] is False and health["notes"]  # the listed actions are not checked: said so
+
+
+def test_audit_checks_the_prompts_of_the_games_played_and_flags_a_misread_answer(tmp_path, capsys, monkeypatch):
+    run = _run(tmp_path, [_match(0, {}, ""), _match(1, {}, "")])
+    assert main(["audit", str(run)]) == 0
+    assert "note: prompts checked: 1 game/protocol(s) played, 3 sampled decision(s) each" in capsys.readouterr().out
+    # a reader that drops UCI, which the chess prompt names: the audit blames the harness
+    from stratbench.games.spin.chess_game import ChessGame
+
+    own = ChessGame.canonical_action
+
+    def san_only(self, state, player, text):
+        if len(text) in (4, 5) and text[1].isdigit() and text[3].isdigit():
+            return None
+        return own(self, state, player, text)
+
+    monkeypatch.setattr(ChessGame, "canonical_action", san_only)
+    assert main(["audit", str(run)]) == 1
+    assert "flag prompt: chess/default: " in capsys.readouterr().out

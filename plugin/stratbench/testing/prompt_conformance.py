@@ -52,7 +52,7 @@ from stratbench.scaffolds.parsing import parse_answer
 from stratbench.scaffolds.prompt import game_prompt, prompt_style
 from stratbench.scaffolds.tool_answer import MOVE_TOOL, answer_text, move_tool
 
-__all__ = [
+__all__ = ["cases_played", 
     "HARNESS_ERROR",
     "LEGAL_NOT_LISTED",
     "LISTED_NOT_LEGAL",
@@ -173,6 +173,26 @@ def games_to_check(registry: Registry, *, every_variant: bool = False) -> list[G
         protocols = [DEFAULT, *sorted(registry.protocols.get(name, {}))]
         cases.extend(GameCase(name, variant, protocol) for variant in chosen for protocol in protocols)
     return cases
+
+
+def cases_played(registry: Registry, records: list[dict[str, Any]]) -> list[GameCase]:
+    """The registered ``moves`` games, variants and protocols a run's scored records played (what ``stratbench
+    audit`` checks the prompts of)."""
+    found: dict[GameCase, None] = {}
+    for record in records:
+        name = record.get("game")
+        if record.get("status", "scored") != "scored" or name not in registry.games:
+            continue
+        protocol = record.get("protocol") or DEFAULT
+        if protocol != DEFAULT and protocol not in registry.protocols.get(name, {}):
+            continue
+        try:
+            if registry.game(name, record.get("variant")).shape != MOVES:
+                continue
+        except Exception:  # a variant this machine cannot build (a dataset not here): nothing to check
+            continue
+        found[GameCase(name, record.get("variant"), protocol)] = None
+    return list(found)
 
 
 def check_game(registry: Registry, name: str, variant: str | None, protocol: str, *, samples: int = 3,

@@ -9,6 +9,7 @@ writes files.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -31,7 +32,7 @@ from stratbench.run.config import (
 from stratbench.run.controller import ControllerPlugin, peak_rss_mb
 from stratbench.run.gating import openings, plays_pairs
 from stratbench.run.pool import MatchPool, upcoming_items, worker_queue
-from stratbench.run.suite_files import match_ids
+from stratbench.run.suite_files import match_ids, suite_game
 from stratbench.run.remote_results import CASSETTE_PROPERTY, cassette_property, controller_input, is_remote
 from stratbench.run.results import ERRORED, SKIPPED, WorkerJournal, is_scored
 from stratbench.run.session import StratbenchSession
@@ -334,6 +335,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         controller = config.pluginmanager.get_plugin("stratbench-controller")
         if controller is not None:
             controller.claim_store(len(matches))
+            per_model: dict[str, Counter] = {}
+            for item in items:
+                param = _match_param(item)
+                if param is not None and not item.get_closest_marker("skip"):
+                    for model in {side.model for side in param[0].sides if side.model}:
+                        per_model.setdefault(model, Counter())[param[0].game] += 1
+            controller.say_estimate(per_model)
         check_model_keys(config, session, matches)
     adaptive = config.pluginmanager.get_plugin(ADAPTIVE_PLUGIN) or config.pluginmanager.get_plugin(GATE_PLAN_PLUGIN)
     if adaptive is not None:
@@ -365,6 +373,12 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
         matches = match_ids(list(ids), config.rootpath)  # the workers collected them; read from the suite files
         if controller is not None:
             controller.claim_store(len(matches))
+            per_model: dict[str, Counter] = {}
+            for nodeid in matches:  # the ids name each side's agent label: model+scaffold
+                for model in session.settings.models:
+                    if f"{model}+" in nodeid:
+                        per_model.setdefault(model, Counter())[suite_game(nodeid, config.rootpath) or "?"] += 1
+            controller.say_estimate(per_model)
         check_model_keys(config, session, list(ids))
         if controller is not None:  # the progress line over the matches the workers collected
             controller.start_progress(matches)

@@ -41,6 +41,9 @@ def test_a_slow_model_run_shows_progress_before_its_first_match_ends(pytester, m
         result = pytester.runpytest_subprocess(*args)
         quiet = pytester.runpytest_subprocess(*args, "-q", "--report-dir", "quiet") if workers == "0" else result
     assert result.ret == 0 and quiet.ret == 0, result.stdout.str()[-3000:]
+    # before the first match, what the run will spend (the loopback model has no price)
+    assert any(line.startswith("stratbench: estimate: 2 match(es) with openai/m: about ") and "unpriced" in line
+               for line in result.stdout.lines), result.stdout.str()[-2000:]
     lines = [line for line in result.stdout.lines if line.startswith("stratbench: progress:")]
     found = [LINE.match(line) for line in lines]
     assert lines and all(found), lines

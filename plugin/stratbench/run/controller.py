@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from stratbench.run.config import cost_notes, dropped_notes
+from stratbench.run.estimate import estimate_lines
 from stratbench.run.progress import Progress, line_writer
 from stratbench.run.remote_results import CASSETTE_PROPERTY, store_cassette
 from stratbench.run.session import StratbenchSession
@@ -75,6 +76,7 @@ class ControllerPlugin:
         self.progress_total = 0
         self.started_ids: set[str] = set()
         self.match_set: set[str] = set()
+        self.estimated = False
         problem = check_pytest_options(config, baseline)
         if problem:
             raise pytest.UsageError(f"stratbench: {problem}")
@@ -169,6 +171,17 @@ class ControllerPlugin:
             self.pytest_session.shouldstop = self.store_error
 
     @pytest.hookimpl(trylast=True)
+    def say_estimate(self, matches: dict[str, Any]) -> None:
+        """Before a live run plays: per model, its matches, expected calls, prompt tokens and their cost
+        (:mod:`stratbench.run.estimate`); nothing when no model is called (a replay)."""
+        settings = self.session.settings
+        terminal = self.config.pluginmanager.get_plugin("terminalreporter")
+        if not settings.models or settings.record_mode == "none" or terminal is None or self.estimated:
+            return
+        self.estimated = True
+        for line in estimate_lines(matches, dict(settings.prices)):
+            terminal.write_line(line)
+
     # ------------------------------------------------------------ the progress line
 
     def start_progress(self, matches: list[str]) -> None:

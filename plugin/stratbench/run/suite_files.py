@@ -11,7 +11,7 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["match_ids"]
+__all__ = ["match_ids", "suite_game"]
 
 
 def match_ids(ids: list[str], rootdir: Path) -> list[str]:
@@ -27,19 +27,30 @@ def match_ids(ids: list[str], rootdir: Path) -> list[str]:
     return found
 
 
+def suite_game(nodeid: str, rootdir: Path) -> str | None:
+    """The game a match id's suite declares (its marker's ``game=``), or None when it is not a literal."""
+    path, _, rest = nodeid.partition("::")
+    return _suite_functions(str(rootdir / path)).get(rest.split("[", 1)[0].rsplit("::", 1)[-1])
+
+
 @lru_cache(maxsize=None)
-def _suite_functions(path: str) -> frozenset[str]:
-    """The functions of a test file decorated ``pytest.mark.stratbench`` (none for a file that cannot be read)."""
+def _suite_functions(path: str) -> dict[str, str | None]:
+    """The functions of a test file decorated ``pytest.mark.stratbench``, with the game each declares (none for a
+    file that cannot be read)."""
     try:
         tree = ast.parse(Path(path).read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
-        return frozenset()
-    names = set()
+        return {}
+    found: dict[str, str | None] = {}
     for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-                _is_stratbench_mark(decorator) for decorator in node.decorator_list):
-            names.add(node.name)
-    return frozenset(names)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for decorator in node.decorator_list:
+            if _is_stratbench_mark(decorator):
+                game = next((k.value.value for k in getattr(decorator, "keywords", []) if k.arg == "game"
+                             and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)), None)
+                found[node.name] = game
+    return found
 
 
 def _is_stratbench_mark(decorator: ast.expr) -> bool:

@@ -49,6 +49,11 @@ def test_a_slow_model_run_shows_progress_before_its_first_match_ends(pytester, m
     assert lines and all(found), lines
     assert found[0].group(1) == "0" and found[0].group(2) == "2"  # before any match had ended: 0 of the 2
     assert any(m.group(1) == "0" and int(m.group(3)) >= 1 for m in found)  # the matches in play, before any ended
+    if workers == "0":  # one process: each match said as it ends, ahead of its item (16 in flight)
+        done = [line for line in result.stdout.lines if line.startswith("stratbench: done: ")]
+        assert len(done) == 2 and all(re.fullmatch(r"stratbench: done: openai/m\+direct-vs-minimax(-second)?-s[01]: "
+                                                    r"(openai/m\+direct (won|lost|drew)|.*scored)( \(.*\))?", line)
+                                      for line in done), done
     if workers == "0":  # one process: the calls of the matches still in play count
         assert any(m.group(1) == "0" and m.group(5) and int(m.group(5)) > 0 for m in found)
         assert all(m.group(6) in (None, "unpriced") for m in found)  # the loopback model has no price

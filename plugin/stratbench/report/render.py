@@ -30,7 +30,7 @@ from stratbench.report.replay import (
 from stratbench.report.svg import heatmap, rating_plot, table_chart
 from stratbench.report.unplayed import beside
 from stratbench.report.health import HEALTH_COLUMNS, health_rows, reason_lines
-from stratbench.run.results import read_transcript, replace_text, transcript_name
+from stratbench.run.results import match_outcome, read_transcript, replace_text, transcript_name
 
 HEALTH_CAPTION = (
     "Refused answers per game and agent: illegal moves, unreadable answers, answers cut by the output-token "
@@ -302,16 +302,6 @@ def _match_groups(matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     else f"matches {start + 1}–{start + len(part)} of {len(rows)}")
             groups.append({"title": f"{game}: {span}", "rows": part, "open": len(matches) <= MATCH_ROWS_OPEN})
     return groups
-
-
-def match_outcome(match: dict[str, Any]) -> str:
-    """A match's result read from the side it belongs to, with how the game ended: ``random lost (X wins)``
-    (the result is the subject's, which need not sit first); other results (``scored``, errored) as they are."""
-    result = str(match.get("result"))
-    agents, subject = match.get("agents") or [], match.get("subject")
-    if result in ("won", "lost", "draw") and isinstance(subject, int) and 0 <= subject < len(agents):
-        result = f"{agents[subject]} {'drew' if result == 'draw' else result}"
-    return result + (f" ({match['terminal']})" if match.get("terminal") else "")
 
 
 def _match_cells(match: dict[str, Any]) -> list[Any]:

@@ -25,6 +25,7 @@ from stratbench.run.results import (
     interrupted_record,
     journal_entries,
     latest_per_match,
+    match_outcome,
     outcomes_line,
     shown_name,
     shown_usd,
@@ -195,8 +196,13 @@ class ControllerPlugin:
                 or self.config.getoption("verbose") < 0 or self.config.getoption("collectonly")):
             return
         self.progress_total = total
-        self.progress = Progress(line_writer(self.config, terminal), interval, self._progress_state)
+        write = line_writer(self.config, terminal)
+        self.progress = Progress(write, interval, self._progress_state)
         self.progress.start()
+        pool = self.config.stash.get(POOL_KEY, None)
+        if pool is not None and pool.width > 1:  # matches end out of order, ahead of their items: say each at once
+            pool.on_done = lambda nodeid, played: write(
+                f"stratbench: done: {played.record.get('test_id', nodeid)}: {match_outcome(played.record)}")
 
     def _progress_state(self) -> tuple[int, int, int, int, int, float | None]:
         pool = self.config.stash.get(POOL_KEY, None)

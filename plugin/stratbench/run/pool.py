@@ -21,6 +21,7 @@ before it writes anything.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -60,6 +61,9 @@ class MatchPool:
         """The most upcoming items the pool looks at (the plugin lists no more)."""
         self.refresh: Callable[[], Upcoming] | None = None
         self.upcoming: Upcoming = []
+        self.on_done: Callable[[str, Any], None] | None = None
+        """Called with a match's node id and what it played as soon as it ends, ahead of its item (the run's
+        per-match line)."""
 
     def plan(self, upcoming: Upcoming, refresh: Callable[[], Upcoming] | None = None) -> None:
         """Starts upcoming matches, in order, until ``width`` are unfinished; cancels those no longer upcoming.
@@ -85,9 +89,14 @@ class MatchPool:
                 break
             if nodeid not in self.tasks:
                 self.tasks[nodeid] = self.session.loop.create_task(self.session.play_async(spec, suite, nodeid))
+                self.tasks[nodeid].add_done_callback(functools.partial(self._ended, nodeid))
                 self.started += 1
                 in_flight += 1
         self.most_in_flight = max(self.most_in_flight, in_flight)
+
+    def _ended(self, nodeid: str, task: asyncio.Task[PlayedMatch]) -> None:
+        if self.on_done is not None and not task.cancelled() and task.exception() is None:
+            self.on_done(nodeid, task.result())
 
     def has(self, nodeid: str) -> bool:
         """Tells whether the pool started this match."""

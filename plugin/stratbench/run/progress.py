@@ -45,7 +45,8 @@ def progress_line(done: int, total: int, in_flight: int, calls: int, tokens: int
 
 
 def line_writer(config: Any, terminal: Any) -> Any:
-    """Returns ``write(line)``: the line on the terminal, on a line of its own, from any thread.
+    """Returns ``write(line) -> bool``: the line on the terminal, on a line of its own, from any thread; under
+    ``-v``, where a test's name waits on its line for its status, nothing is written mid-line (False).
 
     While a test of this process runs, pytest captures its standard output at the file descriptor; a line
     written then goes to the terminal pytest saved before capturing (its duplicate of descriptor 1), not into
@@ -58,14 +59,20 @@ def line_writer(config: Any, terminal: Any) -> Any:
     writer = getattr(terminal, "_tw", None)
     lock = threading.Lock()
 
-    def write(line: str) -> None:
+    verbose = config.getoption("verbose") > 0
+
+    def write(line: str) -> bool:
         with lock:
-            ahead = "\n" if getattr(writer, "width_of_current_line", 0) else ""  # end a line of status letters
+            midline = bool(getattr(writer, "width_of_current_line", 0))
+            if midline and verbose:  # a test's name waits for its status: never split that line (next tick)
+                return False
+            ahead = "\n" if midline else ""  # end a line of status letters
             if isinstance(saved, int):
                 os.write(saved, f"{ahead}{line}\n".encode("utf-8", "replace"))
             else:
                 terminal.write(ahead)
                 terminal.write_line(line)
+            return True
 
     return write
 
@@ -110,7 +117,7 @@ class Progress:
             done, total = state[0], state[1]
             if total == 0 or done >= total or (state == self._last and now - self._last_at < 60):
                 continue
-            self._last, self._last_at = state, now
             if self._stop.is_set():
                 return
-            self.write(progress_line(*state, elapsed=now - self.started))
+            if self.write(progress_line(*state, elapsed=now - self.started)) is not False:
+                self._last, self._last_at = state, now

@@ -501,6 +501,18 @@ def summarize_by_agent(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]
     return sorted(rows, key=lambda r: (-r["mean_score"], r["agent"]))
 
 
+def match_outcome(match: dict[str, Any]) -> str:
+    """A match's result read from the side it belongs to, with how the game ended: ``random lost (X wins)``
+    (the result is the subject's, which need not sit first); other results (``scored``, errored) as they are.
+    ``match`` is a report row (``agents``) or a record (``sides``)."""
+    result = str(match.get("result"))
+    agents = match.get("agents") or [side.get("agent") for side in match.get("sides") or []]
+    subject = match.get("subject")
+    if result in ("won", "lost", "draw") and isinstance(subject, int) and 0 <= subject < len(agents):
+        result = f"{agents[subject]} {'drew' if result == 'draw' else result}"
+    return result + (f" ({match['terminal']})" if match.get("terminal") else "")
+
+
 def outcomes_line(rows: list[dict[str, Any]]) -> str:
     """The run's results read from each agent's side, best first: ``minimax 39 won, 1 drew; random 30 lost``
     (:func:`summarize_by_agent`'s rows; an agent of one-side games: ``n scored``)."""

@@ -136,6 +136,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
         start_for_run(config)
     baseline = load_baseline_option(config.getoption("baseline"))
+    config._stratbench_baseline = baseline  # read once: the gate's pairs and openings use this copy too
     if config.getoption("stratbench_schedule") == "adaptive":
         from stratbench.run.scheduling import AdaptiveSchedule  # setup: loads after _skip_assert_rewriting
 

@@ -185,17 +185,20 @@ def plays_pairs(config: Any) -> bool:
     """
     if config.getoption("stratbench_pairs"):
         return True
-    path = config.getoption("baseline", None)
-    if path is None:
+    if config.getoption("baseline", None) is None:
         return bool(config.getoption("stratbench_gate_map"))
-    cached = getattr(config, "_stratbench_baseline_pairs", None)
-    if cached is None:
+    return holds_both_seatings(_baseline_of(config))
+
+
+def _baseline_of(config: Any) -> dict[str, Any]:
+    """The ``--baseline`` results, read once per run (the controller's copy when it has loaded it); empty when
+    they cannot be read (the controller says why, before any match)."""
+    if getattr(config, "_stratbench_baseline", None) is None:
         try:
-            cached = holds_both_seatings(load_baseline(path) or {})
-        except ValueError:  # the controller says why, before any match
-            cached = False
-        config._stratbench_baseline_pairs = cached
-    return cached
+            config._stratbench_baseline = load_baseline(config.getoption("baseline", None)) or {}
+        except ValueError:
+            config._stratbench_baseline = {}
+    return config._stratbench_baseline
 
 
 def openings(config: Any) -> tuple[str, str | None]:
@@ -208,17 +211,10 @@ def openings(config: Any) -> tuple[str, str | None]:
     given = config.getoption("stratbench_openings", None)
     if given:
         return given, None
-    path = config.getoption("baseline", None)
-    if path is not None:
-        cached = getattr(config, "_stratbench_baseline_book", None)
-        if cached is None:
-            try:
-                rows = (load_baseline(path) or {}).get("matches", [])
-            except ValueError:  # the controller says why, before any match
-                rows = []
-            cached = any(isinstance(row, dict) and row.get("opening") for row in rows)
-            config._stratbench_baseline_book = cached
-        return ("book" if cached else "empty"), "as the baseline's matches started"
+    if config.getoption("baseline", None) is not None:
+        rows = _baseline_of(config).get("matches", [])
+        book = any(isinstance(row, dict) and row.get("opening") for row in rows)
+        return ("book" if book else "empty"), "as the baseline's matches started"
     if plays_pairs(config):
         return "book", "the gate's default when it plays pairs"
     return "empty", None

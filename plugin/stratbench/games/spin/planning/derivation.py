@@ -39,6 +39,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
+from stratbench.games.spin.planning.normalise import reached_from
 from stratbench.games.spin.planning.sexpr import SExpr, parse
 
 __all__ = ["VALIDATOR_NAME", "Derivation", "attach", "derivation_of", "simulator_for", "validate"]
@@ -401,7 +402,7 @@ def _groups(rules: list[_Rule]) -> list[list[_Rule]]:
     for rule in rules:
         for level in rule.conjuncts:
             uses[rule.name] |= {head for part in level for head in _heads(part) if head in names}
-    reached = {name: _reached(name, uses) for name in names}
+    reached = {name: reached_from(name, uses) for name in names}
     pending = sorted(names)
     order: list[set[str]] = []
     done: set[str] = set()
@@ -412,17 +413,6 @@ def _groups(rules: list[_Rule]) -> list[list[_Rule]]:
         done |= group
         pending = [n for n in pending if n not in group]
     return [[rule for rule in rules if rule.name in group] for group in order]
-
-
-def _reached(start: str, uses: dict[str, set[str]]) -> set[str]:
-    reached: set[str] = set()
-    stack = [start]
-    while stack:
-        for used in uses.get(stack.pop(), ()):
-            if used not in reached:
-                reached.add(used)
-                stack.append(used)
-    return reached
 
 
 def _typed_variables(items: list[SExpr]) -> list[tuple[str, str | None]]:

@@ -366,7 +366,7 @@ class _Rewriter:
             return
         uses = {name: {head for _, body in rules for head in _heads(body) if head in self.derived}
                 for name, rules in self.derived.items()}
-        reached = {name: _reached(name, uses) for name in self.derived}
+        reached = {name: reached_from(name, uses) for name in self.derived}
         recursive = sorted(name for name in self.derived if name in reached[name])
         names = sorted(self.derived)
         if not recursive:
@@ -937,7 +937,7 @@ def _heads(tree: SExpr) -> set[str]:
     return heads.union(*(_heads(part) for part in tree))
 
 
-def _reached(start: str, uses: dict[str, set[str]]) -> set[str]:
+def reached_from(start: str, uses: dict[str, set[str]]) -> set[str]:
     """Returns the names ``start`` uses, directly or through others (``start`` itself when it is recursive)."""
     reached: set[str] = set()
     stack = [start]
